@@ -1,0 +1,41 @@
+package io.imcore.auth.api;
+
+import io.imcore.auth.api.Dtos.AppCredentials;
+import io.imcore.auth.api.Dtos.CreateAppRequest;
+import io.imcore.auth.service.AppService;
+import io.imcore.common.api.ApiResponse;
+import io.imcore.common.context.Access;
+import io.imcore.common.context.RequestContextFilter;
+import jakarta.validation.Valid;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** Operator endpoints (header platform-key): create an app, rotate its admin token. */
+@Path("/app")
+@Access(Access.Level.PLATFORM)
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class AppResource {
+
+    private final AppService apps;
+
+    public AppResource(AppService apps) {
+        this.apps = apps;
+    }
+
+    @POST
+    @Path("/create")
+    public ApiResponse<AppCredentials> create(@Valid CreateAppRequest body) {
+        return ApiResponse.ok(apps.create(body == null ? null : body.name()));
+    }
+
+    @POST
+    @Path("/admin_token")
+    public ApiResponse<AppCredentials> rotateAdminToken(@HeaderParam(RequestContextFilter.APP_ID) String appId) {
+        return ApiResponse.ok(apps.rotateAdminToken(appId));
+    }
+}

@@ -1,0 +1,81 @@
+package io.imcore.auth.api;
+
+import io.imcore.auth.api.Dtos.BatchRegisterRequest;
+import io.imcore.auth.api.Dtos.BatchResult;
+import io.imcore.auth.api.Dtos.ChangePasswordRequest;
+import io.imcore.auth.api.Dtos.Device;
+import io.imcore.auth.api.Dtos.RegisteredUser;
+import io.imcore.auth.api.Dtos.RegisterRequest;
+import io.imcore.auth.api.Dtos.UserIdList;
+import io.imcore.auth.service.UserService;
+import io.imcore.common.api.ApiResponse;
+import io.imcore.common.context.Access;
+import io.imcore.common.context.RequestContext;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+
+/** Users of an app: self-registration, admin batch registration and (dis)abling, password change, devices. */
+@Path("/user")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class UserResource {
+
+    private final UserService users;
+    private final RequestContext context;
+
+    public UserResource(UserService users, RequestContext context) {
+        this.users = users;
+        this.context = context;
+    }
+
+    @POST
+    @Path("/register/v2")
+    @Access(Access.Level.APP)
+    public ApiResponse<RegisteredUser> register(@NotNull(message = "required") @Valid RegisterRequest body) {
+        return ApiResponse.ok(users.register(context.appId(), body));
+    }
+
+    @POST
+    @Path("/register/batch")
+    @Access(Access.Level.ADMIN)
+    public ApiResponse<List<BatchResult>> registerBatch(@NotNull(message = "required") @Valid BatchRegisterRequest body) {
+        return ApiResponse.ok(users.registerBatch(context.appId(), body.list()));
+    }
+
+    @PUT
+    @Path("/disable")
+    @Access(Access.Level.ADMIN)
+    public ApiResponse<Boolean> disable(@NotNull(message = "required") @Valid UserIdList body) {
+        users.setDisabled(context.appId(), body.list(), true);
+        return ApiResponse.ok(true);
+    }
+
+    @PUT
+    @Path("/enable")
+    @Access(Access.Level.ADMIN)
+    public ApiResponse<Boolean> enable(@NotNull(message = "required") @Valid UserIdList body) {
+        users.setDisabled(context.appId(), body.list(), false);
+        return ApiResponse.ok(true);
+    }
+
+    @POST
+    @Path("/change_password")
+    public ApiResponse<Boolean> changePassword(@NotNull(message = "required") @Valid ChangePasswordRequest body) {
+        users.changePassword(context.appId(), context.requireUserId(), body.oldPassword(), body.newPassword());
+        return ApiResponse.ok(true);
+    }
+
+    @GET
+    @Path("/device/list")
+    public ApiResponse<List<Device>> devices() {
+        return ApiResponse.ok(users.devices(context.requireUserId()));
+    }
+}

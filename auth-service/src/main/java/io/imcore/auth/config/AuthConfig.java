@@ -1,0 +1,16 @@
+package io.imcore.auth.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+@ConfigMapping(prefix = "im.auth")
+public interface AuthConfig {
+
+    /** bcrypt cost factor of stored password hashes (log2 of the rounds). */
+    @WithDefault("10")
+    int bcryptCost();
+
+    /** Most entries in one admin batch registration (each costs one password hash). */
+    @WithDefault("100")
+    int batchRegisterMax();
+}

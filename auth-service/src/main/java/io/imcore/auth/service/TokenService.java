@@ -1,0 +1,106 @@
+package io.imcore.auth.service;
+
+import io.imcore.auth.api.Dtos.TokenInfo;
+import io.imcore.auth.store.DeviceRow;
+import io.imcore.auth.store.DeviceStore;
+import io.imcore.auth.store.UserRow;
+import io.imcore.auth.store.UserStore;
+import io.imcore.auth.store.UserStore.LoginField;
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
+import io.imcore.common.events.AuthEvent;
+import io.imcore.common.events.Outbox;
+import io.imcore.common.security.Keys;
+import io.imcore.common.security.TokenVerifier;
+import io.imcore.common.store.Database;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/** The three token operations of api.md 4.1-4.3: check the password, register the device, sign a token. */
+@ApplicationScoped
+public class TokenService {
+
+    /** TLS only: the connection is not encrypted by the service itself (decisions.md 3). */
+    private static final int ENCRYPT_TYPE_TLS_ONLY = 0;
+    private static final Pattern MOBILE = Pattern.compile("^\\+?[0-9]{5,20}$");
+
+    private final SecureRandom random = new SecureRandom();
+    private final Database database;
+    private final UserStore users;
+    private final DeviceStore devices;
+    private final PasswordHasher hasher;
+    private final TokenIssuer issuer;
+    private final Outbox outbox;
+    private final String publicKey;
+
+    public TokenService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher,
+            TokenIssuer issuer, Outbox outbox, TokenVerifier verifier) {
+        this.database = database;
+        this.users = users;
+        this.devices = devices;
+        this.hasher = hasher;
+        this.issuer = issuer;
+        this.outbox = outbox;
+        this.publicKey = Keys.base64(verifier.publicKey());
+    }
+
+    public TokenInfo byUserId(String appId, long userId, String password, String deviceGuid) {
+        return issue(appId, database.read(c -> users.findById(c, appId, userId)), password, deviceGuid);
+    }
+
+    /** A login name is an e-mail when it has an @, a phone number when it is digits, else a user name. */
+    public TokenInfo byLoginName(String appId, String loginName, String password, String deviceGuid) {
+        LoginField field = loginName.contains("@") ? LoginField.EMAIL
+                : MOBILE.matcher(loginName).matches() ? LoginField.MOBILE : LoginField.USERNAME;
+        return issue(appId, database.read(c -> users.findByLogin(c, appId, field, loginName)), password, deviceGuid);
+    }
+
+    public TokenInfo byUserName(String appId, String name, String password, String deviceGuid) {
+        return issue(appId, database.read(c -> users.findByLogin(c, appId, LoginField.USERNAME, name)), password,
+                deviceGuid);
+    }
+
+    private TokenInfo issue(String appId, Optional<UserRow> found, String password, String deviceGuid) {
+        if (found.isEmpty()) {
+            hasher.burnVerification(password);
+            throw new ApiException(ErrorCode.LOGIN_FAILED);
+        }
+        UserRow user = found.get();
+        if (!hasher.matches(password, user.passwordHash())) {
+            throw new ApiException(ErrorCode.LOGIN_FAILED);
+        }
+        if (user.disabled()) {
+            throw new ApiException(ErrorCode.USER_DISABLED);
+        }
+        DeviceRow device = deviceGuid == null ? null : registerDevice(appId, user.userId(), deviceGuid);
+        Integer deviceSn = device == null ? null : device.deviceSn();
+        TokenIssuer.Issued token = issuer.userToken(appId, user.userId(), user.tokenVersion(), deviceSn);
+        return new TokenInfo(token.token(), token.expire(), user.userId(), publicKey, ENCRYPT_TYPE_TLS_ONLY,
+                device == null ? null : device.pushToken(), deviceSn, null, null);
+    }
+
+    /** Finds the user's device by guid or registers it with the next device_sn and a new push_token. */
+    private DeviceRow registerDevice(String appId, long userId, String deviceGuid) {
+        return database.inTransaction(c -> {
+            users.lock(c, userId);
+            Optional<DeviceRow> known = devices.touch(c, userId, deviceGuid);
+            if (known.isPresent()) {
+                return known.get();
+            }
+            int deviceSn = users.nextDeviceSn(c, userId);
+            DeviceRow device = devices.insert(c, userId, deviceSn, deviceGuid, newPushToken());
+            AuthEvent event = AuthEvent.device(appId, userId, deviceSn, deviceGuid, device.pushToken());
+            outbox.append(c, AuthEvent.TOPIC, event.key(), event);
+            return device;
+        });
+    }
+
+    private String newPushToken() {
+        byte[] bytes = new byte[24];
+        random.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}

@@ -1,0 +1,19 @@
+package io.imcore.common.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.imcore.common.error.ErrorCode;
+
+/** The envelope of every API response (api.md 2.1): code 200 and a null message on success. */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+@JsonPropertyOrder({"code", "data", "message"})
+public record ApiResponse<T>(int code, T data, String message) {
+
+    public static <T> ApiResponse<T> ok(T data) {
+        return new ApiResponse<>(ErrorCode.OK.code(), data, null);
+    }
+
+    public static ApiResponse<Object> error(ErrorCode code, String message) {
+        return new ApiResponse<>(code.code(), null, message);
+    }
+}

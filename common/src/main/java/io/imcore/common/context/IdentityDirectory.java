@@ -1,0 +1,19 @@
+package io.imcore.common.context;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What the request filter needs to know about apps and users to check a token for revocation.
+ * auth-service answers from its own tables; other services from the view they keep of auth-service's events.
+ */
+public interface IdentityDirectory {
+
+    /** The app's current admin-token version, or empty when the app does not exist. */
+    OptionalInt adminTokenVersion(String appId);
+
+    /** The user's current token version and state, or empty when the user does not exist. */
+    Optional<UserState> user(String appId, long userId);
+
+    record UserState(int tokenVersion, boolean disabled) {}
+}

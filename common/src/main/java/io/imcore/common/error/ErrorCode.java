@@ -1,0 +1,40 @@
+package io.imcore.common.error;
+
+/** Error codes of decisions.md section 2, with the default text used when no detail is given. */
+public enum ErrorCode {
+    OK(200, null),
+    USER_NOT_FOUND(10000, "user does not exist"),
+    BAD_PARAMETER(10002, "bad request parameter"),
+    TOKEN_MISSING(10003, "access-token missing"),
+    USER_EXISTS(10004, "user already exists"),
+    TOKEN_INVALID(10008, "access-token invalid or expired"),
+    NO_PERMISSION(10010, "no permission"),
+    LOGIN_FAILED(10013, "login failed: unknown login name or wrong password"),
+    USER_DISABLED(10014, "user is disabled"),
+    TOO_MANY_REQUESTS(10015, "too many requests"),
+    PUSH_IMAGE_TOO_LARGE(12002, "push image must be under 1 MB"),
+    PUSH_IMAGE_UNREACHABLE(12004, "push image URL cannot be downloaded"),
+    PUSH_TOO_MANY_TARGETS(12005, "push target list longer than 500"),
+    PUSH_NOT_ENABLED(12006, "push is not enabled for this app"),
+    GROUP_NOT_FOUND(20001, "group does not exist"),
+    NOT_GROUP_MEMBER(20002, "user is not a member of the group"),
+    APP_NOT_FOUND(40000, "app_id does not exist"),
+    INTERNAL(50000, "internal error"),
+    UNAVAILABLE(50003, "a dependency is unavailable; safe to retry");
+
+    private final int code;
+    private final String defaultMessage;
+
+    ErrorCode(int code, String defaultMessage) {
+        this.code = code;
+        this.defaultMessage = defaultMessage;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String defaultMessage() {
+        return defaultMessage;
+    }
+}

@@ -1,0 +1,114 @@
+package io.imcore.common.error;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.imcore.common.api.ApiResponse;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.Path;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Turns every failure into the envelope with HTTP 200 (decisions.md section 2): no stack trace ever leaves. */
+public class ExceptionMappers {
+
+    private static final Logger LOG = Logger.getLogger(ExceptionMappers.class);
+
+    @ServerExceptionMapper
+    public Response api(ApiException e) {
+        return envelope(e.errorCode(), e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response malformedJson(JsonParseException e) {
+        return envelope(ErrorCode.BAD_PARAMETER, "body: malformed JSON");
+    }
+
+    @ServerExceptionMapper
+    public Response wrongShape(MismatchedInputException e) {
+        return envelope(ErrorCode.BAD_PARAMETER, describe(e));
+    }
+
+    @ServerExceptionMapper
+    public Response badJson(JsonProcessingException e) {
+        if (e instanceof JsonMappingException mapping) {
+            return envelope(ErrorCode.BAD_PARAMETER, describe(mapping));
+        }
+        return envelope(ErrorCode.BAD_PARAMETER, "body: malformed JSON");
+    }
+
+    @ServerExceptionMapper
+    public Response constraint(ConstraintViolationException e) {
+        String text = e.getConstraintViolations().stream()
+                .map(v -> fieldOf(v) + ": " + v.getMessage())
+                .sorted()
+                .collect(Collectors.joining("; "));
+        return envelope(ErrorCode.BAD_PARAMETER, text);
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, ContainerRequestContext request) {
+        int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
+        String what = request.getMethod() + " " + request.getUriInfo().getPath();
+        return switch (status) {
+            case 404 -> envelope(ErrorCode.BAD_PARAMETER, "no such endpoint: " + what);
+            case 405 -> envelope(ErrorCode.BAD_PARAMETER, "method not allowed: " + what);
+            case 406 -> envelope(ErrorCode.BAD_PARAMETER, "only application/json responses are produced");
+            case 415 -> envelope(ErrorCode.BAD_PARAMETER, "body: Content-Type must be application/json");
+            default -> status < 500
+                    ? envelope(ErrorCode.BAD_PARAMETER, "bad request: " + what)
+                    : unexpected(e, request);
+        };
+    }
+
+    @ServerExceptionMapper
+    public Response database(DatabaseException e, ContainerRequestContext request) {
+        if (e.isUnavailable()) {
+            LOG.warnf("database unavailable [%s]: %s", CorrelationId.of(request), e.getMessage());
+            return envelope(ErrorCode.UNAVAILABLE, "database unavailable; safe to retry");
+        }
+        return unexpected(e, request);
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e, ContainerRequestContext request) {
+        String id = CorrelationId.of(request);
+        LOG.errorf(e, "unexpected error [%s]", id);
+        return envelope(ErrorCode.INTERNAL, "internal error (correlation id " + id + ")");
+    }
+
+    public static Response envelope(ErrorCode code, String message) {
+        return Response.ok(ApiResponse.error(code, message), MediaType.APPLICATION_JSON_TYPE).build();
+    }
+
+    private static String describe(JsonMappingException e) {
+        String field = e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
+        if (field.isEmpty()) {
+            return "body: must be a JSON object of the documented shape";
+        }
+        return field + ": wrong type or value";
+    }
+
+    private static String fieldOf(ConstraintViolation<?> violation) {
+        String last = null;
+        for (Path.Node node : violation.getPropertyPath()) {
+            if (node.getName() != null && node.getKind() != jakarta.validation.ElementKind.METHOD) {
+                last = node.getKind() == jakarta.validation.ElementKind.PARAMETER ? "body" : node.getName();
+            }
+        }
+        return last == null ? "body" : toSnakeCase(last);
+    }
+
+    static String toSnakeCase(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase();
+    }
+}

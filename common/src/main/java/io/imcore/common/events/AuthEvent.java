@@ -1,0 +1,52 @@
+package io.imcore.common.events;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * Record format (version 1) of topic {@value #TOPIC}, published by auth-service so that other services keep their
+ * own view of apps, users and devices (docs/events.md). Each event carries the full current state of its subject,
+ * so a consumer upserts it and ignores one whose version is older than what it holds.
+ * Key: {@code app_id} for app events, {@code app_id:user_id} for user and device events (per-user order).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record AuthEvent(
+        int v,
+        String type,
+        String appId,
+        Integer adminTokenVersion,
+        Long userId,
+        Integer tokenVersion,
+        Boolean disabled,
+        Integer deviceSn,
+        String deviceGuid,
+        String pushToken,
+        long at) {
+
+    public static final String TOPIC = "auth.events";
+    public static final int VERSION = 1;
+
+    public static final String APP_CREATED = "app.created";
+    public static final String APP_ADMIN_TOKEN_ROTATED = "app.admin_token_rotated";
+    public static final String USER_REGISTERED = "user.registered";
+    public static final String USER_CHANGED = "user.changed";
+    public static final String DEVICE_REGISTERED = "device.registered";
+
+    public static AuthEvent app(String type, String appId, int adminTokenVersion) {
+        return new AuthEvent(VERSION, type, appId, adminTokenVersion, null, null, null, null, null, null,
+                System.currentTimeMillis());
+    }
+
+    public static AuthEvent user(String type, String appId, long userId, int tokenVersion, boolean disabled) {
+        return new AuthEvent(VERSION, type, appId, null, userId, tokenVersion, disabled, null, null, null,
+                System.currentTimeMillis());
+    }
+
+    public static AuthEvent device(String appId, long userId, int deviceSn, String deviceGuid, String pushToken) {
+        return new AuthEvent(VERSION, DEVICE_REGISTERED, appId, null, userId, null, null, deviceSn, deviceGuid, pushToken,
+                System.currentTimeMillis());
+    }
+
+    public String key() {
+        return userId == null ? appId : appId + ":" + userId;
+    }
+}

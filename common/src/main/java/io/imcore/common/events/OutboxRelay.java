@@ -1,0 +1,148 @@
+package io.imcore.common.events;
+
+import io.imcore.common.store.Database;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes outbox rows to Kafka in id order and deletes them once the broker has acknowledged them
+ * (at-least-once: consumers are idempotent). One replica relays at a time (advisory lock), which keeps the
+ * per-key order across replicas. Enabled with {@code im.outbox.enabled=true}.
+ */
+@ApplicationScoped
+public class OutboxRelay {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final long RELAY_LOCK = 0x0b0c_7e1aL;
+    private static final int BATCH = 500;
+
+    private final Database database;
+    private final boolean enabled;
+    private final String bootstrapServers;
+    private final long idleMillis;
+    private volatile boolean running;
+    private Thread worker;
+    private KafkaProducer<String, String> producer;
+
+    public OutboxRelay(Database database,
+            @ConfigProperty(name = "im.outbox.enabled", defaultValue = "false") boolean enabled,
+            @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers,
+            @ConfigProperty(name = "im.outbox.poll-millis", defaultValue = "50") long idleMillis) {
+        this.database = database;
+        this.enabled = enabled;
+        this.bootstrapServers = bootstrapServers;
+        this.idleMillis = idleMillis;
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (!enabled) {
+            return;
+        }
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+        running = true;
+        worker = new Thread(this::loop, "outbox-relay");
+        worker.setDaemon(true);
+        worker.start();
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        if (worker == null) {
+            return;
+        }
+        running = false;
+        worker.interrupt();
+        worker.join(5_000);
+        producer.close(Duration.ofSeconds(5));
+    }
+
+    private void loop() {
+        long backoff = idleMillis;
+        while (running) {
+            try {
+                int published = database.inTransaction(this::publishBatch);
+                backoff = idleMillis;
+                if (published < BATCH) {
+                    Thread.sleep(idleMillis);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                LOG.warnf("outbox relay failed, retrying in %d ms: %s", backoff, e.getMessage());
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+                backoff = Math.min(backoff * 2, 5_000);
+            }
+        }
+    }
+
+    private int publishBatch(Connection connection) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement("select pg_try_advisory_xact_lock(?)")) {
+            lock.setLong(1, RELAY_LOCK);
+            try (ResultSet rs = lock.executeQuery()) {
+                if (!rs.next() || !rs.getBoolean(1)) {
+                    return 0;
+                }
+            }
+        }
+        List<Long> ids = new ArrayList<>();
+        List<Future<?>> sends = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "select id, topic, record_key, payload from outbox order by id limit " + BATCH)) {
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                    sends.add(producer.send(new ProducerRecord<>(rs.getString(2), rs.getString(3), rs.getString(4))));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        producer.flush();
+        for (Future<?> send : sends) {
+            try {
+                send.get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("broker did not acknowledge an outbox record", e);
+            }
+        }
+        try (PreparedStatement delete = connection.prepareStatement("delete from outbox where id = any(?)")) {
+            delete.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
+            delete.executeUpdate();
+        }
+        return ids.size();
+    }
+}

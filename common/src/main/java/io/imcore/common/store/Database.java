@@ -1,0 +1,63 @@
+package io.imcore.common.store;
+
+import io.agroal.api.AgroalDataSource;
+import io.imcore.common.error.DatabaseException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Plain JDBC with explicit transactions: each use case says what runs in one transaction, and an SQL
+ * failure leaves as a {@link DatabaseException} after rollback.
+ */
+@ApplicationScoped
+public class Database {
+
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final AgroalDataSource dataSource;
+
+    public Database(AgroalDataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Runs the work in one transaction: commit when it returns, rollback when it throws. */
+    public <T> T inTransaction(Work<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException(e);
+        }
+    }
+
+    /** Runs read-only work with auto-commit. */
+    public <T> T read(Work<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new DatabaseException(e);
+        }
+    }
+
+    public static boolean isUniqueViolation(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
