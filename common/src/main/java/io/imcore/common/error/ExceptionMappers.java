@@ -1,6 +1,9 @@
 package io.imcore.common.error;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -28,7 +31,7 @@ public class ExceptionMappers {
 
     @ServerExceptionMapper
     public Response malformedJson(JsonParseException e) {
-        return envelope(ErrorCode.BAD_PARAMETER, "body: malformed JSON");
+        return envelope(ErrorCode.BAD_PARAMETER, describe(e));
     }
 
     @ServerExceptionMapper
@@ -38,10 +41,7 @@ public class ExceptionMappers {
 
     @ServerExceptionMapper
     public Response badJson(JsonProcessingException e) {
-        if (e instanceof JsonMappingException mapping) {
-            return envelope(ErrorCode.BAD_PARAMETER, describe(mapping));
-        }
-        return envelope(ErrorCode.BAD_PARAMETER, "body: malformed JSON");
+        return envelope(ErrorCode.BAD_PARAMETER, describe(e));
     }
 
     @ServerExceptionMapper
@@ -57,6 +57,11 @@ public class ExceptionMappers {
     public Response web(WebApplicationException e, ContainerRequestContext request) {
         int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
         String what = request.getMethod() + " " + request.getUriInfo().getPath();
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof JsonProcessingException json) {
+                return envelope(ErrorCode.BAD_PARAMETER, describe(json));
+            }
+        }
         return switch (status) {
             case 404 -> envelope(ErrorCode.BAD_PARAMETER, "no such endpoint: " + what);
             case 405 -> envelope(ErrorCode.BAD_PARAMETER, "method not allowed: " + what);
@@ -88,10 +93,21 @@ public class ExceptionMappers {
         return Response.ok(ApiResponse.error(code, message), MediaType.APPLICATION_JSON_TYPE).build();
     }
 
-    private static String describe(JsonMappingException e) {
-        String field = e.getPath().stream()
-                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
-                .collect(Collectors.joining(".")).replace(".[", "[");
+    /** Names the offending field: from the mapping path, else from where the parser stopped. */
+    private static String describe(JsonProcessingException e) {
+        String field = "";
+        if (e instanceof JsonMappingException mapping) {
+            field = mapping.getPath().stream()
+                    .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                    .collect(Collectors.joining(".")).replace(".[", "[");
+        } else if (e instanceof StreamReadException read && read.getProcessor() != null) {
+            JsonParser parser = read.getProcessor();
+            if (e instanceof InputCoercionException && parser.getParsingContext() != null
+                    && parser.getParsingContext().getCurrentName() != null) {
+                return parser.getParsingContext().getCurrentName() + ": number out of range";
+            }
+            return "body: malformed JSON";
+        }
         if (field.isEmpty()) {
             return "body: must be a JSON object of the documented shape";
         }
@@ -101,7 +117,8 @@ public class ExceptionMappers {
     private static String fieldOf(ConstraintViolation<?> violation) {
         String last = null;
         for (Path.Node node : violation.getPropertyPath()) {
-            if (node.getName() != null && node.getKind() != jakarta.validation.ElementKind.METHOD) {
+            if (node.getName() != null && node.getKind() != jakarta.validation.ElementKind.METHOD
+                    && node.getKind() != jakarta.validation.ElementKind.CONTAINER_ELEMENT) {
                 last = node.getKind() == jakarta.validation.ElementKind.PARAMETER ? "body" : node.getName();
             }
         }

@@ -1,0 +1,77 @@
+package io.imcore.auth;
+
+import static io.imcore.auth.AuthApi.PLATFORM_KEY;
+import static io.imcore.auth.AuthApi.asToken;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+import io.imcore.testing.InfrastructureResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class AppResourceTest {
+
+    @Test
+    void createReturnsAppIdAndAWorkingAdminToken() {
+        AuthApi.App app = AuthApi.newApp();
+        org.junit.jupiter.api.Assertions.assertTrue(app.appId().matches("[a-z2-9]{16}"), app.appId());
+        asToken(app.appId(), app.adminToken()).get("/user/device/list")
+                .then().statusCode(200)
+                // an admin without user_id header has no devices to list: 10002 names the header, not a token problem
+                .body("code", equalTo(10002)).body("message", matchesPattern(".*user_id.*"));
+    }
+
+    @Test
+    void createAnswersTheEnvelopeFieldByField() {
+        given().header("platform-key", PLATFORM_KEY).contentType(ContentType.JSON).body("{}").post("/app/create")
+                .then().statusCode(200)
+                .body("code", equalTo(200)).body("message", nullValue())
+                .body("data.app_id", notNullValue()).body("data.admin_token", notNullValue());
+    }
+
+    @Test
+    void createWithoutOrWithWrongPlatformKeyIsRefused() {
+        given().contentType(ContentType.JSON).body("{}").post("/app/create")
+                .then().statusCode(200).body("code", equalTo(10010)).body("data", nullValue());
+        given().header("platform-key", "guess").contentType(ContentType.JSON).body("{}").post("/app/create")
+                .then().statusCode(200).body("code", equalTo(10010));
+    }
+
+    @Test
+    void rotatingTheAdminTokenRevokesTheOldOne() {
+        AuthApi.App app = AuthApi.newApp();
+        String fresh = given().header("platform-key", PLATFORM_KEY).header("app_id", app.appId())
+                .post("/app/admin_token").then().statusCode(200)
+                .body("code", equalTo(200)).body("data.app_id", equalTo(app.appId()))
+                .extract().path("data.admin_token");
+        Map<String, Object> batch = Map.of("list", java.util.List.of(Map.of("username", AuthApi.uniqueName(),
+                "password", AuthApi.PASSWORD)));
+        asToken(app.appId(), app.adminToken()).body(batch).post("/user/register/batch")
+                .then().body("code", equalTo(10008));
+        asToken(app.appId(), fresh).body(batch).post("/user/register/batch")
+                .then().body("code", equalTo(200)).body("data[0].success", equalTo(true));
+    }
+
+    @Test
+    void rotatingAnUnknownAppIs40000() {
+        given().header("platform-key", PLATFORM_KEY).header("app_id", "nosuchapp").post("/app/admin_token")
+                .then().statusCode(200).body("code", equalTo(40000));
+        given().header("platform-key", PLATFORM_KEY).post("/app/admin_token")
+                .then().statusCode(200).body("code", equalTo(40000));
+    }
+
+    @Test
+    void oversizeAppNameIsRefused() {
+        given().header("platform-key", PLATFORM_KEY).contentType(ContentType.JSON)
+                .body(Map.of("name", "x".repeat(129))).post("/app/create")
+                .then().statusCode(200).body("code", equalTo(10002)).body("message", matchesPattern("name: .*"));
+    }
+}
