@@ -89,6 +89,13 @@ class BadInputTest {
     }
 
     @Test
+    void aBodyOverTheLimitIsTheEnvelopeToo() {
+        String huge = "{\"username\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}";
+        asApp(app.appId()).body(huge).post("/user/register/v2").then().statusCode(200)
+                .contentType("application/json").body("code", equalTo(10002)).body("message", startsWith("body"));
+    }
+
+    @Test
     void unknownFieldsAreIgnored() {
         asApp(app.appId()).body("{\"username\":\"" + AuthApi.uniqueName() + "\",\"password\":\"secret-pass-1\",\"extra\":[1,{}]}")
                 .post("/user/register/v2").then().body("code", equalTo(200));
