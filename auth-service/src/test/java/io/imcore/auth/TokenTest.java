@@ -90,6 +90,30 @@ class TokenTest {
     }
 
     @Test
+    void concurrentFirstTokensOfOneDeviceRegisterItOnce() throws Exception {
+        String name = AuthApi.uniqueName();
+        AuthApi.register(app.appId(), name);
+        Map<String, Object> body = Map.of("name", name, "password", PASSWORD, "device_guid", "racing-phone");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            List<java.util.concurrent.Future<JsonPath>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                calls.add(pool.submit(() -> post(asApp(app.appId()), "/token/user", body)));
+            }
+            java.util.Set<String> pushTokens = new java.util.HashSet<>();
+            for (java.util.concurrent.Future<JsonPath> call : calls) {
+                JsonPath json = call.get();
+                assertEquals(200, json.getInt("code"), json.prettify());
+                assertEquals(1, json.getInt("data.device_sn"));
+                pushTokens.add(json.getString("data.push_token"));
+            }
+            assertEquals(1, pushTokens.size(), "one device, one push_token");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void wrongPasswordAndUnknownUserAnswerTheSame10013() {
         String name = AuthApi.uniqueName();
         long userId = AuthApi.register(app.appId(), name);
