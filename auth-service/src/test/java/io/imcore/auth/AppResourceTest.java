@@ -69,6 +69,16 @@ class AppResourceTest {
     }
 
     @Test
+    void rotatingWithoutThePlatformKeyIsRefusedAndKeepsTheToken() {
+        AuthApi.App app = AuthApi.newApp();
+        given().header("app_id", app.appId()).post("/app/admin_token").then().statusCode(200).body("code", equalTo(10010));
+        given().header("platform-key", "guess").header("app_id", app.appId()).post("/app/admin_token")
+                .then().statusCode(200).body("code", equalTo(10010));
+        asToken(app.appId(), app.adminToken()).header("user_id", 1).get("/user/device/list")
+                .then().body("code", equalTo(10000));
+    }
+
+    @Test
     void oversizeAppNameIsRefused() {
         given().header("platform-key", PLATFORM_KEY).contentType(ContentType.JSON)
                 .body(Map.of("name", "x".repeat(129))).post("/app/create")

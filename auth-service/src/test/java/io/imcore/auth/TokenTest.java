@@ -114,6 +114,17 @@ class TokenTest {
     }
 
     @Test
+    void tokenOperationsNeedAKnownApp() {
+        String name = AuthApi.uniqueName();
+        long userId = AuthApi.register(app.appId(), name);
+        assertEquals(40000, post(asApp("nosuchapp"), "/token/user", Map.of("name", name, "password", PASSWORD)).getInt("code"));
+        assertEquals(40000, post(asApp("nosuchapp"), "/token/login", Map.of("login_name", name, "password", PASSWORD)).getInt("code"));
+        assertEquals(40000, post(asApp("nosuchapp"), "/token/id", Map.of("user_id", userId, "password", PASSWORD)).getInt("code"));
+        assertEquals(40000, post(io.restassured.RestAssured.given().contentType("application/json"), "/token/user",
+                Map.of("name", name, "password", PASSWORD)).getInt("code"));
+    }
+
+    @Test
     void wrongPasswordAndUnknownUserAnswerTheSame10013() {
         String name = AuthApi.uniqueName();
         long userId = AuthApi.register(app.appId(), name);
