@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Stops exactly the processes deploy/local/up.sh started, found by their recorded PIDs (a PID whose command line
+# is no longer the expected one is left alone). Data, keys and the demo app in .local/ are kept for the next up.
+# Usage: down.sh [--purge]   --purge also deletes .local/ (databases, Kafka data, keys, demo app, logs).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+STOP_SECONDS=20
+
+log() { echo "down: $*"; }
+
+purge=0
+case "${1:-}" in
+  "") ;;
+  --purge) purge=1 ;;
+  *) echo "usage: $0 [--purge]" >&2; exit 2 ;;
+esac
+
+# SIGTERM, up to STOP_SECONDS for a clean exit, then SIGKILL.
+stop() {
+  local name="$1" pid deadline
+  if ! pid="$(running_pid "$name")"; then
+    rm -f "$PIDS/$name.pid"
+    return
+  fi
+  log "$name: stopping (pid $pid)"
+  if [[ "$name" == postgres ]]; then
+    # pg_ctl's fast shutdown as the server's own user; it waits until the server is gone.
+    local pg_ctl
+    pg_ctl="$(dirname "$(tr '\0' '\n' <"/proc/$pid/cmdline" | head -n 1)")/pg_ctl"
+    if ((EUID == 0)); then
+      (cd / && runuser -u postgres -- "$pg_ctl" -D "$LOCAL/pgdata" -m fast -w -t "$STOP_SECONDS" stop >/dev/null) || true
+    else
+      "$pg_ctl" -D "$LOCAL/pgdata" -m fast -w -t "$STOP_SECONDS" stop >/dev/null || true
+    fi
+  else
+    kill -TERM "$pid" 2>/dev/null || true
+  fi
+  deadline=$((SECONDS + STOP_SECONDS))
+  while running_pid "$name" >/dev/null && ((SECONDS < deadline)); do
+    sleep 0.2
+  done
+  if running_pid "$name" >/dev/null; then
+    log "$name: still running after $STOP_SECONDS s, killing"
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$PIDS/$name.pid"
+}
+
+# Front to back: the gateway, the services (together), then what they depend on.
+stop gateway
+for s in "${SERVICES[@]}"; do
+  stop "$s" &
+done
+wait
+stop kafka
+stop embedded-pg
+stop postgres
+
+if ((purge)); then
+  log "deleting $LOCAL"
+  rm -rf "$LOCAL"
+fi
+log "done"

@@ -1,0 +1,440 @@
+#!/usr/bin/env bash
+# Starts the whole stack on this machine, without Docker: PostgreSQL, Kafka, the four services and an nginx
+# gateway at one base URL, then creates (once) a demo app and writes its credentials to .local/env.
+# State lives in .local/ at the repo root (pids, logs, data, keys). Safe to re-run: a component whose recorded
+# process is alive is left alone. Stop with deploy/local/down.sh.
+#
+# Environment:
+#   SKIP_BUILD=1            do not run the Maven build (the jars must exist)
+#   PG_PORT, KAFKA_PORT, KAFKA_CONTROLLER_PORT, GATEWAY_PORT   (15432, 19092, 19093, 8080)
+#   PG_MODE=auto|system|embedded   system = the installed PostgreSQL server binaries, embedded = PostgreSQL from
+#                           Maven jars (deploy/local/embedded-pg); auto takes system when it can (default)
+#   EXTERNAL_PG_URL_BASE    e.g. jdbc:postgresql://db:5432 : use that server, start none. Databases auth, message
+#                           and push must exist there, each owned by a role of the same name and password.
+#   EXTERNAL_KAFKA          bootstrap servers of an existing Kafka: start none (it must auto-create topics).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+MVN=("$ROOT/mvnw" -q -B)
+KEYS="$LOCAL/keys"
+SERVICE_WAIT_SECONDS=90
+
+log() { echo "up: $*"; }
+die() { echo "up: ERROR: $*" >&2; exit 1; }
+
+# Prints the end of a component's log and fails.
+die_with_log() {
+  echo "---- last lines of $LOGS/$1.log ----" >&2
+  tail -n 40 "$LOGS/$1.log" >&2 || true
+  die "$1: $2"
+}
+
+# launch NAME COMMAND...: runs COMMAND in the background in its own session (so that it outlives this script
+# and the terminal), output to .local/logs/NAME.log, PID to .local/pids/NAME.pid.
+launch() {
+  local name="$1"
+  shift
+  setsid "$@" >"$LOGS/$name.log" 2>&1 </dev/null &
+  echo "$!" >"$PIDS/$name.pid"
+}
+
+# wait_for NAME SECONDS CHECK...: polls CHECK until it succeeds; fails early when NAME's process is gone.
+wait_for() {
+  local name="$1" seconds="$2"
+  local deadline=$((SECONDS + seconds))
+  shift 2
+  until "$@"; do
+    running_pid "$name" >/dev/null || die_with_log "$name" "process exited during startup"
+    ((SECONDS < deadline)) || die_with_log "$name" "not ready after $seconds s"
+    sleep 0.5
+  done
+}
+
+# Whether a server could bind 127.0.0.1:PORT now (with SO_REUSEADDR, as servers do).
+port_bindable() {
+  python3 -c 'import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))' "$1" 2>/dev/null
+}
+
+# require_free_port NAME PORT [VARIABLE]: fails when another server listens on PORT (VARIABLE is the setting
+# that moves NAME elsewhere). The PostgreSQL and Kafka ports lie in Linux's ephemeral range (32768-60999), where
+# an outgoing connection, or its TIME_WAIT, can hold a port for up to a minute: that is waited out.
+require_free_port() {
+  local hint="${3:+ (set $3 for another)}" deadline=$((SECONDS + 75))
+  ! port_open "$2" || die "$1: port $2 is already taken by a process up.sh did not start$hint"
+  port_bindable "$2" && return
+  log "$1: port $2 is held by a client connection; waiting until it is released"
+  until port_bindable "$2"; do
+    ((SECONDS < deadline)) || die "$1: port $2 still held by a client connection after 75 s$hint"
+    sleep 1
+  done
+}
+
+log_contains() { grep -qF -- "$2" "$LOGS/$1.log"; }
+
+# ---- tools -------------------------------------------------------------------------------------------------
+
+# Installs the Debian packages of missing commands. policy-rc.d keeps the nginx package from starting its own
+# system service: only our nginx process is wanted.
+ensure_tools() {
+  PATH="$PATH:/usr/sbin"
+  local tool missing=() policy=/usr/sbin/policy-rc.d added="" rc=0
+  for tool in curl openssl python3 nginx; do
+    command -v "$tool" >/dev/null || missing+=("$tool")
+  done
+  ((${#missing[@]} > 0)) || return 0
+  ((EUID == 0)) || die "missing commands: ${missing[*]} (install Debian's packages of those names)"
+  log "installing ${missing[*]} (apt-get)"
+  if [[ ! -e "$policy" ]]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    added=1
+  fi
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } || rc=$?
+  [[ -z "$added" ]] || rm -f "$policy"
+  ((rc == 0)) || die "apt-get install ${missing[*]} failed"
+  if [[ -d /run/systemd/system && " ${missing[*]} " == *" nginx "* ]]; then
+    systemctl disable --now nginx >/dev/null 2>&1 || true
+  fi
+}
+
+# ---- build -------------------------------------------------------------------------------------------------
+
+# Rebuilding rewrites target/quarkus-app under a running service, so only the stopped services are built.
+build_services() {
+  local stopped=() s
+  for s in "${SERVICES[@]}"; do
+    running_pid "$s" >/dev/null || stopped+=("$s")
+  done
+  if [[ "${SKIP_BUILD:-0}" == 1 || ${#stopped[@]} -eq 0 ]]; then
+    log "build skipped"
+  elif [[ ${#stopped[@]} -eq ${#SERVICES[@]} ]]; then
+    log "building (./mvnw -q -B package -DskipTests)"
+    "${MVN[@]}" package -DskipTests
+  else
+    log "building the stopped services: ${stopped[*]}"
+    "${MVN[@]}" package -DskipTests -am -pl "$(IFS=,; echo "${stopped[*]}")"
+  fi
+  for s in "${SERVICES[@]}"; do
+    [[ -f "$s/target/quarkus-app/quarkus-run.jar" ]] || die "$s/target/quarkus-app/quarkus-run.jar missing: build first"
+  done
+}
+
+# ---- keys --------------------------------------------------------------------------------------------------
+
+# Each file is written under a temporary name and renamed, so an interrupted run never leaves half a key.
+ensure_keys() {
+  mkdir -p "$KEYS"
+  chmod 700 "$KEYS"
+  if [[ ! -f "$KEYS/jwt-private.pem" ]]; then
+    log "generating the JWT key pair"
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$KEYS/jwt-private.pem.tmp" 2>/dev/null
+    mv "$KEYS/jwt-private.pem.tmp" "$KEYS/jwt-private.pem"
+    rm -f "$KEYS/jwt-public.pem"
+  fi
+  if [[ ! -f "$KEYS/jwt-public.pem" ]]; then
+    openssl pkey -in "$KEYS/jwt-private.pem" -pubout -out "$KEYS/jwt-public.pem.tmp"
+    mv "$KEYS/jwt-public.pem.tmp" "$KEYS/jwt-public.pem"
+  fi
+  if [[ ! -f "$KEYS/platform-key" ]]; then
+    openssl rand -hex 32 >"$KEYS/platform-key.tmp"
+    mv "$KEYS/platform-key.tmp" "$KEYS/platform-key"
+  fi
+  PLATFORM_KEY="$(<"$KEYS/platform-key")"
+}
+
+# ---- PostgreSQL --------------------------------------------------------------------------------------------
+
+# The newest installed server binaries, if any.
+pg_bin_dir() {
+  local dir
+  dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+  [[ -n "$dir" && -x "$dir/initdb" && -x "$dir/pg_ctl" ]] && echo "$dir"
+}
+
+# initdb refuses to run as root: as root, the server runs as the postgres user.
+as_pg() {
+  if ((EUID == 0)); then
+    (cd / && runuser -u postgres -- "$@")
+  else
+    "$@"
+  fi
+}
+
+# The system binaries need a data dir the server's user can reach (not so for a clone under /root).
+system_pg_usable() {
+  [[ -n "$(pg_bin_dir)" ]] || return 1
+  ((EUID != 0)) || { id postgres >/dev/null 2>&1 && as_pg test -x "$LOCAL"; }
+}
+
+start_postgres() {
+  if [[ -n "${EXTERNAL_PG_URL_BASE:-}" ]]; then
+    log "PostgreSQL: external, $EXTERNAL_PG_URL_BASE"
+    JDBC_BASE="$EXTERNAL_PG_URL_BASE"
+    return
+  fi
+  JDBC_BASE="jdbc:postgresql://127.0.0.1:$PG_PORT"
+  case "${PG_MODE:-auto}" in
+    system) system_pg_usable || die "PG_MODE=system: no usable PostgreSQL server binaries in /usr/lib/postgresql"
+      start_system_postgres ;;
+    embedded) start_embedded_postgres ;;
+    auto) if system_pg_usable; then start_system_postgres; else start_embedded_postgres; fi ;;
+    *) die "PG_MODE must be auto, system or embedded" ;;
+  esac
+}
+
+start_system_postgres() {
+  local bin data="$LOCAL/pgdata" db
+  bin="$(pg_bin_dir)"
+  if running_pid postgres >/dev/null && port_open "$PG_PORT"; then
+    log "PostgreSQL: already running"
+  else
+    require_free_port PostgreSQL "$PG_PORT" PG_PORT
+    if [[ ! -f "$data/PG_VERSION" ]]; then
+      log "PostgreSQL: initdb ($bin)"
+      mkdir -p "$data"
+      ((EUID != 0)) || chown postgres:postgres "$data"
+      chmod 700 "$data"
+      # Superuser only through the socket as OS user postgres; everyone else by password over loopback.
+      as_pg "$bin/initdb" -D "$data" -U postgres -E UTF8 --locale=C \
+        --auth-local=peer --auth-host=scram-sha-256 >"$LOGS/postgres-initdb.log"
+    fi
+    : >"$LOGS/postgres.log"
+    ((EUID != 0)) || chown postgres "$LOGS/postgres.log"
+    log "PostgreSQL: starting on 127.0.0.1:$PG_PORT"
+    as_pg "$bin/pg_ctl" -D "$data" -l "$LOGS/postgres.log" -w -t 60 \
+      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp" start >/dev/null \
+      || die_with_log postgres "pg_ctl start failed"
+    head -n 1 "$data/postmaster.pid" >"$PIDS/postgres.pid"
+  fi
+  for db in "${DATABASES[@]}"; do
+    psql_admin "$bin" "SELECT 1 FROM pg_roles WHERE rolname = '$db'" | grep -q 1 \
+      || psql_admin "$bin" "CREATE ROLE $db LOGIN PASSWORD '$db'" >/dev/null
+    psql_admin "$bin" "SELECT 1 FROM pg_database WHERE datname = '$db'" | grep -q 1 \
+      || psql_admin "$bin" "CREATE DATABASE $db OWNER $db" >/dev/null
+  done
+}
+
+psql_admin() {
+  as_pg "$1/psql" -h /tmp -p "$PG_PORT" -U postgres -d postgres -v ON_ERROR_STOP=1 -Atq -c "$2"
+}
+
+# No server binaries installed: the same PostgreSQL 15 from Maven jars; it creates the databases itself.
+start_embedded_postgres() {
+  local jar="$LOCAL/embedded-pg/target/embedded-pg.jar" project="deploy/local/embedded-pg"
+  if running_pid embedded-pg >/dev/null && port_open "$PG_PORT"; then
+    log "PostgreSQL (embedded): already running"
+    return
+  fi
+  require_free_port PostgreSQL "$PG_PORT" PG_PORT
+  if [[ ! -f "$jar" || -n "$(find "$project" -newer "$jar" -type f | head -n 1)" ]]; then
+    log "PostgreSQL (embedded): building $project"
+    "${MVN[@]}" -f "$project/pom.xml" package
+  fi
+  log "PostgreSQL (embedded): starting on 127.0.0.1:$PG_PORT"
+  launch embedded-pg java -Xmx64m -jar "$jar" "$PG_PORT" "$LOCAL/pgdata-embedded" "${DATABASES[@]}"
+  wait_for embedded-pg 120 log_contains embedded-pg "embedded-pg ready"
+}
+
+# ---- Kafka -------------------------------------------------------------------------------------------------
+
+start_kafka() {
+  local dir="$LOCAL/kafka" pom="deploy/local/kafka/pom.xml"
+  if [[ -n "${EXTERNAL_KAFKA:-}" ]]; then
+    log "Kafka: external, $EXTERNAL_KAFKA"
+    KAFKA_BOOTSTRAP="$EXTERNAL_KAFKA"
+    return
+  fi
+  KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+  if running_pid kafka >/dev/null && port_open "$KAFKA_PORT"; then
+    log "Kafka: already running"
+    return
+  fi
+  require_free_port Kafka "$KAFKA_PORT" KAFKA_PORT
+  require_free_port "Kafka controller" "$KAFKA_CONTROLLER_PORT" KAFKA_CONTROLLER_PORT
+  # The jars are copied again when the pom changed, without leftovers of other versions.
+  if [[ ! "$dir/libs/.complete" -nt "$pom" ]]; then
+    log "Kafka: fetching the broker jars ($pom)"
+    rm -rf "$dir/libs"
+    "${MVN[@]}" -f "$pom" dependency:copy-dependencies
+    touch "$dir/libs/.complete"
+  fi
+  mkdir -p "$dir/data"
+  cat >"$dir/server.properties" <<EOF
+# Generated by deploy/local/up.sh: single node, broker and KRaft controller in one process.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$dir/data
+num.partitions=6
+auto.create.topics.enable=true
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+EOF
+  local java=(java -cp "$dir/libs/*" -Dlog4j2.configurationFile="$ROOT/deploy/local/kafka/log4j2.properties")
+  if [[ ! -f "$dir/data/meta.properties" ]]; then
+    # A cluster id is a random UUID in URL-safe base64, never starting with "-" (a command-line option to the
+    # tools), as `StorageTool random-uuid` makes it; that one prints it amid its logging.
+    local cluster_id
+    cluster_id="$(python3 -c 'import base64, uuid
+while (id := base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")).startswith("-"):
+    pass
+print(id)')"
+    log "Kafka: formatting storage"
+    "${java[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" \
+      >"$LOGS/kafka-format.log" 2>&1 || die_with_log kafka-format "format failed"
+  fi
+  log "Kafka: starting on 127.0.0.1:$KAFKA_PORT"
+  launch kafka "${java[@]}" -Xms384m -Xmx384m kafka.Kafka "$dir/server.properties"
+  wait_for kafka 90 log_contains kafka "Kafka Server started"
+}
+
+# ---- services ----------------------------------------------------------------------------------------------
+
+service_ready() {
+  curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:${SERVICE_PORT[$1]}/q/health/ready"
+}
+
+# All stopped services start at once; then each gets SERVICE_WAIT_SECONDS to report ready.
+start_services() {
+  local s db signing pending=() next=() deadline
+  for s in "${SERVICES[@]}"; do
+    if running_pid "$s" >/dev/null; then
+      log "$s: already running"
+    else
+      require_free_port "$s" "${SERVICE_PORT[$s]}"
+      db="${SERVICE_DB[$s]}"
+      signing=()
+      if [[ "$s" == auth-service ]]; then
+        signing=(IM_JWT_PRIVATE_KEY_LOCATION="$KEYS/jwt-private.pem")
+      fi
+      log "$s: starting on 127.0.0.1:${SERVICE_PORT[$s]}"
+      launch "$s" env \
+        QUARKUS_HTTP_HOST=127.0.0.1 \
+        QUARKUS_HTTP_PORT="${SERVICE_PORT[$s]}" \
+        QUARKUS_DATASOURCE_JDBC_URL="$JDBC_BASE/$db" \
+        QUARKUS_DATASOURCE_USERNAME="$db" \
+        QUARKUS_DATASOURCE_PASSWORD="$db" \
+        KAFKA_BOOTSTRAP_SERVERS="$KAFKA_BOOTSTRAP" \
+        IM_JWT_PUBLIC_KEY_LOCATION="$KEYS/jwt-public.pem" \
+        IM_PLATFORM_KEY="$PLATFORM_KEY" \
+        "${signing[@]}" \
+        java -Xmx256m -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
+    fi
+    pending+=("$s")
+  done
+  deadline=$((SECONDS + SERVICE_WAIT_SECONDS))
+  while ((${#pending[@]} > 0)); do
+    next=()
+    for s in "${pending[@]}"; do
+      if service_ready "$s"; then
+        log "$s: ready"
+      elif ! running_pid "$s" >/dev/null; then
+        die_with_log "$s" "process exited during startup"
+      elif ((SECONDS >= deadline)); then
+        die_with_log "$s" "not ready after $SERVICE_WAIT_SECONDS s"
+      else
+        next+=("$s")
+      fi
+    done
+    pending=("${next[@]}")
+    ((${#pending[@]} == 0)) || sleep 1
+  done
+}
+
+# ---- gateway -----------------------------------------------------------------------------------------------
+
+gateway_ready() {
+  [[ "$(curl -fsS --max-time 2 "$BASE_URL/nope" 2>/dev/null)" == *'"code":10002'* ]]
+}
+
+start_gateway() {
+  local dir="$LOCAL/nginx" s pairs=() pid
+  mkdir -p "$dir/tmp"
+  for s in "${SERVICES[@]}"; do
+    pairs+=("$s=${SERVICE_PORT[$s]}")
+  done
+  "$ROOT/deploy/gateway/render-nginx.sh" "$GATEWAY_PORT" "$dir" "$LOGS/gateway-error.log" "${pairs[@]}" >"$dir/nginx.conf.new"
+  local nginx=(nginx -p "$dir/" -e "$LOGS/gateway-error.log" -c "$dir/nginx.conf")
+  if pid="$(running_pid gateway)"; then
+    if cmp -s "$dir/nginx.conf.new" "$dir/nginx.conf"; then
+      rm "$dir/nginx.conf.new"
+      log "gateway: already running"
+    else
+      # routes.tsv changed: nginx reloads its config on SIGHUP without dropping connections.
+      mv "$dir/nginx.conf.new" "$dir/nginx.conf"
+      "${nginx[@]}" -t -q || die "gateway: invalid generated config $dir/nginx.conf"
+      kill -HUP "$pid"
+      log "gateway: routes reloaded"
+    fi
+  else
+    require_free_port gateway "$GATEWAY_PORT" GATEWAY_PORT
+    mv "$dir/nginx.conf.new" "$dir/nginx.conf"
+    "${nginx[@]}" -t -q || die "gateway: invalid generated config $dir/nginx.conf"
+    log "gateway: starting on 127.0.0.1:$GATEWAY_PORT"
+    launch gateway "${nginx[@]}"
+  fi
+  wait_for gateway 15 gateway_ready
+}
+
+# ---- demo app ----------------------------------------------------------------------------------------------
+
+# True when .local/env holds an admin token that still works: any answer but 10008 (token invalid) or
+# 40000 (app unknown, e.g. the databases were purged) means it does.
+demo_app_valid() {
+  [[ -f "$LOCAL/env" ]] || return 1
+  local app_id admin_token code
+  app_id="$(source "$LOCAL/env" && echo "$APP_ID")"
+  admin_token="$(source "$LOCAL/env" && echo "$ADMIN_TOKEN")"
+  code="$(json_get "$(curl -sS --max-time 10 -H "app_id: $app_id" -H "access-token: $admin_token" \
+    "$BASE_URL/user/device/list")" 'd["code"]')" || return 1
+  [[ "$code" != 10008 && "$code" != 40000 ]] || return 1
+  APP_ID="$app_id" ADMIN_TOKEN="$admin_token"
+}
+
+ensure_demo_app() {
+  local response
+  if demo_app_valid; then
+    log "demo app: kept from .local/env"
+  else
+    log "demo app: creating"
+    response="$(curl -sS --max-time 10 -X POST -H "platform-key: $PLATFORM_KEY" \
+      -H 'Content-Type: application/json' -d '{"name":"demo"}' "$BASE_URL/app/create")"
+    [[ "$(json_get "$response" 'd["code"]' 2>/dev/null)" == 200 ]] || die "POST /app/create answered: $response"
+    APP_ID="$(json_get "$response" 'd["data"]["app_id"]')"
+    ADMIN_TOKEN="$(json_get "$response" 'd["data"]["admin_token"]')"
+  fi
+  printf 'BASE_URL=%q\nAPP_ID=%q\nADMIN_TOKEN=%q\nPLATFORM_KEY=%q\n' \
+    "$BASE_URL" "$APP_ID" "$ADMIN_TOKEN" "$PLATFORM_KEY" >"$LOCAL/env.tmp"
+  mv "$LOCAL/env.tmp" "$LOCAL/env"
+}
+
+# ---- main --------------------------------------------------------------------------------------------------
+
+started=$SECONDS
+mkdir -p "$PIDS" "$LOGS"
+chmod 755 "$LOCAL" # the postgres user must reach .local/pgdata
+ensure_tools
+build_services
+ensure_keys
+start_postgres
+start_kafka
+start_services
+start_gateway
+ensure_demo_app
+log "stack up in $((SECONDS - started)) s; source .local/env for:"
+cat "$LOCAL/env"
