@@ -14,6 +14,8 @@ import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -41,6 +43,10 @@ public class RequestContextFilter {
 
     @ConfigProperty(name = "im.platform-key")
     Optional<String> platformKey;
+
+    /** Apps are never deleted, so an app once found exists for good: this saves a query on most requests. */
+    private final Set<String> knownApps = ConcurrentHashMap.newKeySet();
+    private static final int KNOWN_APPS_MAX = 100_000;
 
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
     public void authenticate(ContainerRequestContext request, ResourceInfo resource) {
@@ -74,9 +80,16 @@ public class RequestContextFilter {
         if (appId == null || appId.isBlank()) {
             throw new ApiException(ErrorCode.APP_NOT_FOUND, "app_id header missing");
         }
+        if (knownApps.contains(appId)) {
+            return appId;
+        }
         if (appId.length() > 64 || directory.get().adminTokenVersion(appId).isEmpty()) {
             throw new ApiException(ErrorCode.APP_NOT_FOUND, "app_id does not exist");
         }
+        if (knownApps.size() >= KNOWN_APPS_MAX) {
+            knownApps.clear();
+        }
+        knownApps.add(appId);
         return appId;
     }
 

@@ -4,6 +4,8 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.PublicKey;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jose4j.jwa.AlgorithmConstraints;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jwt.JwtClaims;
@@ -19,11 +21,17 @@ import org.jose4j.jwt.consumer.JwtConsumerBuilder;
 @ApplicationScoped
 public class TokenVerifier {
 
+    /** Tokens are reused for many calls: a verified token skips the signature check and JSON parse next time. */
+    private static final int VERIFIED_CACHE_MAX = 10_000;
+
     private final JwtConsumer consumer;
     private final PublicKey publicKey;
+    private final int clockSkewSeconds;
+    private final Map<String, TokenClaims> verified = new ConcurrentHashMap<>();
 
     public TokenVerifier(JwtConfig config) {
         this.publicKey = Keys.publicKey(config.publicKey(), config.publicKeyLocation());
+        this.clockSkewSeconds = config.clockSkewSeconds();
         this.consumer = new JwtConsumerBuilder()
                 .setVerificationKey(publicKey)
                 .setJwsAlgorithmConstraints(AlgorithmConstraints.ConstraintType.PERMIT, AlgorithmIdentifiers.RSA_USING_SHA256)
@@ -39,6 +47,24 @@ public class TokenVerifier {
     }
 
     public TokenClaims verify(String token) {
+        TokenClaims known = verified.get(token);
+        if (known != null) {
+            // the same rule as the JWT library: expired from the second of exp on, less the allowed skew
+            if (System.currentTimeMillis() / 1000 - clockSkewSeconds >= known.expiresAt()) {
+                verified.remove(token);
+                throw invalid();
+            }
+            return known;
+        }
+        TokenClaims claims = parse(token);
+        if (verified.size() >= VERIFIED_CACHE_MAX) {
+            verified.clear();
+        }
+        verified.put(token, claims);
+        return claims;
+    }
+
+    private TokenClaims parse(String token) {
         try {
             JwtClaims claims = consumer.processToClaims(token);
             Role role = Role.fromClaim(claims.getStringClaimValue(TokenClaims.ROLE));
