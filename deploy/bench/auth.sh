@@ -75,3 +75,9 @@ echo "|---|---|---|---|---|"
 for r in "${results[@]}"; do echo "| ${r//|/ | } |"; done
 echo
 echo "raw $hash_rate"
+# Resident memory right after the load, per process the stack started.
+for pidfile in .local/pids/*.pid; do
+  name="$(basename "$pidfile" .pid)"
+  rss_kb="$(ps -o rss= -p "$(<"$pidfile")" 2>/dev/null || true)"
+  [[ -n "$rss_kb" ]] && echo "rss $name: $((rss_kb / 1024)) MiB"
+done
