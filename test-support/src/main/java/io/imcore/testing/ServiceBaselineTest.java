@@ -27,6 +27,12 @@ public abstract class ServiceBaselineTest {
     }
 
     @Test
+    void openApiDocumentAndSwaggerUiAreServed() {
+        given().get("/q/openapi").then().statusCode(200).body(org.hamcrest.Matchers.containsString("openapi:"));
+        given().get("/q/swagger-ui/").then().statusCode(200);
+    }
+
+    @Test
     void prometheusMetricsAreExposed() {
         given().get("/q/metrics").then().statusCode(200).body(org.hamcrest.Matchers.containsString("jvm_memory_used_bytes"));
     }
