@@ -56,7 +56,12 @@ public final class SharedInfrastructure {
     }
 
     public String jdbcUrl() {
-        return postgres.getJdbcUrl("postgres", "postgres");
+        return jdbcUrl("postgres");
+    }
+
+    /** A URL for another database of the shared server (create it first), user and password {@code postgres}. */
+    public String jdbcUrl(String database) {
+        return postgres.getJdbcUrl("postgres", database);
     }
 
     public String kafkaBootstrapServers() {

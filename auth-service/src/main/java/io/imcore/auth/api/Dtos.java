@@ -1,5 +1,6 @@
 package io.imcore.auth.api;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.imcore.auth.service.PasswordHasher;
 import jakarta.validation.Valid;
@@ -11,7 +12,11 @@ import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
 import java.util.List;
 
-/** Wire shapes of auth-service (snake_case JSON). Limits are documented in docs/api-decisions.md. */
+/**
+ * Wire shapes of auth-service (snake_case JSON). Limits are documented in docs/api-decisions.md.
+ * Registered for reflection with their nested records ({@code ignoreNested} is false) for native images.
+ */
+@RegisterForReflection
 public final class Dtos {
 
     private Dtos() {}

@@ -34,10 +34,12 @@ public class TokenService {
     private final PasswordHasher hasher;
     private final TokenIssuer issuer;
     private final Outbox outbox;
+    private final AuthMetrics metrics;
     private final String publicKey;
 
     public TokenService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher,
-            TokenIssuer issuer, Outbox outbox, TokenVerifier verifier) {
+            TokenIssuer issuer, Outbox outbox, TokenVerifier verifier, AuthMetrics metrics) {
+        this.metrics = metrics;
         this.database = database;
         this.users = users;
         this.devices = devices;
@@ -48,36 +50,42 @@ public class TokenService {
     }
 
     public TokenInfo byUserId(String appId, long userId, String password, String deviceGuid) {
-        return issue(appId, database.read(c -> users.findById(c, appId, userId)), password, deviceGuid);
+        return issue("id", appId, database.read(c -> users.findById(c, appId, userId)), password, deviceGuid);
     }
 
     /** A login name is an e-mail when it has an @, a phone number when it is digits, else a user name. */
     public TokenInfo byLoginName(String appId, String loginName, String password, String deviceGuid) {
         LoginField field = loginName.contains("@") ? LoginField.EMAIL
                 : MOBILE.matcher(loginName).matches() ? LoginField.MOBILE : LoginField.USERNAME;
-        return issue(appId, database.read(c -> users.findByLogin(c, appId, field, loginName)), password, deviceGuid);
-    }
-
-    public TokenInfo byUserName(String appId, String name, String password, String deviceGuid) {
-        return issue(appId, database.read(c -> users.findByLogin(c, appId, LoginField.USERNAME, name)), password,
+        return issue("login", appId, database.read(c -> users.findByLogin(c, appId, field, loginName)), password,
                 deviceGuid);
     }
 
-    private TokenInfo issue(String appId, Optional<UserRow> found, String password, String deviceGuid) {
+    public TokenInfo byUserName(String appId, String name, String password, String deviceGuid) {
+        return issue("user", appId, database.read(c -> users.findByLogin(c, appId, LoginField.USERNAME, name)),
+                password, deviceGuid);
+    }
+
+    private TokenInfo issue(String operation, String appId, Optional<UserRow> found, String password,
+            String deviceGuid) {
         if (found.isEmpty()) {
             hasher.burnVerification(password);
+            metrics.loginRefused("credentials");
             throw new ApiException(ErrorCode.LOGIN_FAILED);
         }
         UserRow user = found.get();
         if (!hasher.matches(password, user.passwordHash())) {
+            metrics.loginRefused("credentials");
             throw new ApiException(ErrorCode.LOGIN_FAILED);
         }
         if (user.disabled()) {
+            metrics.loginRefused("disabled");
             throw new ApiException(ErrorCode.USER_DISABLED);
         }
         DeviceRow device = deviceGuid == null ? null : registerDevice(appId, user.userId(), deviceGuid);
         Integer deviceSn = device == null ? null : device.deviceSn();
         TokenIssuer.Issued token = issuer.userToken(appId, user.userId(), user.tokenVersion(), deviceSn);
+        metrics.tokenIssued(operation);
         return new TokenInfo(token.token(), token.expire(), user.userId(), publicKey, ENCRYPT_TYPE_TLS_ONLY,
                 device == null ? null : device.pushToken(), deviceSn, null, null);
     }

@@ -30,9 +30,11 @@ public class UserService {
     private final PasswordHasher hasher;
     private final Outbox outbox;
     private final AuthConfig config;
+    private final AuthMetrics metrics;
 
     public UserService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher, Outbox outbox,
-            AuthConfig config) {
+            AuthConfig config, AuthMetrics metrics) {
+        this.metrics = metrics;
         this.database = database;
         this.users = users;
         this.devices = devices;
@@ -110,11 +112,13 @@ public class UserService {
 
     private long insertUser(String appId, String username, String mobile, String email, String hash) {
         try {
-            return database.inTransaction(c -> {
-                long userId = users.insert(c, appId, username, mobile, email, hash);
-                publish(c, AuthEvent.user(AuthEvent.USER_REGISTERED, appId, userId, 1, false));
-                return userId;
+            long userId = database.inTransaction(c -> {
+                long id = users.insert(c, appId, username, mobile, email, hash);
+                publish(c, AuthEvent.user(AuthEvent.USER_REGISTERED, appId, id, 1, false));
+                return id;
             });
+            metrics.userRegistered();
+            return userId;
         } catch (DatabaseException e) {
             if (Database.isUniqueViolation(e)) {
                 throw new ApiException(ErrorCode.USER_EXISTS, takenField(e.getMessage()) + " is already registered");

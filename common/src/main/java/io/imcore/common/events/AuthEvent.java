@@ -1,5 +1,6 @@
 package io.imcore.common.events;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * so a consumer upserts it and ignores one whose version is older than what it holds.
  * Key: {@code app_id} for app events, {@code app_id:user_id} for user and device events (per-user order).
  */
+@RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AuthEvent(
         int v,

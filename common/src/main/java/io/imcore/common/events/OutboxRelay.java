@@ -1,6 +1,8 @@
 package io.imcore.common.events;
 
 import io.imcore.common.store.Database;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,6 +37,7 @@ public class OutboxRelay {
     private static final int BATCH = 500;
 
     private final Database database;
+    private final Counter published;
     private final boolean enabled;
     private final String bootstrapServers;
     private final long idleMillis;
@@ -42,11 +45,12 @@ public class OutboxRelay {
     private Thread worker;
     private KafkaProducer<String, String> producer;
 
-    public OutboxRelay(Database database,
+    public OutboxRelay(Database database, MeterRegistry registry,
             @ConfigProperty(name = "im.outbox.enabled", defaultValue = "false") boolean enabled,
             @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers,
             @ConfigProperty(name = "im.outbox.poll-millis", defaultValue = "50") long idleMillis) {
         this.database = database;
+        this.published = registry.counter("imcore.outbox.published");
         this.enabled = enabled;
         this.bootstrapServers = bootstrapServers;
         this.idleMillis = idleMillis;
@@ -143,6 +147,7 @@ public class OutboxRelay {
             delete.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
             delete.executeUpdate();
         }
+        published.increment(ids.size());
         return ids.size();
     }
 }

@@ -1,0 +1,68 @@
+package io.imcore.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.imcore.testing.SharedInfrastructure;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several replicas starting at once all run the migrations at start (Kubernetes rollouts do that): Flyway's
+ * PostgreSQL lock must let exactly one apply each version and the others find the schema done.
+ */
+class ConcurrentMigrationTest {
+
+    @Test
+    void replicasMigratingAtOnceApplyEachVersionOnce() throws Exception {
+        SharedInfrastructure infra = SharedInfrastructure.get();
+        String database = "migration_race_" + System.nanoTime();
+        try (Connection admin = DriverManager.getConnection(infra.jdbcUrl(), "postgres", "postgres");
+                Statement statement = admin.createStatement()) {
+            statement.execute("create database " + database);
+        }
+        String url = infra.jdbcUrl(database);
+        int replicas = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(replicas);
+        try {
+            List<Future<MigrateResult>> runs = new ArrayList<>();
+            for (int i = 0; i < replicas; i++) {
+                runs.add(pool.submit(() -> {
+                    start.await();
+                    return Flyway.configure().dataSource(url, "postgres", "postgres")
+                            .locations("classpath:db/migration", "classpath:db/outbox").load().migrate();
+                }));
+            }
+            start.countDown();
+            int applied = 0;
+            for (Future<MigrateResult> run : runs) {
+                MigrateResult result = run.get();
+                assertTrue(result.success);
+                applied += result.migrationsExecuted;
+            }
+            assertEquals(2, applied, "the outbox and V1 migrations ran once in total");
+        } finally {
+            pool.shutdownNow();
+        }
+        try (Connection connection = DriverManager.getConnection(url, "postgres", "postgres");
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(
+                        "select count(*), count(distinct version) from flyway_schema_history where success")) {
+            rs.next();
+            assertEquals(2, rs.getInt(1));
+            assertEquals(2, rs.getInt(2));
+        }
+    }
+}
