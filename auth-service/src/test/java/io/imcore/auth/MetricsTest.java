@@ -45,4 +45,14 @@ class MetricsTest {
         assertEquals(refusedBefore + 1, metric(refused));
         assertEquals(registeredBefore + 1, metric(registered));
     }
+
+    @Test
+    void httpAndKafkaProducerMetricsAreExposed() {
+        AuthApi.newApp();
+        String text = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        org.junit.jupiter.api.Assertions.assertTrue(text.contains("http_server_requests_seconds_count{")
+                && text.contains("uri=\"/app/create\""), "HTTP server metrics per endpoint");
+        org.junit.jupiter.api.Assertions.assertTrue(text.contains("kafka_producer_"), "outbox producer metrics");
+        org.junit.jupiter.api.Assertions.assertTrue(text.contains("imcore_outbox_published_total"), "outbox counter");
+    }
 }

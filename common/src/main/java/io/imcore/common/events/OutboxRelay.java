@@ -3,6 +3,7 @@ package io.imcore.common.events;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,6 +38,7 @@ public class OutboxRelay {
     private static final int BATCH = 500;
 
     private final Database database;
+    private final MeterRegistry registry;
     private final Counter published;
     private final boolean enabled;
     private final String bootstrapServers;
@@ -50,6 +52,7 @@ public class OutboxRelay {
             @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers,
             @ConfigProperty(name = "im.outbox.poll-millis", defaultValue = "50") long idleMillis) {
         this.database = database;
+        this.registry = registry;
         this.published = registry.counter("imcore.outbox.published");
         this.enabled = enabled;
         this.bootstrapServers = bootstrapServers;
@@ -69,6 +72,8 @@ public class OutboxRelay {
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+        // producer metrics (kafka_producer_*) on /q/metrics: send rate, errors, latency
+        new KafkaClientMetrics(producer).bindTo(registry);
         running = true;
         worker = new Thread(this::loop, "outbox-relay");
         worker.setDaemon(true);
