@@ -30,6 +30,8 @@ class MetricsTest {
         String issued = "imcore_auth_tokens_issued_total{operation=\"user\"}";
         String refused = "imcore_auth_logins_refused_total{reason=\"credentials\"}";
         String registered = "imcore_auth_users_registered_total";
+        String loginFailedCode = "imcore_api_responses_total{code=\"10013\"}";
+        double codeBefore = metric(loginFailedCode);
         double issuedBefore = metric(issued);
         double refusedBefore = metric(refused);
         double registeredBefore = metric(registered);
@@ -44,6 +46,7 @@ class MetricsTest {
         assertEquals(issuedBefore + 2, metric(issued));
         assertEquals(refusedBefore + 1, metric(refused));
         assertEquals(registeredBefore + 1, metric(registered));
+        assertEquals(codeBefore + 1, metric(loginFailedCode), "envelope codes are counted");
     }
 
     @Test
@@ -54,5 +57,6 @@ class MetricsTest {
                 && text.contains("uri=\"/app/create\""), "HTTP server metrics per endpoint");
         org.junit.jupiter.api.Assertions.assertTrue(text.contains("kafka_producer_"), "outbox producer metrics");
         org.junit.jupiter.api.Assertions.assertTrue(text.contains("imcore_outbox_published_total"), "outbox counter");
+        org.junit.jupiter.api.Assertions.assertTrue(text.contains("agroal_active_count"), "connection pool metrics");
     }
 }

@@ -1,0 +1,25 @@
+package io.imcore.common.api;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
+
+/**
+ * Every API answer is HTTP 200, so the HTTP status metrics cannot show errors: this counts the envelope's code,
+ * {@code imcore_api_responses_total{code="10013"}}.
+ */
+public class ApiCodeMetrics {
+
+    private final MeterRegistry registry;
+
+    public ApiCodeMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @ServerResponseFilter
+    public void count(ContainerResponseContext response) {
+        if (response.getEntity() instanceof ApiResponse<?> envelope) {
+            registry.counter("imcore.api.responses", "code", Integer.toString(envelope.code())).increment();
+        }
+    }
+}

@@ -1,0 +1,253 @@
+// Validates rendered overlays offline: every object against its schema, then the services' Deployments against
+// their application.properties, and the references between objects.
+// Usage (from validate.sh): node validate.mjs REPO_ROOT NAME=RENDERED.yaml...
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+const SERVICES = ['auth-service', 'message-service', 'push-service', 'push-worker'];
+// Env names outside application.properties that are still fine: Quarkus and Kafka client roots, and the JVM
+// image's own variables (run-java.sh).
+const KNOWN_ROOTS = /^(QUARKUS|KAFKA|JAVA)_/;
+const REQUIRED_ENV = {
+  all: ['QUARKUS_DATASOURCE_JDBC_URL', 'QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD',
+    'KAFKA_BOOTSTRAP_SERVERS', 'IM_JWT_PUBLIC_KEY_LOCATION', 'QUARKUS_LOG_CONSOLE_JSON_ENABLED'],
+  'auth-service': ['IM_JWT_PRIVATE_KEY_LOCATION', 'IM_PLATFORM_KEY'],
+  'push-service': ['IM_PUSH_CERTIFICATE_KEY'],
+};
+// Values that must come from a Secret, never from the manifest or a ConfigMap.
+const SECRET_ENV = ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD', 'IM_PLATFORM_KEY',
+  'IM_PUSH_CERTIFICATE_KEY'];
+const HEALTH = { startupProbe: '/q/health/started', livenessProbe: '/q/health/live', readinessProbe: '/q/health/ready' };
+
+// Schema packages per apiVersion; Strimzi has none on the npm registry (checked structurally below).
+const MODEL_MODULES = {
+  'keda.sh/v1alpha1': '@kubernetes-models/keda/keda.sh/v1alpha1',
+  'postgresql.cnpg.io/v1': '@kubernetes-models/cloudnative-pg/postgresql.cnpg.io/v1',
+};
+const BUILT_IN = /^(v1|[a-z]+\/v\d\w*|[a-z.]+\.k8s\.io\/v\d\w*)$/;
+
+const [repo, ...overlayArgs] = process.argv.slice(2);
+const problems = [];
+let objectCount = 0;
+
+for (const arg of overlayArgs) {
+  const [overlay, file] = arg.split('=');
+  const objects = [];
+  for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+    if (doc.errors.length) problems.push(`${overlay}: YAML: ${doc.errors[0].message}`);
+    else if (doc.contents) objects.push(doc.toJS());
+  }
+  objectCount += objects.length;
+  const report = (obj, message) => problems.push(`${overlay}: ${obj.kind}/${obj.metadata?.name}: ${message}`);
+  for (const obj of objects) await validateSchema(obj, objects, report);
+  for (const service of SERVICES) checkService(service, objects, (message) => problems.push(`${overlay}: ${service}: ${message}`));
+  checkReferences(objects, report);
+  checkPushChannels(objects, report);
+}
+
+if (problems.length) {
+  for (const problem of problems) console.error(`k8s: ${problem}`);
+  console.error(`k8s: ${problems.length} problem(s) in ${overlayArgs.length} overlays`);
+  process.exit(1);
+}
+console.log(`k8s: ${objectCount} objects valid in ${overlayArgs.length} overlays`);
+
+async function validateSchema(obj, objects, report) {
+  const { apiVersion, kind } = obj;
+  if (apiVersion === 'kafka.strimzi.io/v1beta2') return checkStrimzi(obj, objects, report);
+  const module = MODEL_MODULES[apiVersion] ?? (BUILT_IN.test(apiVersion) ? `kubernetes-models/${apiVersion}` : null);
+  if (!module) return report(obj, `no schema known for ${apiVersion}: add a model package or a structural check`);
+  let Model;
+  try {
+    Model = (await import(module))[kind];
+  } catch {
+    // an unknown group or version
+  }
+  if (!Model) return report(obj, `no schema for ${apiVersion} ${kind}`);
+  try {
+    new Model(obj).validate();
+  } catch (error) {
+    report(obj, error.message);
+  }
+}
+
+// Strimzi: the fields its operator requires for what we use (KRaft, node pools, topics), since no schema package
+// exists. Unknown fields are not detected.
+function checkStrimzi(obj, objects, report) {
+  const spec = obj.spec ?? {};
+  const isInt = (value, min = 1) => Number.isInteger(value) && value >= min;
+  const kafkas = objects.filter((o) => o.kind === 'Kafka').map((o) => o.metadata.name);
+  const cluster = obj.metadata?.labels?.['strimzi.io/cluster'];
+  if (!obj.metadata?.name) return report(obj, 'metadata.name missing');
+  switch (obj.kind) {
+    case 'Kafka': {
+      const listeners = spec.kafka?.listeners;
+      if (!Array.isArray(listeners) || !listeners.length) report(obj, 'spec.kafka.listeners missing');
+      for (const l of listeners ?? []) {
+        if (!l.name || !isInt(l.port) || !['internal', 'route', 'loadbalancer', 'nodeport', 'ingress', 'cluster-ip'].includes(l.type) || typeof l.tls !== 'boolean') {
+          report(obj, `listener ${JSON.stringify(l)} needs name, port, type and tls`);
+        }
+      }
+      if (spec.zookeeper) report(obj, 'KRaft mode: no spec.zookeeper');
+      const pools = objects.filter((o) => o.kind === 'KafkaNodePool' && o.metadata.labels?.['strimzi.io/cluster'] === obj.metadata.name);
+      if (!pools.some((p) => p.spec?.roles?.includes('controller'))) report(obj, 'KRaft mode needs a KafkaNodePool with the controller role');
+      if (!pools.some((p) => p.spec?.roles?.includes('broker'))) report(obj, 'needs a KafkaNodePool with the broker role');
+      if (objects.some((o) => o.kind === 'KafkaTopic') && !spec.entityOperator?.topicOperator) report(obj, 'KafkaTopics need spec.entityOperator.topicOperator');
+      break;
+    }
+    case 'KafkaNodePool': {
+      if (!kafkas.includes(cluster)) report(obj, `label strimzi.io/cluster=${cluster} names no Kafka`);
+      if (!isInt(spec.replicas)) report(obj, 'spec.replicas must be a positive integer');
+      if (!spec.roles?.length || spec.roles.some((r) => !['controller', 'broker'].includes(r))) report(obj, 'spec.roles must be controller and/or broker');
+      const storage = spec.storage;
+      const volumes = storage?.type === 'jbod' ? storage.volumes : [storage];
+      if (!volumes?.length) report(obj, 'spec.storage (with volumes for jbod) missing');
+      for (const v of volumes ?? []) {
+        if (!['persistent-claim', 'ephemeral'].includes(v?.type)) report(obj, `storage type ${v?.type} unknown`);
+        if (v?.type === 'persistent-claim' && !v.size) report(obj, 'persistent-claim storage needs a size');
+        if (storage?.type === 'jbod' && !Number.isInteger(v?.id)) report(obj, 'jbod volumes need an integer id');
+      }
+      break;
+    }
+    case 'KafkaTopic': {
+      if (!kafkas.includes(cluster)) report(obj, `label strimzi.io/cluster=${cluster} names no Kafka`);
+      if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(obj.metadata.name)) report(obj, 'metadata.name is not a valid resource name (set spec.topicName for the topic)');
+      if (!isInt(spec.partitions)) report(obj, 'spec.partitions must be a positive integer');
+      const brokers = objects.filter((o) => o.kind === 'KafkaNodePool' && o.metadata.labels?.['strimzi.io/cluster'] === cluster && o.spec?.roles?.includes('broker'))
+        .reduce((sum, p) => sum + (p.spec.replicas ?? 0), 0);
+      if (!isInt(spec.replicas) || spec.replicas > brokers) report(obj, `spec.replicas must be between 1 and the ${brokers} brokers`);
+      break;
+    }
+    default:
+      report(obj, 'no structural check for this Strimzi kind');
+  }
+}
+
+// Property keys of the service's application.properties, without profile-specific (%test.) ones.
+function readProperties(service) {
+  const properties = new Map();
+  const text = readFileSync(path.join(repo, service, 'src/main/resources/application.properties'), 'utf8');
+  for (const line of text.split('\n')) {
+    const match = /^\s*([^#!%\s][^=:]*?)\s*[=:]\s*(.*)$/.exec(line);
+    if (match) properties.set(match[1], match[2]);
+  }
+  return properties;
+}
+
+// Quarkus' environment variable name of a property key.
+function envName(key) {
+  return key.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
+function checkService(service, objects, report) {
+  const deployment = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === service);
+  if (!deployment) return report('no Deployment');
+  const pod = deployment.spec.template.spec;
+  const container = pod.containers.find((c) => c.name === service);
+  if (!container) return report(`no container named ${service}`);
+  const properties = readProperties(service);
+  const port = Number(properties.get('quarkus.http.port'));
+
+  const http = (container.ports ?? []).find((p) => p.name === 'http');
+  if (http?.containerPort !== port) report(`container port "http" is ${http?.containerPort}, quarkus.http.port is ${port}`);
+  for (const [probe, expected] of Object.entries(HEALTH)) {
+    const get = container[probe]?.httpGet;
+    const probePort = get?.port === 'http' ? http?.containerPort : get?.port;
+    if (get?.path !== expected || probePort !== port) report(`${probe} must be GET ${expected} on port ${port}, is ${get?.path} on ${probePort}`);
+  }
+
+  // Every variable the container gets, with its value where it is not a secret.
+  const env = new Map();
+  for (const source of container.envFrom ?? []) {
+    if (!source.configMapRef) { report('envFrom only from ConfigMaps (Secrets: one secretKeyRef per variable)'); continue; }
+    const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === source.configMapRef.name);
+    if (!configMap) { report(`envFrom ConfigMap ${source.configMapRef.name} not in the overlay`); continue; }
+    for (const [name, value] of Object.entries(configMap.data ?? {})) env.set(name, { value, from: 'configMap' });
+  }
+  for (const e of container.env ?? []) env.set(e.name, { value: e.value, from: e.valueFrom?.secretKeyRef ? 'secret' : e.valueFrom ? 'other' : 'literal' });
+
+  const propertyEnvNames = new Set([...properties.keys()].map(envName));
+  for (const name of env.keys()) {
+    if (propertyEnvNames.has(name)) continue;
+    if (name.startsWith('IM_')) report(`${name}: no matching key in ${service}/src/main/resources/application.properties`);
+    else if (!KNOWN_ROOTS.test(name)) report(`${name}: neither a property of ${service} nor a QUARKUS_/KAFKA_/JAVA_ variable`);
+  }
+  for (const name of [...REQUIRED_ENV.all, ...(REQUIRED_ENV[service] ?? [])]) {
+    if (!env.has(name)) report(`${name} missing`);
+  }
+  for (const name of SECRET_ENV) {
+    if (env.has(name) && env.get(name).from !== 'secret') report(`${name} must come from a secretKeyRef`);
+  }
+  if (env.get('QUARKUS_LOG_CONSOLE_JSON_ENABLED') && env.get('QUARKUS_LOG_CONSOLE_JSON_ENABLED').value !== 'true') report('QUARKUS_LOG_CONSOLE_JSON_ENABLED must be true');
+
+  const database = (url) => /^jdbc:postgresql:\/\/[^/]+\/([^?]+)/.exec(url ?? '')?.[1];
+  const wanted = database(properties.get('quarkus.datasource.jdbc.url'));
+  const actual = database(env.get('QUARKUS_DATASOURCE_JDBC_URL')?.value);
+  if (actual !== wanted) report(`QUARKUS_DATASOURCE_JDBC_URL names database ${actual}, the service's is ${wanted}`);
+
+  // *_LOCATION files must be on a mounted Secret that holds them.
+  for (const [name, { value }] of env) {
+    if (!name.endsWith('_LOCATION')) continue;
+    const mount = (container.volumeMounts ?? []).find((m) => m.mountPath === path.posix.dirname(value ?? ''));
+    const volume = pod.volumes?.find((v) => v.name === mount?.name);
+    const items = volume?.secret?.items;
+    if (!volume?.secret || (items && !items.some((i) => i.path === path.posix.basename(value)))) {
+      report(`${name}=${value} is not a file of a mounted Secret`);
+    }
+  }
+
+  const podSecurity = pod.securityContext ?? {};
+  const security = container.securityContext ?? {};
+  if (podSecurity.runAsNonRoot !== true || podSecurity.runAsUser !== 185) report('pod must run as non-root user 185');
+  if (security.readOnlyRootFilesystem !== true || security.allowPrivilegeEscalation !== false || !security.capabilities?.drop?.includes('ALL')) {
+    report('container needs readOnlyRootFilesystem, no privilege escalation, capabilities drop ALL');
+  }
+  if (!(container.volumeMounts ?? []).some((m) => m.mountPath === '/tmp')) report('no writable /tmp (root filesystem is read-only)');
+}
+
+function checkReferences(objects, report) {
+  const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+  const pods = objects.filter((o) => o.spec?.template?.metadata?.labels).map((o) => o.spec.template.metadata.labels);
+  const selects = (selector) => pods.some((labels) => Object.entries(selector ?? {}).every(([k, v]) => labels[k] === v));
+  for (const obj of objects) {
+    if (obj.kind === 'Ingress') {
+      const backends = [obj.spec.defaultBackend, ...(obj.spec.rules ?? []).flatMap((r) => r.http?.paths ?? []).map((p) => p.backend)];
+      for (const backend of backends.filter(Boolean)) {
+        const service = find('Service', backend.service?.name);
+        if (!service?.spec.ports.some((p) => p.name === backend.service.port?.name || p.port === backend.service.port?.number)) {
+          report(obj, `backend ${backend.service?.name}:${backend.service?.port?.name ?? backend.service?.port?.number} is no Service port`);
+        }
+      }
+    }
+    if (obj.kind === 'Service' && !selects(obj.spec.selector)) report(obj, 'selector matches no pod template');
+    if (obj.kind === 'PodDisruptionBudget' && !selects(obj.spec.selector?.matchLabels)) report(obj, 'selector matches no pod template');
+    if (['HorizontalPodAutoscaler', 'ScaledObject'].includes(obj.kind)) {
+      const target = obj.spec.scaleTargetRef;
+      if (!find(target.kind ?? 'Deployment', target.name)) report(obj, `scale target ${target.name} not in the overlay`);
+    }
+    if (obj.spec?.template?.spec?.volumes?.some((v) => v.secret?.secretName === 'imcore-jwt-private') && obj.metadata.name !== 'auth-service') {
+      report(obj, 'only auth-service may mount the JWT private key');
+    }
+  }
+}
+
+// push-worker: one KEDA trigger per channel topic, consumer group push-worker.<channel>, no more replicas than
+// partitions.
+function checkPushChannels(objects, report) {
+  const scaler = objects.find((o) => o.kind === 'ScaledObject' && o.spec.scaleTargetRef.name === 'push-worker');
+  const topics = objects.filter((o) => o.kind === 'KafkaTopic' && (o.spec.topicName ?? o.metadata.name).startsWith('push.'));
+  if (!scaler) return;
+  const triggers = scaler.spec.triggers.filter((t) => t.type === 'kafka');
+  for (const { metadata } of triggers) {
+    const channel = metadata.topic?.replace(/^push\./, '');
+    if (metadata.consumerGroup !== `push-worker.${channel}`) report(scaler, `topic ${metadata.topic}: consumer group must be push-worker.${channel}`);
+    const topic = topics.find((t) => (t.spec.topicName ?? t.metadata.name) === metadata.topic);
+    if (topics.length && !topic) report(scaler, `topic ${metadata.topic} is no KafkaTopic`);
+    if (topic && topic.spec.partitions !== scaler.spec.maxReplicaCount) report(scaler, `maxReplicaCount ${scaler.spec.maxReplicaCount} differs from the ${topic.spec.partitions} partitions of ${metadata.topic}`);
+  }
+  for (const topic of topics) {
+    const name = topic.spec.topicName ?? topic.metadata.name;
+    if (!triggers.some((t) => t.metadata.topic === name)) report(scaler, `no trigger for topic ${name}`);
+  }
+}
