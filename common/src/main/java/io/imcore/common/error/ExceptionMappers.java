@@ -76,8 +76,9 @@ public class ExceptionMappers {
     @ServerExceptionMapper
     public Response database(DatabaseException e, ContainerRequestContext request) {
         if (e.isUnavailable()) {
-            LOG.warnf("database unavailable [%s]: %s", CorrelationId.of(request), e.getMessage());
-            return envelope(ErrorCode.UNAVAILABLE, "database unavailable; safe to retry");
+            String id = CorrelationId.of(request);
+            LOG.warnf("database unavailable [%s]: %s", id, e.getMessage());
+            return envelope(ErrorCode.UNAVAILABLE, "database unavailable; safe to retry (correlation id " + id + ")");
         }
         return unexpected(e, request);
     }

@@ -1,0 +1,50 @@
+package io.imcore.common.error;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.imcore.common.api.ApiResponse;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Response;
+import java.lang.reflect.Proxy;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+
+/** Server-side failures quote the request's correlation id, and never their details. */
+class ExceptionMappersTest {
+
+    private static ContainerRequestContext requestWithCorrelationId(String id) {
+        return (ContainerRequestContext) Proxy.newProxyInstance(ExceptionMappersTest.class.getClassLoader(),
+                new Class<?>[] {ContainerRequestContext.class},
+                (proxy, method, args) -> method.getName().equals("getProperty") ? id : null);
+    }
+
+    private static ApiResponse<?> body(Response response) {
+        assertEquals(200, response.getStatus());
+        return (ApiResponse<?>) response.getEntity();
+    }
+
+    @Test
+    void unexpectedErrorsAre50000WithTheCorrelationIdOnly() {
+        ApiResponse<?> answer = body(new ExceptionMappers().unexpected(
+                new IllegalStateException("secret detail"), requestWithCorrelationId("req-42")));
+        assertEquals(50000, answer.code());
+        assertTrue(answer.message().contains("req-42"), answer.message());
+        assertFalse(answer.message().contains("secret detail"));
+    }
+
+    @Test
+    void anUnreachableDatabaseIs50003WithTheCorrelationId() {
+        ApiResponse<?> answer = body(new ExceptionMappers().database(
+                new DatabaseException(new SQLException("connection refused", "08001")), requestWithCorrelationId("req-7")));
+        assertEquals(50003, answer.code());
+        assertTrue(answer.message().contains("req-7"), answer.message());
+    }
+
+    @Test
+    void snakeCaseNamesMatchTheWire() {
+        assertEquals("old_password", ExceptionMappers.toSnakeCase("oldPassword"));
+        assertEquals("user_id", ExceptionMappers.toSnakeCase("userId"));
+    }
+}
