@@ -7,7 +7,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * Record format (version 1) of topic {@value #TOPIC}, published by auth-service so that other services keep their
  * own view of apps, users and devices (docs/events.md). Each event carries the full current state of its subject,
  * so a consumer upserts it and ignores one whose version is older than what it holds.
- * Key: {@code app_id} for app events, {@code app_id:user_id} for user and device events (per-user order).
+ * Key: the subject, {@code app_id}, {@code app_id:user_id} or {@code app_id:user_id:device_sn}; the topic is compacted,
+ * so the latest record per key is the subject's current state and a new consumer rebuilds its view from offset 0.
  */
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -49,6 +50,9 @@ public record AuthEvent(
     }
 
     public String key() {
-        return userId == null ? appId : appId + ":" + userId;
+        if (userId == null) {
+            return appId;
+        }
+        return deviceSn == null ? appId + ":" + userId : appId + ":" + userId + ":" + deviceSn;
     }
 }
