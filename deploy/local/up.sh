@@ -301,6 +301,10 @@ print(id)')"
   log "Kafka: starting on 127.0.0.1:$KAFKA_PORT"
   launch kafka "${java[@]}" -Xms384m -Xmx384m kafka.Kafka "$dir/server.properties"
   wait_for kafka 90 log_contains kafka "Kafka Server started"
+  # auth.events is compacted as in production (docs/events.md): the other services' views can always be rebuilt
+  "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
+    --topic auth.events --partitions 6 --config cleanup.policy=compact >"$LOGS/kafka-topics.log" 2>&1 \
+    || die_with_log kafka-topics "cannot create topic auth.events"
 }
 
 # ---- services ----------------------------------------------------------------------------------------------
