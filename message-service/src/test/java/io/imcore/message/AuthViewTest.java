@@ -68,5 +68,7 @@ class AuthViewTest {
         eventually(() -> directory.user(app, 78), Optional::isPresent);
         assertEquals(Optional.of(new UserState(2, true)), directory.user(app, 77));
         assertTrue(directory.user(app, 79).isEmpty());
+        io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("kafka_consumer_fetch_manager_records_lag_max"));
     }
 }

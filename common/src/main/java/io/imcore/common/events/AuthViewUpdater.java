@@ -2,6 +2,8 @@ package io.imcore.common.events;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.store.Database;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,6 +36,7 @@ public class AuthViewUpdater {
 
     private final Database database;
     private final ObjectMapper mapper;
+    private final MeterRegistry registry;
     private final boolean enabled;
     private final String bootstrapServers;
     private final String groupId;
@@ -41,12 +44,13 @@ public class AuthViewUpdater {
     private KafkaConsumer<String, String> consumer;
     private Thread worker;
 
-    public AuthViewUpdater(Database database, ObjectMapper mapper,
+    public AuthViewUpdater(Database database, ObjectMapper mapper, MeterRegistry registry,
             @ConfigProperty(name = "im.auth-view.enabled", defaultValue = "false") boolean enabled,
             @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers,
             @ConfigProperty(name = "quarkus.application.name") String applicationName) {
         this.database = database;
         this.mapper = mapper;
+        this.registry = registry;
         this.enabled = enabled;
         this.bootstrapServers = bootstrapServers;
         this.groupId = applicationName + ".auth-view";
@@ -64,6 +68,8 @@ public class AuthViewUpdater {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
         consumer.subscribe(List.of(AuthEvent.TOPIC));
+        // consumer metrics (kafka_consumer_*, among them records-lag-max: how far the view trails auth-service)
+        new KafkaClientMetrics(consumer).bindTo(registry);
         running = true;
         worker = new Thread(this::loop, "auth-view-updater");
         worker.setDaemon(true);
