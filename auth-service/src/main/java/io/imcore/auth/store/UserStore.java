@@ -79,6 +79,22 @@ public class UserStore {
         }
     }
 
+    /** The app's users among the given ids. */
+    public List<UserRow> findByIds(Connection c, String appId, Collection<Long> userIds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select " + COLUMNS + " from users where app_id = ? and user_id = any(?) order by user_id")) {
+            ps.setString(1, appId);
+            ps.setArray(2, longArray(c, userIds));
+            List<UserRow> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(row(rs));
+                }
+            }
+            return rows;
+        }
+    }
+
     /** Sets the disabled flag and returns the changed users with their token versions. */
     public List<UserRow> setDisabled(Connection c, String appId, Collection<Long> userIds, boolean disabled)
             throws SQLException {

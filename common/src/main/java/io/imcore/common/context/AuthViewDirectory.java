@@ -5,26 +5,33 @@ import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Token checks of the services other than auth-service: against the auth view that {@code AuthViewUpdater} keeps
- * from auth-service's events. auth-service replaces it with its own tables.
+ * Token checks and user look-ups of the services other than auth-service: against the auth view that
+ * {@code AuthViewUpdater} keeps from auth-service's events. What the view does not know yet is asked of
+ * auth-service ({@link AuthServiceLookup}) and written into the view. auth-service replaces this with its tables.
  */
 @DefaultBean
 @ApplicationScoped
 public class AuthViewDirectory implements IdentityDirectory {
 
     private final Database database;
+    private final AuthServiceLookup lookup;
 
-    public AuthViewDirectory(Database database) {
+    public AuthViewDirectory(Database database, AuthServiceLookup lookup) {
         this.database = database;
+        this.lookup = lookup;
     }
 
     @Override
     public OptionalInt adminTokenVersion(String appId) {
-        return database.read(c -> {
+        OptionalInt known = database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "select admin_token_version from auth_view_apps where app_id = ?")) {
                 ps.setString(1, appId);
@@ -33,19 +40,58 @@ public class AuthViewDirectory implements IdentityDirectory {
                 }
             }
         });
+        if (known.isPresent() || !lookup.enabled()) {
+            return known;
+        }
+        IdentitySnapshot snapshot = lookup.fetch(appId, List.of());
+        if (snapshot.adminTokenVersion() == null) {
+            return OptionalInt.empty();
+        }
+        database.inTransaction(c -> {
+            AuthViewStore.upsertApp(c, appId, snapshot.adminTokenVersion());
+            return null;
+        });
+        return OptionalInt.of(snapshot.adminTokenVersion());
     }
 
     @Override
     public Optional<UserState> user(String appId, long userId) {
-        return database.read(c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "select token_version, disabled from auth_view_users where app_id = ? and user_id = ?")) {
+        return Optional.ofNullable(users(appId, List.of(userId)).get(userId));
+    }
+
+    @Override
+    public Map<Long, UserState> users(String appId, Collection<Long> userIds) {
+        Map<Long, UserState> found = database.read(c -> {
+            Map<Long, UserState> rows = new LinkedHashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("select user_id, token_version, disabled"
+                    + " from auth_view_users where app_id = ? and user_id = any(?)")) {
                 ps.setString(1, appId);
-                ps.setLong(2, userId);
+                ps.setArray(2, c.createArrayOf("bigint", userIds.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(new UserState(rs.getInt(1), rs.getBoolean(2))) : Optional.empty();
+                    while (rs.next()) {
+                        rows.put(rs.getLong(1), new UserState(rs.getInt(2), rs.getBoolean(3)));
+                    }
                 }
             }
+            return rows;
         });
+        List<Long> missing = userIds.stream().filter(id -> !found.containsKey(id)).distinct().toList();
+        if (missing.isEmpty() || !lookup.enabled()) {
+            return found;
+        }
+        IdentitySnapshot snapshot = lookup.fetch(appId, missing);
+        if (snapshot.users() == null || snapshot.users().isEmpty()) {
+            return found;
+        }
+        database.inTransaction(c -> {
+            for (IdentitySnapshot.User user : snapshot.users()) {
+                AuthViewStore.upsertUser(c, appId, user.userId(), user.tokenVersion(), user.disabled());
+            }
+            return null;
+        });
+        for (IdentitySnapshot.User user : snapshot.users()) {
+            found.put(user.userId(), new UserState(user.tokenVersion(), user.disabled()));
+        }
+        return found;
     }
 }

@@ -1,5 +1,8 @@
 package io.imcore.common.context;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -14,6 +17,15 @@ public interface IdentityDirectory {
 
     /** The user's current token version and state, or empty when the user does not exist. */
     Optional<UserState> user(String appId, long userId);
+
+    /** The states of those of the users that exist. */
+    default Map<Long, UserState> users(String appId, Collection<Long> userIds) {
+        Map<Long, UserState> found = new LinkedHashMap<>();
+        for (long id : userIds) {
+            user(appId, id).ifPresent(state -> found.put(id, state));
+        }
+        return found;
+    }
 
     record UserState(int tokenVersion, boolean disabled) {}
 }

@@ -3,8 +3,6 @@ package io.imcore.common.context;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.security.TokenClaims;
-import io.imcore.common.security.TokenVerifier;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -13,9 +11,6 @@ import java.lang.reflect.Method;
 import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -36,17 +31,10 @@ public class RequestContextFilter {
     RequestContext context;
 
     @Inject
-    Instance<TokenVerifier> verifier;
-
-    @Inject
-    Instance<IdentityDirectory> directory;
+    TokenAuthenticator authenticator;
 
     @ConfigProperty(name = "im.platform-key")
     Optional<String> platformKey;
-
-    /** Apps are never deleted, so an app once found exists for good: this saves a query on most requests. */
-    private final Set<String> knownApps = ConcurrentHashMap.newKeySet();
-    private static final int KNOWN_APPS_MAX = 100_000;
 
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
     public void authenticate(ContainerRequestContext request, ResourceInfo resource) {
@@ -61,7 +49,7 @@ public class RequestContextFilter {
         Access.Level level = access == null ? Access.Level.USER : access.value();
         switch (level) {
             case PLATFORM -> checkPlatformKey(request.getHeaderString(PLATFORM_KEY));
-            case APP -> context.set(knownApp(request), null, null, null);
+            case APP -> context.set(authenticator.knownApp(request.getHeaderString(APP_ID)), null, null, null);
             case USER, ADMIN -> authenticateToken(request, level);
         }
     }
@@ -75,53 +63,16 @@ public class RequestContextFilter {
         }
     }
 
-    private String knownApp(ContainerRequestContext request) {
-        String appId = request.getHeaderString(APP_ID);
-        if (appId == null || appId.isBlank()) {
-            throw new ApiException(ErrorCode.APP_NOT_FOUND, "app_id header missing");
-        }
-        if (knownApps.contains(appId)) {
-            return appId;
-        }
-        if (appId.length() > 64 || directory.get().adminTokenVersion(appId).isEmpty()) {
-            throw new ApiException(ErrorCode.APP_NOT_FOUND, "app_id does not exist");
-        }
-        if (knownApps.size() >= KNOWN_APPS_MAX) {
-            knownApps.clear();
-        }
-        knownApps.add(appId);
-        return appId;
-    }
-
     private void authenticateToken(ContainerRequestContext request, Access.Level level) {
-        String appId = knownApp(request);
-        String raw = request.getHeaderString(ACCESS_TOKEN);
-        if (raw == null || raw.isBlank()) {
-            throw new ApiException(ErrorCode.TOKEN_MISSING);
-        }
-        TokenClaims token = verifier.get().verify(raw.trim());
-        if (!token.appId().equals(appId)) {
-            throw new ApiException(ErrorCode.TOKEN_INVALID, "access-token belongs to another app");
-        }
+        String appId = authenticator.knownApp(request.getHeaderString(APP_ID));
+        TokenClaims token = authenticator.authenticate(appId, request.getHeaderString(ACCESS_TOKEN));
         Long actingUser = idHeader(request, USER_ID);
         Long actingGroup = idHeader(request, GROUP_ID);
         if (token.isAdmin()) {
-            OptionalInt current = directory.get().adminTokenVersion(appId);
-            if (current.isEmpty() || current.getAsInt() != token.tokenVersion()) {
-                throw new ApiException(ErrorCode.TOKEN_INVALID, "admin token was revoked");
-            }
             if (actingUser != null) {
-                checkActingUser(appId, actingUser);
+                authenticator.checkActingUser(appId, actingUser);
             }
         } else {
-            IdentityDirectory.UserState state = directory.get().user(appId, token.userId())
-                    .orElseThrow(() -> new ApiException(ErrorCode.TOKEN_INVALID, "access-token user does not exist"));
-            if (state.tokenVersion() != token.tokenVersion()) {
-                throw new ApiException(ErrorCode.TOKEN_INVALID, "access-token was revoked");
-            }
-            if (state.disabled()) {
-                throw new ApiException(ErrorCode.USER_DISABLED);
-            }
             if (actingUser != null || actingGroup != null) {
                 throw new ApiException(ErrorCode.NO_PERMISSION, "user_id and group_id headers need an admin token");
             }
@@ -130,14 +81,6 @@ public class RequestContextFilter {
             }
         }
         context.set(appId, token, actingUser, actingGroup);
-    }
-
-    private void checkActingUser(String appId, long userId) {
-        IdentityDirectory.UserState state = directory.get().user(appId, userId)
-                .orElseThrow(() -> new ApiException(ErrorCode.USER_NOT_FOUND, "user_id: user does not exist"));
-        if (state.disabled()) {
-            throw new ApiException(ErrorCode.USER_DISABLED);
-        }
     }
 
     private static Long idHeader(ContainerRequestContext request, String name) {

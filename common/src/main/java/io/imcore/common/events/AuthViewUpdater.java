@@ -1,6 +1,7 @@
 package io.imcore.common.events;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.context.AuthViewStore;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -9,7 +10,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -128,32 +128,11 @@ public class AuthViewUpdater {
             return;
         }
         switch (event.type()) {
-            case AuthEvent.APP_CREATED, AuthEvent.APP_ADMIN_TOKEN_ROTATED -> upsertApp(c, event);
-            case AuthEvent.USER_REGISTERED, AuthEvent.USER_CHANGED -> upsertUser(c, event);
+            case AuthEvent.APP_CREATED, AuthEvent.APP_ADMIN_TOKEN_ROTATED ->
+                    AuthViewStore.upsertApp(c, event.appId(), event.adminTokenVersion());
+            case AuthEvent.USER_REGISTERED, AuthEvent.USER_CHANGED -> AuthViewStore.upsertUser(
+                    c, event.appId(), event.userId(), event.tokenVersion(), event.disabled());
             default -> { } // device events and future types are for other views
-        }
-    }
-
-    private static void upsertApp(Connection c, AuthEvent event) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("insert into auth_view_apps (app_id, admin_token_version)"
-                + " values (?, ?) on conflict (app_id) do update set admin_token_version ="
-                + " greatest(auth_view_apps.admin_token_version, excluded.admin_token_version)")) {
-            ps.setString(1, event.appId());
-            ps.setInt(2, event.adminTokenVersion());
-            ps.executeUpdate();
-        }
-    }
-
-    private static void upsertUser(Connection c, AuthEvent event) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("insert into auth_view_users (app_id, user_id, token_version,"
-                + " disabled) values (?, ?, ?, ?) on conflict (app_id, user_id) do update set token_version ="
-                + " excluded.token_version, disabled = excluded.disabled"
-                + " where auth_view_users.token_version <= excluded.token_version")) {
-            ps.setString(1, event.appId());
-            ps.setLong(2, event.userId());
-            ps.setInt(3, event.tokenVersion());
-            ps.setBoolean(4, event.disabled());
-            ps.executeUpdate();
         }
     }
 }

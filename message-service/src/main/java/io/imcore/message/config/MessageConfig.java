@@ -1,0 +1,36 @@
+package io.imcore.message.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** message-service settings ({@code im.message.*}); defaults follow decisions.md section 4. */
+@ConfigMapping(prefix = "im.message")
+public interface MessageConfig {
+
+    /** A repeated transaction_id from the same sender within this window is not executed. */
+    @WithDefault("10M")
+    Duration dedupWindow();
+
+    @WithDefault("2000")
+    int groupMaxMembers();
+
+    /** This replica's name in the presence table; a random one when empty. */
+    Optional<String> replicaId();
+
+    /** How often a replica proves it is alive; its connections count as gone after {@link #presenceExpiry()}. */
+    @WithDefault("5S")
+    Duration presenceHeartbeat();
+
+    @WithDefault("20S")
+    Duration presenceExpiry();
+
+    /** A client connection that has not authenticated within this time is closed. */
+    @WithDefault("10S")
+    Duration liveAuthTimeout();
+
+    /** A client connection that sends nothing (not even ping) for this long is closed. */
+    @WithDefault("90S")
+    Duration liveIdleTimeout();
+}

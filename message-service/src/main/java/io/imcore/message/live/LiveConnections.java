@@ -1,0 +1,74 @@
+package io.imcore.message.live;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The authenticated connections held by this replica, by user. Writing never queues without bound: a client
+ * whose socket buffer is full is disconnected (it reconnects and reads what it missed over HTTP).
+ */
+@ApplicationScoped
+public class LiveConnections {
+
+    private final Map<String, Set<LiveSession>> byUser = new ConcurrentHashMap<>();
+    private final AtomicInteger count = new AtomicInteger();
+    private final Counter framesSent;
+    private final Counter slowClientsDropped;
+
+    public LiveConnections(MeterRegistry registry) {
+        registry.gauge("imcore.live.connections", count);
+        this.framesSent = registry.counter("imcore.live.frames.sent");
+        this.slowClientsDropped = registry.counter("imcore.live.slow.clients.dropped");
+    }
+
+    void add(LiveSession session) {
+        if (byUser.computeIfAbsent(session.userKey(), k -> ConcurrentHashMap.newKeySet()).add(session)) {
+            count.incrementAndGet();
+        }
+    }
+
+    void remove(LiveSession session) {
+        Set<LiveSession> sessions = byUser.get(session.userKey());
+        if (sessions != null && sessions.remove(session)) {
+            count.decrementAndGet();
+            byUser.computeIfPresent(session.userKey(), (k, v) -> v.isEmpty() ? null : v);
+        }
+    }
+
+    /** Sends the frame to every device of the user on this replica except skipDeviceSn (null: none skipped). */
+    void send(String appId, long userId, Integer skipDeviceSn, String frame) {
+        Set<LiveSession> sessions = byUser.get(LiveSession.key(appId, userId));
+        if (sessions == null) {
+            return;
+        }
+        for (LiveSession session : sessions) {
+            if (skipDeviceSn != null && skipDeviceSn == session.deviceSn) {
+                continue;
+            }
+            if (session.socket.writeQueueFull()) {
+                slowClientsDropped.increment();
+                session.socket.close((short) 1008, "too slow");
+                continue;
+            }
+            session.socket.writeTextMessage(frame);
+            framesSent.increment();
+        }
+    }
+
+    List<LiveSession> all() {
+        List<LiveSession> sessions = new ArrayList<>();
+        byUser.values().forEach(sessions::addAll);
+        return sessions;
+    }
+
+    public int size() {
+        return count.get();
+    }
+}

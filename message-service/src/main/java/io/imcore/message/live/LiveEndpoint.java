@@ -1,0 +1,252 @@
+package io.imcore.message.live;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.context.TokenAuthenticator;
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
+import io.imcore.common.security.TokenClaims;
+import io.imcore.message.config.MessageConfig;
+import io.imcore.message.service.ConversationService;
+import io.imcore.message.service.PresenceService;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.ext.web.Router;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jboss.logging.Logger;
+
+/**
+ * The devices' live connection, {@code GET /ws} upgraded to a WebSocket; JSON text frames as documented in
+ * docs/live-protocol.md. The first frame must be {@code auth} (user token and device_sn) within
+ * {@code im.message.live-auth-timeout}; then the server sends {@code message} frames and the device answers
+ * with {@code ack} (DELIVERED) and {@code ping}. Database work runs on worker threads, never the event loop.
+ */
+@ApplicationScoped
+public class LiveEndpoint {
+
+    private static final Logger LOG = Logger.getLogger(LiveEndpoint.class);
+    private static final short CLOSE_POLICY = 1008;
+    private static final short CLOSE_AUTH_FAILED = 4401;
+
+    private final Vertx vertx;
+    private final TokenAuthenticator authenticator;
+    private final PresenceService presence;
+    private final ConversationService conversations;
+    private final LiveConnections connections;
+    private final ObjectMapper mapper;
+    private final MessageConfig config;
+
+    public LiveEndpoint(Vertx vertx, TokenAuthenticator authenticator, PresenceService presence,
+            ConversationService conversations, LiveConnections connections, ObjectMapper mapper,
+            MessageConfig config) {
+        this.vertx = vertx;
+        this.authenticator = authenticator;
+        this.presence = presence;
+        this.conversations = conversations;
+        this.connections = connections;
+        this.mapper = mapper;
+        this.config = config;
+    }
+
+    void install(@Observes Router router) {
+        router.get("/ws").handler(ctx -> ctx.request().toWebSocket()
+                .onSuccess(this::open)
+                .onFailure(e -> {
+                    if (!ctx.response().ended()) {
+                        ctx.response().setStatusCode(400).end("WebSocket upgrade required");
+                    }
+                }));
+    }
+
+    private void open(ServerWebSocket socket) {
+        AtomicReference<LiveSession> session = new AtomicReference<>();
+        long authTimer = vertx.setTimer(config.liveAuthTimeout().toMillis(), t -> {
+            if (session.get() == null) {
+                socket.close(CLOSE_AUTH_FAILED, "auth frame expected");
+            }
+        });
+        socket.textMessageHandler(text -> {
+            JsonNode frame;
+            try {
+                frame = mapper.readTree(text);
+            } catch (Exception e) {
+                reply(socket, error("error", ErrorCode.BAD_PARAMETER, "frame: not JSON"));
+                return;
+            }
+            String type = frame.path("type").asText("");
+            LiveSession current = session.get();
+            if (current != null) {
+                current.lastSeenMs = System.currentTimeMillis();
+            }
+            switch (type) {
+                case "ping" -> reply(socket, Map.of("type", "pong", "at", System.currentTimeMillis()));
+                case "auth" -> {
+                    if (current != null) {
+                        reply(socket, error("auth", ErrorCode.BAD_PARAMETER, "already authenticated"));
+                    } else {
+                        authenticate(socket, frame, session, authTimer);
+                    }
+                }
+                case "ack" -> {
+                    if (current == null) {
+                        socket.close(CLOSE_AUTH_FAILED, "auth frame expected");
+                    } else {
+                        acknowledge(current, frame);
+                    }
+                }
+                default -> reply(socket, error("error", ErrorCode.BAD_PARAMETER, "type: auth, ack or ping"));
+            }
+        });
+        socket.binaryMessageHandler(b -> socket.close(CLOSE_POLICY, "text frames only"));
+        socket.closeHandler(v -> {
+            vertx.cancelTimer(authTimer);
+            LiveSession closed = session.getAndSet(null);
+            if (closed != null) {
+                connections.remove(closed);
+                vertx.executeBlocking(() -> {
+                    presence.disconnected(closed.appId, closed.userId, closed.deviceSn, closed.connectionId,
+                            closed.connectedSeq);
+                    return null;
+                }, false).onFailure(e -> LOG.warnf("presence not cleared for a closed connection: %s", e.getMessage()));
+            }
+        });
+    }
+
+    private void authenticate(ServerWebSocket socket, JsonNode frame, AtomicReference<LiveSession> session,
+            long authTimer) {
+        vertx.executeBlocking(() -> {
+            String appId = authenticator.knownApp(text(frame, "app_id"));
+            TokenClaims token = authenticator.authenticate(appId, text(frame, "token"));
+            if (token.isAdmin()) {
+                throw new ApiException(ErrorCode.NO_PERMISSION, "token: a user token is required");
+            }
+            int deviceSn = deviceSn(frame, token);
+            LiveSession created = new LiveSession(socket, appId, token.userId(), deviceSn,
+                    UUID.randomUUID().toString());
+            created.connectedSeq = presence.connected(appId, token.userId(), deviceSn, created.connectionId);
+            return created;
+        }, false).onComplete(result -> {
+            if (result.failed()) {
+                ApiException failure = result.cause() instanceof ApiException api ? api
+                        : new ApiException(ErrorCode.UNAVAILABLE);
+                reply(socket, error("auth", failure.errorCode(), failure.getMessage()));
+                socket.close(CLOSE_AUTH_FAILED, "auth failed");
+                return;
+            }
+            LiveSession created = result.result();
+            if (socket.isClosed()) {
+                vertx.executeBlocking(() -> {
+                    presence.disconnected(created.appId, created.userId, created.deviceSn, created.connectionId,
+                            created.connectedSeq);
+                    return null;
+                }, false);
+                return;
+            }
+            vertx.cancelTimer(authTimer);
+            session.set(created);
+            connections.add(created);
+            Map<String, Object> ok = new LinkedHashMap<>();
+            ok.put("type", "auth");
+            ok.put("code", ErrorCode.OK.code());
+            ok.put("message", null);
+            ok.put("user_id", created.userId);
+            ok.put("device_sn", created.deviceSn);
+            reply(socket, ok);
+        });
+    }
+
+    /** {"type":"ack","conversation_id":..,"msg_id":..}: the device has the message (DELIVERED). */
+    private void acknowledge(LiveSession session, JsonNode frame) {
+        vertx.executeBlocking(() -> {
+            long address = positiveOrZero(frame, "conversation_id");
+            long msgId = positiveOrZero(frame, "msg_id");
+            if (msgId == 0) {
+                throw ApiException.badParameter("msg_id", "must be a positive integer");
+            }
+            conversations.markDelivered(session.appId, session.userId, address, msgId);
+            return msgId;
+        }, false).onComplete(result -> {
+            if (result.succeeded()) {
+                reply(session.socket, Map.of("type", "ack", "code", ErrorCode.OK.code(), "msg_id", result.result()));
+            } else {
+                ApiException failure = result.cause() instanceof ApiException api ? api
+                        : new ApiException(ErrorCode.UNAVAILABLE);
+                reply(session.socket, error("ack", failure.errorCode(), failure.getMessage()));
+            }
+        });
+    }
+
+    /** Closes connections that stayed silent (no frame, not even ping) longer than the idle timeout. */
+    @Scheduled(every = "15s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void closeIdle() {
+        long cutoff = System.currentTimeMillis() - config.liveIdleTimeout().toMillis();
+        for (LiveSession session : connections.all()) {
+            if (session.lastSeenMs < cutoff) {
+                session.socket.close(CLOSE_POLICY, "idle");
+            }
+        }
+    }
+
+    /** Closing the sockets tells the devices to reconnect, to another replica. */
+    void stop(@Observes ShutdownEvent event) {
+        for (LiveSession session : connections.all()) {
+            session.socket.close((short) 1001, "server shutting down");
+        }
+    }
+
+    private static int deviceSn(JsonNode frame, TokenClaims token) {
+        JsonNode given = frame.get("device_sn");
+        Integer fromToken = token.deviceSn();
+        if (given == null || given.isNull()) {
+            if (fromToken == null) {
+                throw ApiException.badParameter("device_sn", "required (the token names no device)");
+            }
+            return fromToken;
+        }
+        if (!given.canConvertToInt() || !given.isIntegralNumber() || given.asInt() < 0) {
+            throw ApiException.badParameter("device_sn", "must be a non-negative integer");
+        }
+        if (fromToken != null && fromToken != given.asInt()) {
+            throw ApiException.badParameter("device_sn", "differs from the token's device");
+        }
+        return given.asInt();
+    }
+
+    private static String text(JsonNode frame, String field) {
+        JsonNode value = frame.get(field);
+        return value == null || !value.isTextual() ? null : value.asText();
+    }
+
+    private static long positiveOrZero(JsonNode frame, String field) {
+        JsonNode value = frame.get(field);
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 0) {
+            throw ApiException.badParameter(field, "must be a non-negative integer");
+        }
+        return value.asLong();
+    }
+
+    private static Map<String, Object> error(String type, ErrorCode code, String message) {
+        Map<String, Object> frame = new LinkedHashMap<>();
+        frame.put("type", type);
+        frame.put("code", code.code());
+        frame.put("message", message);
+        return frame;
+    }
+
+    private void reply(ServerWebSocket socket, Map<String, Object> frame) {
+        try {
+            if (!socket.isClosed()) {
+                socket.writeTextMessage(mapper.writeValueAsString(frame));
+            }
+        } catch (Exception e) {
+            LOG.warnf("could not write a frame: %s", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package io.imcore.message.live;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agroal.api.AgroalDataSource;
+import io.imcore.common.store.Database;
+import io.imcore.message.service.ConversationService;
+import io.imcore.message.service.PresenceService;
+import io.imcore.message.service.SendService;
+import io.imcore.message.store.ConversationKind;
+import io.imcore.message.store.MessageRow;
+import io.imcore.message.store.MessageStore;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Receives this replica's NOTIFY channel (see {@link LiveRouter}), loads the named messages and writes them to
+ * the recipients' connections here. Live frames are a fast path: a client that was away reads the conversation
+ * over HTTP, which is always complete.
+ */
+@ApplicationScoped
+public class LiveListener {
+
+    private static final Logger LOG = Logger.getLogger(LiveListener.class);
+
+    private final AgroalDataSource dataSource;
+    private final Database database;
+    private final MessageStore messages;
+    private final LiveConnections connections;
+    private final ObjectMapper mapper;
+    private final String channel;
+    private volatile boolean running;
+    private Thread worker;
+
+    public LiveListener(AgroalDataSource dataSource, Database database, MessageStore messages,
+            LiveConnections connections, ObjectMapper mapper, PresenceService presence) {
+        this.dataSource = dataSource;
+        this.database = database;
+        this.messages = messages;
+        this.connections = connections;
+        this.mapper = mapper;
+        this.channel = LiveRouter.channel(presence.replicaId());
+    }
+
+    void start(@Observes StartupEvent event) {
+        running = true;
+        worker = new Thread(this::loop, "live-listener");
+        worker.setDaemon(true);
+        worker.start();
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        running = false;
+        if (worker != null) {
+            worker.join(3_000);
+        }
+    }
+
+    private void loop() {
+        long backoff = 100;
+        while (running) {
+            try (Connection connection = dataSource.getConnection()) {
+                connection.setAutoCommit(true);
+                try (Statement listen = connection.createStatement()) {
+                    listen.execute("LISTEN \"" + channel + "\"");
+                }
+                PGConnection pg = connection.unwrap(PGConnection.class);
+                backoff = 100;
+                while (running) {
+                    PGNotification[] notifications = pg.getNotifications(500);
+                    if (notifications != null && notifications.length > 0) {
+                        deliver(notifications);
+                    }
+                }
+            } catch (Exception e) {
+                if (!running) {
+                    return;
+                }
+                LOG.warnf("live listener lost its connection, retrying in %d ms: %s", backoff, e.getMessage());
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+                backoff = Math.min(backoff * 2, 5_000);
+            }
+        }
+    }
+
+    private record Route(String appId, long conversationId, long msgId, long[] users) {}
+
+    private void deliver(PGNotification[] notifications) {
+        List<Route> routes = new ArrayList<>();
+        for (PGNotification notification : notifications) {
+            try {
+                JsonNode payload = mapper.readTree(notification.getParameter());
+                String appId = payload.get("a").asText();
+                for (JsonNode entry : payload.get("d")) {
+                    JsonNode users = entry.get(2);
+                    long[] ids = new long[users.size()];
+                    for (int i = 0; i < ids.length; i++) {
+                        ids[i] = users.get(i).asLong();
+                    }
+                    routes.add(new Route(appId, entry.get(0).asLong(), entry.get(1).asLong(), ids));
+                }
+            } catch (Exception e) {
+                LOG.errorf("skipping unreadable live notification: %s", e.getMessage());
+            }
+        }
+        if (routes.isEmpty()) {
+            return;
+        }
+        long[] conversationIds = routes.stream().mapToLong(Route::conversationId).toArray();
+        long[] msgIds = routes.stream().mapToLong(Route::msgId).toArray();
+        Map<Long, MessageRow> byMsgId = new HashMap<>();
+        for (MessageRow row : database.read(c -> messages.find(c, conversationIds, msgIds))) {
+            byMsgId.put(row.msgId(), row);
+        }
+        for (Route route : routes) {
+            MessageRow row = byMsgId.get(route.msgId());
+            if (row == null) {
+                continue;
+            }
+            for (long user : route.users()) {
+                // the sending device has its message already; the sender's other devices get it
+                Integer skip = user == row.senderId() ? row.senderDeviceSn() : null;
+                connections.send(route.appId(), user, skip, frame(row, user));
+            }
+        }
+    }
+
+    /** {"type":"message","conversation_id":<address as the recipient sees it>,"message":{...}} */
+    private String frame(MessageRow row, long recipient) {
+        long address;
+        if (ConversationKind.isGroupId(row.targetId())) {
+            address = row.targetId();
+        } else if (row.senderId() == SendService.SYSTEM_SENDER) {
+            address = 0;
+        } else {
+            address = recipient == row.senderId() ? row.targetId() : row.senderId();
+        }
+        Map<String, Object> frame = new LinkedHashMap<>();
+        frame.put("type", "message");
+        frame.put("conversation_id", address);
+        frame.put("message", ConversationService.view(row, "UNREAD"));
+        try {
+            return mapper.writeValueAsString(frame);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

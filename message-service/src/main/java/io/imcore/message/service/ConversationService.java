@@ -1,0 +1,170 @@
+package io.imcore.message.service;
+
+import io.imcore.common.context.IdentityDirectory;
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
+import io.imcore.common.store.Database;
+import io.imcore.message.api.Dtos.Address;
+import io.imcore.message.api.Dtos.ConversationPage;
+import io.imcore.message.api.Dtos.MessageView;
+import io.imcore.message.api.Dtos.PageIterator;
+import io.imcore.message.api.Dtos.UnreadEntry;
+import io.imcore.message.store.ConversationKind;
+import io.imcore.message.store.ConversationStore;
+import io.imcore.message.store.ConversationStore.Key;
+import io.imcore.message.store.ConversationStore.Member;
+import io.imcore.message.store.GroupRow;
+import io.imcore.message.store.GroupStore;
+import io.imcore.message.store.MessageRow;
+import io.imcore.message.store.MessageStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a user sees of their conversations: pages of messages with a status per viewer, read receipts, deleting a
+ * conversation for oneself, and the recent-conversations list with unread counts (decisions.md section 4).
+ * A conversation is named by its address as the viewer sees it: the peer user, the group, or 0 for the system.
+ */
+@ApplicationScoped
+public class ConversationService {
+
+    public static final int DEFAULT_PAGE = 20;
+    public static final int MAX_PAGE = 100;
+    public static final int MAX_UNREAD = 200;
+
+    private final Database database;
+    private final IdentityDirectory directory;
+    private final ConversationStore conversations;
+    private final MessageStore messages;
+    private final GroupStore groups;
+
+    public ConversationService(Database database, IdentityDirectory directory, ConversationStore conversations,
+            MessageStore messages, GroupStore groups) {
+        this.database = database;
+        this.directory = directory;
+        this.conversations = conversations;
+        this.messages = messages;
+        this.groups = groups;
+    }
+
+    /** The viewer's membership in a conversation, or empty when the (valid) conversation has no messages yet. */
+    record Viewed(ConversationKind kind, long conversationId, Member member, Optional<Member> peer) {}
+
+    public ConversationPage page(String appId, long viewer, long address, long msgIdStart, int limit) {
+        Optional<Viewed> viewed = resolve(appId, viewer, address, "opposite_id");
+        if (viewed.isEmpty()) {
+            return new ConversationPage(List.of(), 0, true, 0, null, true, true, true);
+        }
+        Viewed v = viewed.get();
+        List<MessageRow> rows = database.read(c -> messages.pageDescending(c, v.conversationId(),
+                v.member().floorMsgId(), msgIdStart, limit));
+        boolean last = rows.size() <= limit;
+        List<MessageRow> page = new ArrayList<>(last ? rows : rows.subList(0, limit));
+        Collections.reverse(page);
+        List<MessageView> views = page.stream().map(row -> view(row, status(v, viewer, row))).toList();
+        long next = page.isEmpty() ? 0 : page.get(0).msgId();
+        PageIterator iterator = last ? null : new PageIterator(address, next, limit);
+        return new ConversationPage(views, views.size(), last, next, iterator, true, true, true);
+    }
+
+    /** Read receipt: up to msg_id everything is READ for the viewer; never backwards, idempotent. */
+    public boolean ack(String appId, long viewer, long address, long msgId) {
+        Viewed v = resolve(appId, viewer, address, "conversation_id")
+                .orElseThrow(() -> ApiException.badParameter("conversation_id", "no messages in this conversation"));
+        database.inTransaction(c -> conversations.markReadUpTo(c, v.conversationId(), viewer, msgId));
+        return true;
+    }
+
+    /** A device acknowledged a live message: up to msg_id everything is at least DELIVERED for the viewer. */
+    public boolean markDelivered(String appId, long viewer, long address, long msgId) {
+        Viewed v = resolve(appId, viewer, address, "conversation_id")
+                .orElseThrow(() -> ApiException.badParameter("conversation_id", "no messages in this conversation"));
+        database.inTransaction(c -> conversations.markDeliveredUpTo(c, v.conversationId(), viewer, msgId));
+        return true;
+    }
+
+    /** Hides the conversation and its history up to now, for the viewer only. */
+    public boolean delete(String appId, long viewer, long address) {
+        Optional<Viewed> viewed = resolve(appId, viewer, address, "conversation_id");
+        viewed.ifPresent(v -> database.inTransaction(c -> {
+            conversations.moveFloorToEnd(c, v.conversationId(), viewer);
+            return null;
+        }));
+        return true;
+    }
+
+    public List<UnreadEntry> unread(String appId, long viewer) {
+        return database.read(c -> conversations.unread(c, appId, viewer, MAX_UNREAD)).stream()
+                .map(row -> UnreadEntry.of(row[0], row[1])).toList();
+    }
+
+    /**
+     * Finds the viewer's conversation with the address: 0 = system, a group id (20001 unknown, 20002 not a
+     * member), else a user (10000 unknown). Empty when the users have no conversation yet.
+     */
+    Optional<Viewed> resolve(String appId, long viewer, long address, String field) {
+        if (address < 0) {
+            throw ApiException.badParameter(field, "must be 0 (system) or a user or group id");
+        }
+        if (address == 0) {
+            return database.read(c -> viewed(c, appId, Key.system(viewer), viewer, false));
+        }
+        if (ConversationKind.isGroupId(address)) {
+            return database.read(c -> {
+                GroupRow group = groups.find(c, appId, address).filter(g -> !g.destroyed())
+                        .orElseThrow(() -> new ApiException(ErrorCode.GROUP_NOT_FOUND, field + ": no such group"));
+                Member member = conversations.member(c, group.conversationId(), viewer)
+                        .orElseThrow(() -> new ApiException(ErrorCode.NOT_GROUP_MEMBER));
+                return Optional.of(new Viewed(ConversationKind.GROUP, group.conversationId(), member, Optional.empty()));
+            });
+        }
+        if (address != viewer && directory.user(appId, address).isEmpty()) {
+            throw new ApiException(ErrorCode.USER_NOT_FOUND, field + ": no such user");
+        }
+        return database.read(c -> viewed(c, appId, Key.direct(viewer, address), viewer, address != viewer));
+    }
+
+    private Optional<Viewed> viewed(Connection c, String appId, Key key, long viewer, boolean withPeer)
+            throws SQLException {
+        Optional<ConversationStore.Ref> ref = conversations.find(c, appId, key);
+        if (ref.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Member> member = conversations.member(c, ref.get().id(), viewer);
+        if (member.isEmpty()) {
+            return Optional.empty();
+        }
+        long peerId = key.lowId() == viewer ? key.highId() : key.lowId();
+        Optional<Member> peer = withPeer ? conversations.member(c, ref.get().id(), peerId) : Optional.empty();
+        return Optional.of(new Viewed(key.kind(), ref.get().id(), member.get(), peer));
+    }
+
+    /**
+     * Status for this viewer: of a received message, the viewer's own receipt; of the viewer's own message in a
+     * direct conversation, the peer's receipt (the ticks of a chat app); own messages elsewhere are READ.
+     */
+    private static String status(Viewed v, long viewer, MessageRow row) {
+        Member reader = v.member();
+        if (row.senderId() == viewer) {
+            if (v.peer().isEmpty()) {
+                return "READ";
+            }
+            reader = v.peer().get();
+        }
+        if (row.seq() <= reader.readSeq()) {
+            return "READ";
+        }
+        return row.seq() <= reader.deliveredSeq() ? "DELIVERED" : "UNREAD";
+    }
+
+    public static MessageView view(MessageRow row, String status) {
+        return MessageView.of(row.msgId(), row.createdMs(), status, ContentType.nameOf(row.contentType()),
+                row.content(), row.attachment(), row.config(), row.ext(),
+                Address.of(row.senderId(), row.senderDeviceSn()), Address.of(row.targetId(), null));
+    }
+}

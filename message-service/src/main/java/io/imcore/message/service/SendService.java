@@ -1,0 +1,289 @@
+package io.imcore.message.service;
+
+import io.imcore.common.context.IdentityDirectory;
+import io.imcore.common.context.RequestContext;
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
+import io.imcore.common.store.Database;
+import io.imcore.message.api.Dtos.SendRequest;
+import io.imcore.message.config.MessageConfig;
+import io.imcore.message.live.LiveRouter;
+import io.imcore.message.store.ConversationKind;
+import io.imcore.message.store.ConversationStore;
+import io.imcore.message.store.ConversationStore.Appended;
+import io.imcore.message.store.DedupStore;
+import io.imcore.message.store.GroupRow;
+import io.imcore.message.store.GroupStore;
+import io.imcore.message.store.MessageStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * POST|PUT /message/send and /message/notify (decisions.md section 4): checks the whole request first, then stores
+ * one message per target conversation (a group message once), the sender's read position, the de-duplication
+ * answer and the live notifications in one transaction.
+ */
+@ApplicationScoped
+public class SendService {
+
+    public static final long SYSTEM_SENDER = 0;
+    public static final int TYPE_USER = 1;
+    public static final int TYPE_GROUP = 2;
+    private static final int MAX_TARGETS = 500;
+    private static final int MAX_CONTENT_BYTES = 64 * 1024;
+    private static final int MAX_FIELD_BYTES = 16 * 1024;
+    private static final String ANSWER = "true";
+
+    private final Database database;
+    private final IdentityDirectory directory;
+    private final ConversationStore conversations;
+    private final MessageStore messages;
+    private final GroupStore groups;
+    private final DedupStore dedup;
+    private final LiveRouter live;
+    private final MessageConfig config;
+    private final MeterRegistry registry;
+
+    public SendService(Database database, IdentityDirectory directory, ConversationStore conversations,
+            MessageStore messages, GroupStore groups, DedupStore dedup, LiveRouter live, MessageConfig config,
+            MeterRegistry registry) {
+        this.database = database;
+        this.directory = directory;
+        this.conversations = conversations;
+        this.messages = messages;
+        this.groups = groups;
+        this.dedup = dedup;
+        this.live = live;
+        this.config = config;
+        this.registry = registry;
+    }
+
+    /** A message from a user: the token's user, or for an admin token from_user_id or the user_id header. */
+    public boolean send(RequestContext caller, SendRequest body) {
+        SendRequest request = validate(body);
+        long sender = sender(caller, request);
+        Integer senderDevice = caller.isAdmin() ? null : caller.deviceSn();
+        return deliver(caller.appId(), sender, senderDevice, request, caller.isAdmin(), "send");
+    }
+
+    /** A system notification (admin token only): from uid 0, into conversation 0 of each user, or into groups. */
+    public boolean notify(RequestContext caller, SendRequest body) {
+        SendRequest request = validate(body);
+        return deliver(caller.appId(), SYSTEM_SENDER, null, request, true, "notify");
+    }
+
+    private long sender(RequestContext caller, SendRequest request) {
+        Long from = request.fromUserId();
+        if (!caller.isAdmin()) {
+            long self = caller.token().userId();
+            if (from != null && from != self) {
+                throw new ApiException(ErrorCode.NO_PERMISSION, "from_user_id: must be the token's user");
+            }
+            return self;
+        }
+        Long acting = caller.userIdOrNull();
+        if (from == null && acting == null) {
+            throw ApiException.badParameter("from_user_id", "required with an admin token (or the user_id header)");
+        }
+        if (from != null && acting != null && !from.equals(acting)) {
+            throw ApiException.badParameter("from_user_id", "differs from the user_id header");
+        }
+        long sender = from != null ? from : acting;
+        if (from != null) {
+            IdentityDirectory.UserState state = directory.user(caller.appId(), sender)
+                    .orElseThrow(() -> new ApiException(ErrorCode.USER_NOT_FOUND, "from_user_id: user does not exist"));
+            if (state.disabled()) {
+                throw new ApiException(ErrorCode.USER_DISABLED, "from_user_id: user is disabled");
+            }
+        }
+        return sender;
+    }
+
+    private static SendRequest validate(SendRequest body) {
+        if (body == null) {
+            throw ApiException.badParameter("body", "required");
+        }
+        if (body.contentType() == null) {
+            throw ApiException.badParameter("content_type", "required");
+        }
+        if (!ContentType.valid(body.contentType())) {
+            throw ApiException.badParameter("content_type", "must be 0 to 7");
+        }
+        if (body.type() == null) {
+            throw ApiException.badParameter("type", "required");
+        }
+        if (body.type() != TYPE_USER && body.type() != TYPE_GROUP) {
+            throw ApiException.badParameter("type", "must be 1 (users) or 2 (groups)");
+        }
+        checkSize("content", body.content(), MAX_CONTENT_BYTES);
+        checkSize("attachment", body.attachment(), MAX_FIELD_BYTES);
+        checkSize("config", body.config(), MAX_FIELD_BYTES);
+        checkSize("ext", body.ext(), MAX_FIELD_BYTES);
+        if (body.targets() == null || body.targets().isEmpty()) {
+            throw ApiException.badParameter("targets", "1 to " + MAX_TARGETS + " ids required");
+        }
+        if (body.targets().size() > MAX_TARGETS) {
+            throw ApiException.badParameter("targets", "at most " + MAX_TARGETS + " ids");
+        }
+        for (Long target : body.targets()) {
+            if (target == null || target <= 0) {
+                throw ApiException.badParameter("targets", "ids must be positive integers");
+            }
+        }
+        return body;
+    }
+
+    private static void checkSize(String field, String value, int maxBytes) {
+        // a UTF-8 character is at most 4 bytes: count bytes only when the length alone cannot decide
+        if (value != null && value.length() * 4L > maxBytes && value.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
+            throw ApiException.badParameter(field, "longer than " + maxBytes + " bytes");
+        }
+    }
+
+    private boolean deliver(String appId, long sender, Integer senderDevice, SendRequest request, boolean admin,
+            String operation) {
+        List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
+        List<GroupRow> targetGroups = request.type() == TYPE_USER ? List.of()
+                : checkGroups(appId, targets, sender, admin);
+        if (request.type() == TYPE_USER) {
+            checkUsers(appId, targets);
+        }
+        boolean sent = database.inTransaction(c -> {
+            if (request.transactionId() != null) {
+                Optional<String> first = dedup.claim(c, appId, sender, request.transactionId(), config.dedupWindow());
+                if (first.isPresent()) {
+                    return Boolean.parseBoolean(first.get());
+                }
+            }
+            store(c, appId, sender, senderDevice, request, targets, targetGroups);
+            if (request.transactionId() != null) {
+                dedup.answer(c, appId, sender, request.transactionId(), ANSWER);
+            }
+            return Boolean.parseBoolean(ANSWER);
+        });
+        registry.counter("imcore.messages.sent", "operation", operation,
+                "target_type", request.type() == TYPE_USER ? "user" : "group").increment(targets.size());
+        return sent;
+    }
+
+    /** type 1: every target must be a user of the app, else nothing is sent. */
+    private void checkUsers(String appId, List<Long> targets) {
+        Map<Long, IdentityDirectory.UserState> known = directory.users(appId, targets);
+        List<Long> missing = targets.stream().filter(id -> !known.containsKey(id)).toList();
+        if (!missing.isEmpty()) {
+            throw new ApiException(ErrorCode.USER_NOT_FOUND, "targets: no such user " + joinIds(missing));
+        }
+    }
+
+    /** type 2: every target must be a live group (20001) with the sender as member (20002) unless admin. */
+    private List<GroupRow> checkGroups(String appId, List<Long> targets, long sender, boolean admin) {
+        return database.read(c -> {
+            List<GroupRow> found = new ArrayList<>();
+            List<Long> missing = new ArrayList<>();
+            List<Long> notMember = new ArrayList<>();
+            for (long id : targets) {
+                Optional<GroupRow> group = ConversationKind.isGroupId(id) ? groups.find(c, appId, id) : Optional.empty();
+                if (group.isEmpty() || group.get().destroyed()) {
+                    missing.add(id);
+                    continue;
+                }
+                if (!admin && conversations.member(c, group.get().conversationId(), sender).isEmpty()) {
+                    notMember.add(id);
+                }
+                found.add(group.get());
+            }
+            if (!missing.isEmpty()) {
+                throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + joinIds(missing));
+            }
+            if (!notMember.isEmpty()) {
+                throw new ApiException(ErrorCode.NOT_GROUP_MEMBER, "targets: sender is not a member of group "
+                        + joinIds(notMember));
+            }
+            return found;
+        });
+    }
+
+    private void store(Connection c, String appId, long sender, Integer senderDevice, SendRequest request,
+            List<Long> targets, List<GroupRow> targetGroups) throws SQLException {
+        int n = targets.size();
+        long[] lows = new long[n];
+        long[] highs = new long[n];
+        ConversationKind kind;
+        if (request.type() == TYPE_GROUP) {
+            kind = ConversationKind.GROUP;
+            for (int i = 0; i < n; i++) {
+                lows[i] = targetGroups.get(i).groupId();
+            }
+        } else if (sender == SYSTEM_SENDER) {
+            kind = ConversationKind.SYSTEM;
+            for (int i = 0; i < n; i++) {
+                lows[i] = targets.get(i);
+            }
+        } else {
+            kind = ConversationKind.DIRECT;
+            for (int i = 0; i < n; i++) {
+                lows[i] = Math.min(sender, targets.get(i));
+                highs[i] = Math.max(sender, targets.get(i));
+            }
+        }
+        List<Appended> placed = conversations.append(c, appId, kind, lows, highs);
+        long[] targetIds = new long[placed.size()];
+        for (int i = 0; i < placed.size(); i++) {
+            Appended place = placed.get(i);
+            targetIds[i] = kind == ConversationKind.DIRECT ? (place.lowId() == sender ? place.highId() : place.lowId())
+                    : place.lowId();
+        }
+        if (kind != ConversationKind.GROUP) {
+            addMembersOfNewConversations(c, appId, kind, placed, sender);
+        }
+        messages.insert(c, placed, targetIds, sender, senderDevice, request.contentType(),
+                request.content() == null ? "" : request.content(), request.attachment(), request.config(),
+                request.ext(), System.currentTimeMillis());
+        if (sender != SYSTEM_SENDER) {
+            long[] conversationIds = placed.stream().mapToLong(Appended::conversationId).toArray();
+            long[] seqs = placed.stream().mapToLong(Appended::seq).toArray();
+            conversations.markRead(c, sender, conversationIds, seqs);
+        }
+        live.route(c, appId, kind, placed);
+    }
+
+    /** A conversation created by this send gets its members: both users (one for a note to self), or the user. */
+    private void addMembersOfNewConversations(Connection c, String appId, ConversationKind kind,
+            List<Appended> placed, long sender) throws SQLException {
+        List<long[]> rows = new ArrayList<>();
+        for (Appended place : placed) {
+            if (!place.created()) {
+                continue;
+            }
+            if (kind == ConversationKind.SYSTEM) {
+                rows.add(new long[] {place.conversationId(), place.lowId(), SYSTEM_SENDER});
+            } else {
+                rows.add(new long[] {place.conversationId(), place.lowId(), place.highId()});
+                if (place.lowId() != place.highId()) {
+                    rows.add(new long[] {place.conversationId(), place.highId(), place.lowId()});
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        conversations.addNewConversationMembers(c, appId, rows.stream().mapToLong(r -> r[0]).toArray(),
+                rows.stream().mapToLong(r -> r[1]).toArray(), rows.stream().mapToLong(r -> r[2]).toArray());
+    }
+
+    static String joinIds(List<Long> ids) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < ids.size() && i < 10; i++) {
+            text.append(i == 0 ? "" : ", ").append(ids.get(i));
+        }
+        return ids.size() > 10 ? text + " and " + (ids.size() - 10) + " more" : text.toString();
+    }
+}

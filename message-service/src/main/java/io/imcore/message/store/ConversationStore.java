@@ -1,0 +1,224 @@
+package io.imcore.message.store;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Conversations and the members' positions in them (read, delivered, deleted-up-to). */
+@ApplicationScoped
+public class ConversationStore {
+
+    /** A conversation's address: kind plus two ids (see the schema). */
+    public record Key(ConversationKind kind, long lowId, long highId) {
+
+        public static Key direct(long userA, long userB) {
+            return new Key(ConversationKind.DIRECT, Math.min(userA, userB), Math.max(userA, userB));
+        }
+
+        public static Key group(long groupId) {
+            return new Key(ConversationKind.GROUP, groupId, 0);
+        }
+
+        public static Key system(long userId) {
+            return new Key(ConversationKind.SYSTEM, userId, 0);
+        }
+    }
+
+    /** One message's place, drawn under the conversation's row lock. */
+    public record Appended(long conversationId, long lowId, long highId, long seq, long msgId, boolean created) {}
+
+    public record Ref(long id, long lastSeq, long lastMsgId) {}
+
+    public record Member(long conversationId, long userId, long peerId, int role, long readSeq, long deliveredSeq,
+            long floorSeq, long floorMsgId) {}
+
+    /**
+     * Appends one message to each conversation (creating those that do not exist): moves last_seq on and draws
+     * the msg_id while holding the row lock, so msg_ids grow in commit order within a conversation. Rows are
+     * locked in key order, so two multi-target sends cannot deadlock.
+     */
+    public List<Appended> append(Connection c, String appId, ConversationKind kind, long[] lowIds, long[] highIds)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "insert into conversations (app_id, kind, low_id, high_id, last_seq, last_msg_id, last_at)"
+                + " select ?, ?, t.low_id, t.high_id, 1, nextval('msg_ids'), now()"
+                + " from unnest(?::bigint[], ?::bigint[]) as t(low_id, high_id) order by t.low_id, t.high_id"
+                + " on conflict (app_id, kind, low_id, high_id) do update set last_seq = conversations.last_seq + 1,"
+                + " last_msg_id = nextval('msg_ids'), last_at = now()"
+                + " returning id, low_id, high_id, last_seq, last_msg_id, (xmax = 0)")) {
+            ps.setString(1, appId);
+            ps.setShort(2, kind.code);
+            ps.setArray(3, c.createArrayOf("bigint", box(lowIds)));
+            ps.setArray(4, c.createArrayOf("bigint", box(highIds)));
+            List<Appended> appended = new ArrayList<>(lowIds.length);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    appended.add(new Appended(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
+                            rs.getLong(5), rs.getBoolean(6)));
+                }
+            }
+            return appended;
+        }
+    }
+
+    /** Creates an empty conversation (a new group's) and returns its id. */
+    public long create(Connection c, String appId, Key key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into conversations (app_id, kind, low_id, high_id)"
+                + " values (?, ?, ?, ?) returning id")) {
+            ps.setString(1, appId);
+            ps.setShort(2, key.kind().code);
+            ps.setLong(3, key.lowId());
+            ps.setLong(4, key.highId());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    public Optional<Ref> find(Connection c, String appId, Key key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select id, last_seq, last_msg_id from conversations"
+                + " where app_id = ? and kind = ? and low_id = ? and high_id = ?")) {
+            ps.setString(1, appId);
+            ps.setShort(2, key.kind().code);
+            ps.setLong(3, key.lowId());
+            ps.setLong(4, key.highId());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new Ref(rs.getLong(1), rs.getLong(2), rs.getLong(3))) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Adds members at the conversation's current end: they see (and count as unread) only what comes after.
+     * Existing members are left as they are. Returns how many were added.
+     */
+    public int addMembers(Connection c, long conversationId, String appId, long peerId, long[] userIds, int role)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "insert into conversation_members (conversation_id, user_id, app_id, peer_id, role, read_seq,"
+                + " delivered_seq, floor_seq, floor_msg_id)"
+                + " select c.id, u.user_id, ?, ?, ?, c.last_seq, c.last_seq, c.last_seq, c.last_msg_id"
+                + " from conversations c, unnest(?::bigint[]) as u(user_id) where c.id = ?"
+                + " on conflict (conversation_id, user_id) do nothing")) {
+            ps.setString(1, appId);
+            ps.setLong(2, peerId);
+            ps.setInt(3, role);
+            ps.setArray(4, c.createArrayOf("bigint", box(userIds)));
+            ps.setLong(5, conversationId);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** Members of conversations created by a send: each sees the peer (or 0) as the address; nothing read yet. */
+    public void addNewConversationMembers(Connection c, String appId, long[] conversationIds, long[] userIds,
+            long[] peerIds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "insert into conversation_members (conversation_id, user_id, app_id, peer_id)"
+                + " select t.cid, t.uid, ?, t.peer from unnest(?::bigint[], ?::bigint[], ?::bigint[]) as t(cid, uid, peer)"
+                + " on conflict (conversation_id, user_id) do nothing")) {
+            ps.setString(1, appId);
+            ps.setArray(2, c.createArrayOf("bigint", box(conversationIds)));
+            ps.setArray(3, c.createArrayOf("bigint", box(userIds)));
+            ps.setArray(4, c.createArrayOf("bigint", box(peerIds)));
+            ps.executeUpdate();
+        }
+    }
+
+    public Optional<Member> member(Connection c, long conversationId, long userId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select conversation_id, user_id, peer_id, role, read_seq,"
+                + " delivered_seq, floor_seq, floor_msg_id from conversation_members"
+                + " where conversation_id = ? and user_id = ?")) {
+            ps.setLong(1, conversationId);
+            ps.setLong(2, userId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new Member(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getInt(4),
+                        rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8))) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Moves a member's read (and delivered) position up to the given messages' seq; never backwards. The user's
+     * own message counts as read by them.
+     */
+    public void markRead(Connection c, long userId, long[] conversationIds, long[] seqs) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update conversation_members m set"
+                + " read_seq = greatest(m.read_seq, t.seq), delivered_seq = greatest(m.delivered_seq, t.seq)"
+                + " from unnest(?::bigint[], ?::bigint[]) as t(cid, seq)"
+                + " where m.conversation_id = t.cid and m.user_id = ?")) {
+            ps.setArray(1, c.createArrayOf("bigint", box(conversationIds)));
+            ps.setArray(2, c.createArrayOf("bigint", box(seqs)));
+            ps.setLong(3, userId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Read receipt: everything up to msg_id is READ; returns false when the position did not move. */
+    public boolean markReadUpTo(Connection c, long conversationId, long userId, long msgId) throws SQLException {
+        return moveUpTo(c, "read_seq = greatest(read_seq, p.seq), delivered_seq = greatest(delivered_seq, p.seq)",
+                conversationId, userId, msgId);
+    }
+
+    /** A device acknowledged a live message: everything up to msg_id is at least DELIVERED. */
+    public boolean markDeliveredUpTo(Connection c, long conversationId, long userId, long msgId) throws SQLException {
+        return moveUpTo(c, "delivered_seq = greatest(delivered_seq, p.seq)", conversationId, userId, msgId);
+    }
+
+    private static boolean moveUpTo(Connection c, String assignment, long conversationId, long userId, long msgId)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update conversation_members m set " + assignment
+                + " from (select seq from messages where conversation_id = ? and msg_id <= ?"
+                + " order by msg_id desc limit 1) p where m.conversation_id = ? and m.user_id = ?")) {
+            ps.setLong(1, conversationId);
+            ps.setLong(2, msgId);
+            ps.setLong(3, conversationId);
+            ps.setLong(4, userId);
+            return ps.executeUpdate() > 0;
+        }
+    }
+
+    /** Deletes the conversation for this member only: hides everything up to now. */
+    public void moveFloorToEnd(Connection c, long conversationId, long userId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update conversation_members m set"
+                + " floor_seq = greatest(m.floor_seq, c.last_seq), floor_msg_id = greatest(m.floor_msg_id, c.last_msg_id)"
+                + " from conversations c where c.id = m.conversation_id and m.conversation_id = ? and m.user_id = ?")) {
+            ps.setLong(1, conversationId);
+            ps.setLong(2, userId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The member's visible conversations, most recent first, with their unread counts. */
+    public List<long[]> unread(Connection c, String appId, long userId, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select m.peer_id,"
+                + " c.last_seq - greatest(m.read_seq, m.floor_seq) from conversation_members m"
+                + " join conversations c on c.id = m.conversation_id"
+                + " where m.app_id = ? and m.user_id = ? and c.last_seq > m.floor_seq"
+                + " order by c.last_at desc, c.id desc limit ?")) {
+            ps.setString(1, appId);
+            ps.setLong(2, userId);
+            ps.setInt(3, limit);
+            List<long[]> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new long[] {rs.getLong(1), rs.getLong(2)});
+                }
+            }
+            return rows;
+        }
+    }
+
+    static Long[] box(long[] values) {
+        Long[] boxed = new Long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boxed[i] = values[i];
+        }
+        return boxed;
+    }
+}

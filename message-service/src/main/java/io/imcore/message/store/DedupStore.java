@@ -1,0 +1,67 @@
+package io.imcore.message.store;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * transaction_id de-duplication in the database, so it holds across replicas. The claim runs first in the
+ * send's transaction: a concurrent repeat waits on the primary key until the first commits (then reads its
+ * answer) or rolls back (then runs itself).
+ */
+@ApplicationScoped
+public class DedupStore {
+
+    /** Empty when this call is the first within the window and must run; else the first call's answer. */
+    public Optional<String> claim(Connection c, String appId, long senderId, long transactionId, Duration window)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into send_dedup (app_id, sender_id, transaction_id)"
+                + " values (?, ?, ?) on conflict (app_id, sender_id, transaction_id) do update"
+                + " set answer = null, created_at = now()"
+                + " where send_dedup.created_at < now() - make_interval(secs => ?) returning 1")) {
+            ps.setString(1, appId);
+            ps.setLong(2, senderId);
+            ps.setLong(3, transactionId);
+            ps.setDouble(4, window.toMillis() / 1000.0);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return Optional.empty();
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("select answer from send_dedup"
+                + " where app_id = ? and sender_id = ? and transaction_id = ?")) {
+            ps.setString(1, appId);
+            ps.setLong(2, senderId);
+            ps.setLong(3, transactionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return Optional.of(rs.next() && rs.getString(1) != null ? rs.getString(1) : "true");
+            }
+        }
+    }
+
+    public void answer(Connection c, String appId, long senderId, long transactionId, String answer)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update send_dedup set answer = ?"
+                + " where app_id = ? and sender_id = ? and transaction_id = ?")) {
+            ps.setString(1, answer);
+            ps.setString(2, appId);
+            ps.setLong(3, senderId);
+            ps.setLong(4, transactionId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Forgets claims older than the window; returns how many. */
+    public int expire(Connection c, Duration window) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "delete from send_dedup where created_at < now() - make_interval(secs => ?)")) {
+            ps.setDouble(1, window.toMillis() / 1000.0);
+            return ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,6 @@
+package io.imcore.message.store;
+
+/** A stored message; seq is its position in the conversation (for unread counts and receipts). */
+public record MessageRow(long conversationId, long msgId, long seq, long senderId, Integer senderDeviceSn,
+        long targetId, int contentType, String content, String attachment, String config, String ext,
+        long createdMs) {}

@@ -1,0 +1,94 @@
+package io.imcore.message.store;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Messages, stored once per conversation (a group message is one row, whatever the member count). */
+@ApplicationScoped
+public class MessageStore {
+
+    private static final String COLUMNS = "conversation_id, msg_id, seq, sender_id, sender_device_sn, target_id,"
+            + " content_type, content, attachment, config, ext, created_ms";
+
+    /** The same content into several conversations, one row each (positions from {@link ConversationStore#append}). */
+    public void insert(Connection c, List<ConversationStore.Appended> places, long[] targetIds, long senderId,
+            Integer senderDeviceSn, int contentType, String content, String attachment, String config, String ext,
+            long createdMs) throws SQLException {
+        long[] conversationIds = new long[places.size()];
+        long[] msgIds = new long[places.size()];
+        long[] seqs = new long[places.size()];
+        for (int i = 0; i < places.size(); i++) {
+            conversationIds[i] = places.get(i).conversationId();
+            msgIds[i] = places.get(i).msgId();
+            seqs[i] = places.get(i).seq();
+        }
+        try (PreparedStatement ps = c.prepareStatement("insert into messages (" + COLUMNS + ")"
+                + " select t.cid, t.mid, t.seq, ?, ?, t.target, ?, ?, ?, ?, ?, ?"
+                + " from unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[]) as t(cid, mid, seq, target)")) {
+            ps.setLong(1, senderId);
+            if (senderDeviceSn == null) {
+                ps.setNull(2, Types.INTEGER);
+            } else {
+                ps.setInt(2, senderDeviceSn);
+            }
+            ps.setInt(3, contentType);
+            ps.setString(4, content);
+            ps.setString(5, attachment);
+            ps.setString(6, config);
+            ps.setString(7, ext);
+            ps.setLong(8, createdMs);
+            ps.setArray(9, c.createArrayOf("bigint", ConversationStore.box(conversationIds)));
+            ps.setArray(10, c.createArrayOf("bigint", ConversationStore.box(msgIds)));
+            ps.setArray(11, c.createArrayOf("bigint", ConversationStore.box(seqs)));
+            ps.setArray(12, c.createArrayOf("bigint", ConversationStore.box(targetIds)));
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * A page of a conversation, newest first: messages with floorMsgId &lt; msg_id &lt; before (before 0 = no
+     * upper bound). Reads limit + 1 rows so the caller can tell whether older ones exist.
+     */
+    public List<MessageRow> pageDescending(Connection c, long conversationId, long floorMsgId, long before, int limit)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS + " from messages"
+                + " where conversation_id = ? and msg_id > ? and msg_id < ? order by msg_id desc limit ?")) {
+            ps.setLong(1, conversationId);
+            ps.setLong(2, floorMsgId);
+            ps.setLong(3, before == 0 ? Long.MAX_VALUE : before);
+            ps.setInt(4, limit + 1);
+            return rows(ps);
+        }
+    }
+
+    /** Messages by (conversation_id, msg_id) pairs, for live delivery. */
+    public List<MessageRow> find(Connection c, long[] conversationIds, long[] msgIds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS.replaceAll("(\\w+)", "m.$1")
+                + " from unnest(?::bigint[], ?::bigint[]) as t(cid, mid)"
+                + " join messages m on m.conversation_id = t.cid and m.msg_id = t.mid")) {
+            ps.setArray(1, c.createArrayOf("bigint", ConversationStore.box(conversationIds)));
+            ps.setArray(2, c.createArrayOf("bigint", ConversationStore.box(msgIds)));
+            return rows(ps);
+        }
+    }
+
+    private static List<MessageRow> rows(PreparedStatement ps) throws SQLException {
+        List<MessageRow> rows = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                int sn = rs.getInt(5);
+                Integer senderDeviceSn = rs.wasNull() ? null : sn;
+                rows.add(new MessageRow(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), senderDeviceSn,
+                        rs.getLong(6), rs.getInt(7), rs.getString(8), rs.getString(9), rs.getString(10),
+                        rs.getString(11), rs.getLong(12)));
+            }
+        }
+        return rows;
+    }
+}
