@@ -305,6 +305,10 @@ print(id)')"
   "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
     --topic auth.events --partitions 6 --config cleanup.policy=compact >"$LOGS/kafka-topics.log" 2>&1 \
     || die_with_log kafka-topics "cannot create topic auth.events"
+  # presence.events: one key per device, compacted too: the latest record is the device's current presence
+  "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
+    --topic presence.events --partitions 6 --config cleanup.policy=compact >>"$LOGS/kafka-topics.log" 2>&1 \
+    || die_with_log kafka-topics "cannot create topic presence.events"
 }
 
 # ---- services ----------------------------------------------------------------------------------------------
@@ -315,16 +319,19 @@ service_ready() {
 
 # All stopped services start at once; then each gets SERVICE_WAIT_SECONDS to report ready.
 start_services() {
-  local s db signing pending=() next=() deadline
+  local s db extra_env pending=() next=() deadline
   for s in "${SERVICES[@]}"; do
     if running_pid "$s" >/dev/null; then
       log "$s: already running"
     else
       require_free_port "$s" "${SERVICE_PORT[$s]}"
       db="${SERVICE_DB[$s]}"
-      signing=()
+      extra_env=()
       if [[ "$s" == auth-service ]]; then
-        signing=(IM_JWT_PRIVATE_KEY_LOCATION="$KEYS/jwt-private.pem")
+        extra_env=(IM_JWT_PRIVATE_KEY_LOCATION="$KEYS/jwt-private.pem")
+      else
+        # the auth view asks auth-service about users registered a moment ago (docs/events.md)
+        extra_env=(IM_AUTH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[auth-service]}")
       fi
       log "$s: starting on 127.0.0.1:${SERVICE_PORT[$s]}"
       launch "$s" env \
@@ -336,7 +343,7 @@ start_services() {
         KAFKA_BOOTSTRAP_SERVERS="$KAFKA_BOOTSTRAP" \
         IM_JWT_PUBLIC_KEY_LOCATION="$KEYS/jwt-public.pem" \
         IM_PLATFORM_KEY="$PLATFORM_KEY" \
-        "${signing[@]}" \
+        "${extra_env[@]}" \
         java -Xmx256m -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
     fi
     pending+=("$s")
