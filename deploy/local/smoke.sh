@@ -93,6 +93,56 @@ step_admin_acts_as_user() {
   expect "user token with user_id header gets 10010" 'd["code"] == 10010'
 }
 
+# A user registered a moment ago can receive at once: message-service's auth view may not have the event yet,
+# so it asks auth-service (docs/events.md). Three fresh users, each sent to right after registration.
+step_message_to_just_registered() {
+  local i peer
+  PEERS=()
+  for i in 1 2 3; do
+    call POST /user/register/v2 "{\"username\":\"${USERNAME}_p$i\",\"password\":\"$PASSWORD\"}" "app_id: $APP_ID"
+    expect "peer $i registered" 'd["code"] == 200'
+    peer="$(json_get "$RESPONSE" 'd["data"]["user_id"]')"
+    PEERS+=("$peer")
+    call POST /message/send "{\"content_type\":0,\"content\":\"hello $i\",\"targets\":[$peer],\"type\":1}" \
+      "app_id: $APP_ID" "access-token: $USER_TOKEN"
+    expect "message to the just-registered peer $i accepted" 'd["code"] == 200 and d["data"] is True'
+  done
+}
+
+step_conversation_and_receipt() {
+  local peer="${PEERS[0]}" msg_id
+  call GET /message/unread "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $peer"
+  expect "the peer has one unread conversation with the sender" \
+    "[(x['conversation_id']['uid'], x['num']) for x in d['data']] == [($USER_ID, 1)]"
+  call GET "/message/conversation?opposite_id=$USER_ID&limit=20" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
+    "user_id: $peer"
+  expect "the page holds the message, unread" \
+    '[(m["content"], m["status"], m["ctype"]) for m in d["data"]["messages"]] == [("hello 1", "UNREAD", "TEXT")]'
+  msg_id="$(json_get "$RESPONSE" 'd["data"]["messages"][0]["msg_id"]')"
+  call GET "/message/ack?conversation_id=$USER_ID&device_sn=0&msg_id=$msg_id" "" "app_id: $APP_ID" \
+    "access-token: $ADMIN_TOKEN" "user_id: $peer"
+  expect "read receipt accepted" 'd["code"] == 200'
+  call GET "/message/conversation?opposite_id=${PEERS[0]}" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "the sender sees it READ" '[m["status"] for m in d["data"]["messages"]] == ["READ"]'
+  call POST /message/send "{\"content_type\":0,\"content\":\"x\",\"targets\":[999999999999],\"type\":1}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "unknown target gets 10000" 'd["code"] == 10000'
+}
+
+step_group() {
+  call POST /group/create "{\"name\":\"smoke group\",\"user_list\":[${PEERS[1]},${PEERS[2]}]}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "group created with 3 members" 'd["code"] == 200 and d["data"]["member_count"] == 3'
+  GROUP_ID="$(json_get "$RESPONSE" 'd["data"]["group_id"]')"
+  call POST /message/send "{\"content_type\":0,\"content\":\"hi group\",\"targets\":[$GROUP_ID],\"type\":2}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "group message sent" 'd["code"] == 200'
+  call GET /message/unread "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: ${PEERS[2]}"
+  expect "a member has the group unread" "[(x['conversation_id']['uid'], x['num']) for x in d['data']] == [($GROUP_ID, 1)]"
+  call GET "/user/online_status" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "online status answers (no device connected)" 'd["code"] == 200 and d["data"]["online"] is False'
+}
+
 step_password_change_revokes() {
   call POST /user/change_password "{\"old_password\":\"$PASSWORD\",\"new_password\":\"new-secret-2\"}" \
     "app_id: $APP_ID" "access-token: $USER_TOKEN"
@@ -122,8 +172,8 @@ step_health() {
   done
 }
 
-STEPS=(stack_up register_user user_token device_list admin_acts_as_user password_change_revokes wrong_password
-  unknown_path health)
+STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
+  conversation_and_receipt group password_change_revokes wrong_password unknown_path health)
 
 for step in "${STEPS[@]}"; do
   echo "smoke: $step"

@@ -1,0 +1,218 @@
+package io.imcore.message;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.context.AuthViewStore;
+import io.imcore.testing.LiveClient;
+import io.imcore.testing.SharedInfrastructure;
+import io.imcore.testing.TestTokens;
+import java.io.File;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jose4j.jwt.JwtClaims;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two processes of the packaged message-service on one PostgreSQL and one Kafka, as two Kubernetes replicas:
+ * a message sent through one reaches a device connected to the other, de-duplication holds across them, and the
+ * connections of a replica killed with SIGKILL stop counting as online.
+ */
+class TwoReplicasIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final List<Replica> REPLICAS = new ArrayList<>();
+    private static final String APP = "app" + UUID.randomUUID().toString().substring(0, 8);
+    private static final long ALICE = 20_001;
+    private static final long BOB = 20_002;
+
+    record Replica(String name, int port, Process process) {}
+
+    @BeforeAll
+    static void startTwoReplicas() throws Exception {
+        SharedInfrastructure infrastructure = SharedInfrastructure.get();
+        for (String name : List.of("one", "two")) {
+            REPLICAS.add(start(name, infrastructure.quarkusConfig()));
+        }
+        for (Replica replica : REPLICAS) {
+            awaitReady(replica);
+        }
+        try (Connection c = database()) {
+            AuthViewStore.upsertApp(c, APP, 1);
+            AuthViewStore.upsertUser(c, APP, ALICE, 1, false);
+            AuthViewStore.upsertUser(c, APP, BOB, 1, false);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        REPLICAS.forEach(r -> r.process().destroyForcibly());
+    }
+
+    private static Replica start(String name, Map<String, String> config) throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m"));
+        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
+                "-Dim.message.replica-id=replica_" + name, "-Dim.message.presence-heartbeat=1s",
+                "-Dim.message.presence-expiry=4S", "-jar", "target/quarkus-app/quarkus-run.jar"));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(new File("target/it-replica-" + name + ".log")).start();
+        return new Replica(name, port, process);
+    }
+
+    private static void awaitReady(Replica replica) throws Exception {
+        long deadline = System.currentTimeMillis() + 90_000;
+        while (System.currentTimeMillis() < deadline) {
+            if (!replica.process().isAlive()) {
+                throw new AssertionError("replica " + replica.name() + " exited; see target/it-replica-"
+                        + replica.name() + ".log");
+            }
+            try {
+                HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + replica.port() + "/q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (ready.statusCode() == 200) {
+                    return;
+                }
+            } catch (java.io.IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("replica " + replica.name() + " not ready in 90 s");
+    }
+
+    private static Connection database() throws Exception {
+        Map<String, String> config = SharedInfrastructure.get().quarkusConfig();
+        return DriverManager.getConnection(config.get("quarkus.datasource.jdbc.url"),
+                config.get("quarkus.datasource.username"), config.getOrDefault("quarkus.datasource.password", ""));
+    }
+
+    private static String token(long user, int deviceSn) {
+        JwtClaims claims = TestTokens.userClaims(APP, user, 1);
+        claims.setClaim("dsn", deviceSn);
+        return TestTokens.signRs256(claims, SharedInfrastructure.get().jwtKeys().getPrivate());
+    }
+
+    private static JsonNode call(Replica replica, String method, String path, String token, String body)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + replica.port() + path))
+                .header("app_id", APP).header("access-token", token).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        return JSON.readTree(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    private static String text(String content, long target, Long transactionId) {
+        return "{\"content_type\":0,\"content\":\"" + content + "\",\"targets\":[" + target + "],\"type\":1"
+                + (transactionId == null ? "" : ",\"transaction_id\":" + transactionId) + "}";
+    }
+
+    @Test
+    void messageSentThroughOneReplicaReachesADeviceOnTheOther() throws Exception {
+        Replica one = REPLICAS.get(0);
+        Replica two = REPLICAS.get(1);
+        try (LiveClient bobPhone = LiveClient.authenticated("127.0.0.1", two.port(), APP, token(BOB, 1), null)) {
+            assertEquals(true, call(one, "GET", "/user/online_status", token(BOB, 1), null).path("data")
+                    .path("online").asBoolean(), "presence is shared: replica one sees bob online on two");
+            JsonNode sent = call(one, "POST", "/message/send", token(ALICE, 1), text("across replicas", BOB, null));
+            assertEquals(200, sent.path("code").asInt(), sent.toString());
+            JsonNode frame = bobPhone.next("message", Duration.ofSeconds(10));
+            assertNotNull(frame, "bob's socket on replica two gets the message sent through replica one");
+            assertEquals("across replicas", frame.path("message").path("content").asText());
+            long msgId = frame.path("message").path("msg_id").asLong();
+            bobPhone.send("{\"type\":\"ack\",\"conversation_id\":" + ALICE + ",\"msg_id\":" + msgId + "}");
+            assertEquals(200, bobPhone.next("ack", Duration.ofSeconds(10)).path("code").asInt());
+            JsonNode page = call(one, "GET", "/message/conversation?opposite_id=" + BOB, token(ALICE, 1), null);
+            JsonNode messages = page.path("data").path("messages");
+            assertEquals("DELIVERED", messages.get(messages.size() - 1).path("status").asText());
+        }
+    }
+
+    @Test
+    void concurrentRepeatsOnBothReplicasExecuteOnce() throws Exception {
+        long transactionId = System.nanoTime();
+        int before = countMessages("once across replicas");
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<JsonNode>> answers = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Replica replica = REPLICAS.get(i % 2);
+            Callable<JsonNode> send = () -> {
+                start.await();
+                return call(replica, "POST", "/message/send", token(ALICE, 1),
+                        text("once across replicas", BOB, transactionId));
+            };
+            answers.add(pool.submit(send));
+        }
+        start.countDown();
+        for (Future<JsonNode> answer : answers) {
+            JsonNode body = answer.get();
+            assertEquals(200, body.path("code").asInt(), body.toString());
+            assertEquals(true, body.path("data").asBoolean());
+        }
+        pool.shutdown();
+        assertEquals(before + 1, countMessages("once across replicas"));
+    }
+
+    @Test
+    void connectionsOfAKilledReplicaStopCountingAsOnline() throws Exception {
+        Replica doomed = start("doomed", SharedInfrastructure.get().quarkusConfig());
+        REPLICAS.add(doomed);
+        awaitReady(doomed);
+        Replica survivor = REPLICAS.get(0);
+        LiveClient alicePhone = LiveClient.authenticated("127.0.0.1", doomed.port(), APP, token(ALICE, 7), null);
+        assertTrue(call(survivor, "GET", "/user/online_status", token(ALICE, 7), null).path("data").path("online")
+                .asBoolean());
+        doomed.process().destroyForcibly().waitFor();
+        alicePhone.close();
+        long deadline = System.currentTimeMillis() + 30_000;
+        boolean online = true;
+        while (online && System.currentTimeMillis() < deadline) {
+            Thread.sleep(500);
+            online = call(survivor, "GET", "/user/online_status", token(ALICE, 7), null).path("data").path("online")
+                    .asBoolean();
+        }
+        assertTrue(!online, "the killed replica's connection no longer counts");
+    }
+
+    private static int countMessages(String content) throws Exception {
+        try (Connection c = database(); PreparedStatement ps = c.prepareStatement(
+                "select count(*) from messages where content = ?")) {
+            ps.setString(1, content);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+}
