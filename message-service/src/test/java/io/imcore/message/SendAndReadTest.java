@@ -15,6 +15,12 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -142,6 +148,97 @@ class SendAndReadTest {
                 .body("data.messages[0].from_xid.uid", equalTo(0));
         api.unread(alice).body("data[0].conversation_id.uid", equalTo(0)).body("data[0].num", equalTo(1));
         api.as(alice).body(body).put("/message/notify").then().body("code", equalTo(10010));
+    }
+
+    @Test
+    void pagingIsStableWhileNewMessagesArrive() throws Exception {
+        for (int i = 0; i < 30; i++) {
+            api.sendText(alice, bob, "old" + i);
+        }
+        ExecutorService writers = Executors.newFixedThreadPool(2);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicInteger written = new AtomicInteger();
+        for (int w = 0; w < 2; w++) {
+            writers.submit(() -> {
+                while (writing.get()) {
+                    api.sendText(bob, alice, "new" + written.incrementAndGet());
+                }
+                return null;
+            });
+        }
+        // page back through the 30 old messages while new ones land on top
+        List<String> seen = new ArrayList<>();
+        var first = api.page(alice, bob, 0, 7).extract();
+        long start = ((Number) first.path("data.next_msg_id")).longValue();
+        List<String> firstPage = first.path("data.messages.content");
+        boolean last = first.path("data.is_last");
+        while (!last) {
+            var page = api.page(alice, bob, start, 7).extract();
+            seen.addAll(0, page.path("data.messages.content"));
+            start = ((Number) page.path("data.next_msg_id")).longValue();
+            last = page.path("data.is_last");
+        }
+        writing.set(false);
+        writers.shutdown();
+        assertTrue(writers.awaitTermination(30, TimeUnit.SECONDS));
+        seen.addAll(firstPage);
+        List<String> old = seen.stream().filter(c -> c.startsWith("old")).toList();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            expected.add("old" + i);
+        }
+        assertEquals(expected, old, "every old message exactly once, in order");
+        assertEquals(seen.size(), new java.util.HashSet<>(seen).size(), "no message twice");
+        assertTrue(written.get() > 0, "messages were written during the walk");
+    }
+
+    @Test
+    void concurrentSendersShareOneOrderAndExactCounts() throws Exception {
+        int threads = 8;
+        int each = 15;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            long from = t % 2 == 0 ? alice : bob;
+            long to = t % 2 == 0 ? bob : alice;
+            int thread = t;
+            done.add(pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < each; i++) {
+                    api.sendText(from, to, "t" + thread + "-" + i);
+                }
+                return null;
+            }));
+        }
+        go.countDown();
+        for (var f : done) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        List<Number> ids = new ArrayList<>();
+        long start = 0;
+        boolean last = false;
+        while (!last) {
+            var page = api.page(alice, bob, start, 100).extract();
+            ids.addAll(0, page.<List<Number>>path("data.messages.msg_id"));
+            start = ((Number) page.path("data.next_msg_id")).longValue();
+            last = page.path("data.is_last");
+        }
+        assertEquals(threads * each, ids.size());
+        for (int i = 1; i < ids.size(); i++) {
+            assertTrue(ids.get(i).longValue() > ids.get(i - 1).longValue(), "msg_ids strictly increase");
+        }
+        Integer conversationLastSeq = database.read(c -> {
+            try (var ps = c.prepareStatement("select last_seq from conversations where app_id = ? and kind = 1")) {
+                ps.setString(1, api.appId);
+                try (var rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+        assertEquals(threads * each, conversationLastSeq, "one position per message, none lost or doubled");
     }
 
     private io.restassured.response.ValidatableResponse ack(long viewer, long conversation, long msgId) {
