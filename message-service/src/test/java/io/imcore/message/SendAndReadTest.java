@@ -241,6 +241,35 @@ class SendAndReadTest {
         assertEquals(threads * each, conversationLastSeq, "one position per message, none lost or doubled");
     }
 
+    @Test
+    void firstMessagesCrossingInANewConversationNeverCountTheSendersOwn() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        for (int pair = 0; pair < 10; pair++) {
+            long a = api.newUser();
+            long b = api.newUser();
+            CountDownLatch go = new CountDownLatch(1);
+            var first = pool.submit(() -> {
+                go.await();
+                api.sendText(a, b, "hi b");
+                return null;
+            });
+            var second = pool.submit(() -> {
+                go.await();
+                api.sendText(b, a, "hi a");
+                return null;
+            });
+            go.countDown();
+            first.get(30, TimeUnit.SECONDS);
+            second.get(30, TimeUnit.SECONDS);
+            // whoever sent second has read the first (sending reads what came before): one unread in all,
+            // never the sender's own message
+            List<Integer> nums = new ArrayList<>(api.unread(a).extract().<List<Integer>>path("data.num"));
+            nums.addAll(api.unread(b).extract().<List<Integer>>path("data.num"));
+            assertEquals(1, nums.stream().mapToInt(Integer::intValue).sum(), "unread of a and b: " + nums);
+        }
+        pool.shutdown();
+    }
+
     private io.restassured.response.ValidatableResponse ack(long viewer, long conversation, long msgId) {
         return api.as(viewer).queryParam("conversation_id", conversation).queryParam("device_sn", 0)
                 .queryParam("msg_id", msgId).get("/message/ack").then().statusCode(200);

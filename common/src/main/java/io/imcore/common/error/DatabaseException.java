@@ -9,6 +9,12 @@ public class DatabaseException extends RuntimeException {
         super(cause.getMessage(), cause);
     }
 
+    /** Text the database cannot store (U+0000, or bytes invalid in its encoding): the input's fault, not ours. */
+    public boolean isUnstorableText() {
+        String state = ((SQLException) getCause()).getSQLState();
+        return "22021".equals(state) || "22P05".equals(state);
+    }
+
     public boolean isUnavailable() {
         SQLException sql = (SQLException) getCause();
         String state = sql.getSQLState();

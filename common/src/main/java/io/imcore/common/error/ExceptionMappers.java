@@ -75,6 +75,9 @@ public class ExceptionMappers {
 
     @ServerExceptionMapper
     public Response database(DatabaseException e, ContainerRequestContext request) {
+        if (e.isUnstorableText()) {
+            return envelope(ErrorCode.BAD_PARAMETER, "body: text contains a character that cannot be stored");
+        }
         if (e.isUnavailable()) {
             String id = CorrelationId.of(request);
             LOG.warnf("database unavailable [%s]: %s", id, e.getMessage());

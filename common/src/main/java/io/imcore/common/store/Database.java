@@ -45,6 +45,11 @@ public class Database {
 
     /** Runs read-only work with auto-commit. */
     public <T> T read(Work<T> work) {
+        return autoCommit(work);
+    }
+
+    /** Runs the work with auto-commit: each statement is a transaction of its own (one round trip, no COMMIT). */
+    public <T> T autoCommit(Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             return work.run(connection);
         } catch (SQLException e) {

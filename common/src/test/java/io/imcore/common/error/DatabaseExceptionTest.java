@@ -26,4 +26,13 @@ class DatabaseExceptionTest {
         assertFalse(new DatabaseException(new SQLException("syntax error", "42601")).isUnavailable());
         assertFalse(Database.isUniqueViolation(new DatabaseException(new SQLException("syntax error", "42601"))));
     }
+
+    @Test
+    void textTheDatabaseCannotStoreIsTheInputsFault() {
+        assertTrue(new DatabaseException(new SQLException("invalid byte sequence for encoding \"UTF8\": 0x00", "22021"))
+                .isUnstorableText());
+        assertTrue(new DatabaseException(new SQLException("unsupported Unicode escape sequence", "22P05"))
+                .isUnstorableText());
+        assertFalse(new DatabaseException(new SQLException("duplicate key value", "23505")).isUnstorableText());
+    }
 }

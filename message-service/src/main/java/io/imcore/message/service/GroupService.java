@@ -1,5 +1,6 @@
 package io.imcore.message.service;
 
+import io.imcore.common.api.StorableText;
 import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
@@ -55,6 +56,7 @@ public class GroupService {
         if (body == null) {
             throw ApiException.badParameter("body", "required");
         }
+        StorableText.check("name", body.name());
         String name = body.name() == null ? "" : body.name().strip();
         if (name.isEmpty() || name.length() > MAX_NAME) {
             throw ApiException.badParameter("name", "1 to " + MAX_NAME + " characters required");
@@ -262,6 +264,7 @@ public class GroupService {
     }
 
     private static void checkLength(String field, String value, int max) {
+        StorableText.check(field, value);
         if (value != null && value.length() > max) {
             throw ApiException.badParameter(field, "longer than " + max + " characters");
         }

@@ -1,5 +1,6 @@
 package io.imcore.message.service;
 
+import io.imcore.common.api.StorableText;
 import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
@@ -10,11 +11,11 @@ import io.imcore.message.config.MessageConfig;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.store.ConversationKind;
 import io.imcore.message.store.ConversationStore;
-import io.imcore.message.store.ConversationStore.Appended;
 import io.imcore.message.store.DedupStore;
 import io.imcore.message.store.GroupRow;
 import io.imcore.message.store.GroupStore;
-import io.imcore.message.store.MessageStore;
+import io.imcore.message.store.SendStore;
+import io.imcore.message.store.SendStore.Placed;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -28,8 +29,8 @@ import java.util.Optional;
 
 /**
  * POST|PUT /message/send and /message/notify (decisions.md section 4): checks the whole request first, then stores
- * one message per target conversation (a group message once), the sender's read position, the de-duplication
- * answer and the live notifications in one transaction.
+ * one message per target conversation (a group message once) and the sender's read position in one statement,
+ * with the de-duplication claim in the same transaction, then announces the messages to live connections.
  */
 @ApplicationScoped
 public class SendService {
@@ -45,7 +46,7 @@ public class SendService {
     private final Database database;
     private final IdentityDirectory directory;
     private final ConversationStore conversations;
-    private final MessageStore messages;
+    private final SendStore sends;
     private final GroupStore groups;
     private final DedupStore dedup;
     private final LiveRouter live;
@@ -53,12 +54,12 @@ public class SendService {
     private final MeterRegistry registry;
 
     public SendService(Database database, IdentityDirectory directory, ConversationStore conversations,
-            MessageStore messages, GroupStore groups, DedupStore dedup, LiveRouter live, MessageConfig config,
+            SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, MessageConfig config,
             MeterRegistry registry) {
         this.database = database;
         this.directory = directory;
         this.conversations = conversations;
-        this.messages = messages;
+        this.sends = sends;
         this.groups = groups;
         this.dedup = dedup;
         this.live = live;
@@ -69,6 +70,7 @@ public class SendService {
     /** A message from a user: the token's user, or for an admin token from_user_id or the user_id header. */
     public boolean send(RequestContext caller, SendRequest body) {
         SendRequest request = validate(body);
+        checkActingGroup(caller, request);
         long sender = sender(caller, request);
         Integer senderDevice = caller.isAdmin() ? null : caller.deviceSn();
         return deliver(caller.appId(), sender, senderDevice, request, caller.isAdmin(), "send");
@@ -77,7 +79,16 @@ public class SendService {
     /** A system notification (admin token only): from uid 0, into conversation 0 of each user, or into groups. */
     public boolean notify(RequestContext caller, SendRequest body) {
         SendRequest request = validate(body);
+        checkActingGroup(caller, request);
         return deliver(caller.appId(), SYSTEM_SENDER, null, request, true, "notify");
+    }
+
+    /** An admin acting for one group (group_id header) sends to that group only, as it manages only that group. */
+    private static void checkActingGroup(RequestContext caller, SendRequest request) {
+        Long acting = caller.actingGroupId();
+        if (acting != null && (request.type() != TYPE_GROUP || request.targets().stream().anyMatch(t -> !acting.equals(t)))) {
+            throw new ApiException(ErrorCode.NO_PERMISSION, "group_id header: only that group may be the target");
+        }
     }
 
     private long sender(RequestContext caller, SendRequest request) {
@@ -142,6 +153,7 @@ public class SendService {
     }
 
     private static void checkSize(String field, String value, int maxBytes) {
+        StorableText.check(field, value);
         // a UTF-8 character is at most 4 bytes: count bytes only when the length alone cannot decide
         if (value != null && value.length() * 4L > maxBytes && value.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
             throw ApiException.badParameter(field, "longer than " + maxBytes + " bytes");
@@ -150,25 +162,32 @@ public class SendService {
 
     private boolean deliver(String appId, long sender, Integer senderDevice, SendRequest request, boolean admin,
             String operation) {
+        if (request.transactionId() != null) {
+            // a repeat gets the first call's answer even if the call would now fail (say the sender left the group)
+            Optional<String> first = database.read(c -> dedup.previous(c, appId, sender, request.transactionId(),
+                    config.dedupWindow()));
+            if (first.isPresent()) {
+                return Boolean.parseBoolean(first.get());
+            }
+        }
         List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
         List<GroupRow> targetGroups = request.type() == TYPE_USER ? List.of()
                 : checkGroups(appId, targets, sender, admin);
         if (request.type() == TYPE_USER) {
             checkUsers(appId, targets);
         }
-        boolean sent = database.inTransaction(c -> {
-            if (request.transactionId() != null) {
-                Optional<String> first = dedup.claim(c, appId, sender, request.transactionId(), config.dedupWindow());
-                if (first.isPresent()) {
-                    return Boolean.parseBoolean(first.get());
-                }
-            }
-            store(c, appId, sender, senderDevice, request, targets, targetGroups);
-            if (request.transactionId() != null) {
-                dedup.answer(c, appId, sender, request.transactionId(), ANSWER);
-            }
-            return Boolean.parseBoolean(ANSWER);
-        });
+        boolean sent;
+        if (request.transactionId() == null) {
+            // no claim to make: the send is one auto-committed statement
+            sent = database.autoCommit(c -> store(c, appId, sender, senderDevice, request, targets, targetGroups));
+        } else {
+            sent = database.inTransaction(c -> {
+                Optional<String> first = dedup.claim(c, appId, sender, request.transactionId(), config.dedupWindow(),
+                        ANSWER);
+                return first.isPresent() ? Boolean.parseBoolean(first.get())
+                        : store(c, appId, sender, senderDevice, request, targets, targetGroups);
+            });
+        }
         registry.counter("imcore.messages.sent", "operation", operation,
                 "target_type", request.type() == TYPE_USER ? "user" : "group").increment(targets.size());
         return sent;
@@ -211,7 +230,7 @@ public class SendService {
         });
     }
 
-    private void store(Connection c, String appId, long sender, Integer senderDevice, SendRequest request,
+    private boolean store(Connection c, String appId, long sender, Integer senderDevice, SendRequest request,
             List<Long> targets, List<GroupRow> targetGroups) throws SQLException {
         int n = targets.size();
         long[] lows = new long[n];
@@ -234,49 +253,18 @@ public class SendService {
                 highs[i] = Math.max(sender, targets.get(i));
             }
         }
-        List<Appended> placed = conversations.append(c, appId, kind, lows, highs);
-        long[] targetIds = new long[placed.size()];
-        for (int i = 0; i < placed.size(); i++) {
-            Appended place = placed.get(i);
-            targetIds[i] = kind == ConversationKind.DIRECT ? (place.lowId() == sender ? place.highId() : place.lowId())
-                    : place.lowId();
-        }
-        if (kind != ConversationKind.GROUP) {
-            addMembersOfNewConversations(c, appId, kind, placed, sender);
-        }
-        messages.insert(c, placed, targetIds, sender, senderDevice, request.contentType(),
+        SendStore.Message message = new SendStore.Message(sender, senderDevice, request.contentType(),
                 request.content() == null ? "" : request.content(), request.attachment(), request.config(),
                 request.ext(), System.currentTimeMillis());
-        if (sender != SYSTEM_SENDER) {
-            long[] conversationIds = placed.stream().mapToLong(Appended::conversationId).toArray();
-            long[] seqs = placed.stream().mapToLong(Appended::seq).toArray();
-            conversations.markRead(c, sender, conversationIds, seqs);
+        SendStore.Result result = sends.append(c, appId, kind, lows, highs, message, config.presenceExpiry());
+        List<Placed> existing = result.placed().stream().filter(p -> !p.created()).toList();
+        if (kind == ConversationKind.DIRECT && result.senderReadsMoved() < existing.size()) {
+            // the peer created the conversation concurrently: its member rows were not yet visible to the statement
+            conversations.markRead(c, sender, existing.stream().mapToLong(Placed::conversationId).toArray(),
+                    existing.stream().mapToLong(Placed::seq).toArray());
         }
-        live.route(c, appId, kind, placed);
-    }
-
-    /** A conversation created by this send gets its members: both users (one for a note to self), or the user. */
-    private void addMembersOfNewConversations(Connection c, String appId, ConversationKind kind,
-            List<Appended> placed, long sender) throws SQLException {
-        List<long[]> rows = new ArrayList<>();
-        for (Appended place : placed) {
-            if (!place.created()) {
-                continue;
-            }
-            if (kind == ConversationKind.SYSTEM) {
-                rows.add(new long[] {place.conversationId(), place.lowId(), SYSTEM_SENDER});
-            } else {
-                rows.add(new long[] {place.conversationId(), place.lowId(), place.highId()});
-                if (place.lowId() != place.highId()) {
-                    rows.add(new long[] {place.conversationId(), place.highId(), place.lowId()});
-                }
-            }
-        }
-        if (rows.isEmpty()) {
-            return;
-        }
-        conversations.addNewConversationMembers(c, appId, rows.stream().mapToLong(r -> r[0]).toArray(),
-                rows.stream().mapToLong(r -> r[1]).toArray(), rows.stream().mapToLong(r -> r[2]).toArray());
+        live.announce(c, appId, result.placed());
+        return Boolean.parseBoolean(ANSWER);
     }
 
     static String joinIds(List<Long> ids) {

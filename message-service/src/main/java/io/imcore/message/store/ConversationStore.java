@@ -29,42 +29,10 @@ public class ConversationStore {
         }
     }
 
-    /** One message's place, drawn under the conversation's row lock. */
-    public record Appended(long conversationId, long lowId, long highId, long seq, long msgId, boolean created) {}
-
     public record Ref(long id, long lastSeq, long lastMsgId) {}
 
     public record Member(long conversationId, long userId, long peerId, int role, long readSeq, long deliveredSeq,
             long floorSeq, long floorMsgId) {}
-
-    /**
-     * Appends one message to each conversation (creating those that do not exist): moves last_seq on and draws
-     * the msg_id while holding the row lock, so msg_ids grow in commit order within a conversation. Rows are
-     * locked in key order, so two multi-target sends cannot deadlock.
-     */
-    public List<Appended> append(Connection c, String appId, ConversationKind kind, long[] lowIds, long[] highIds)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "insert into conversations (app_id, kind, low_id, high_id, last_seq, last_msg_id, last_at)"
-                + " select ?, ?, t.low_id, t.high_id, 1, nextval('msg_ids'), now()"
-                + " from unnest(?::bigint[], ?::bigint[]) as t(low_id, high_id) order by t.low_id, t.high_id"
-                + " on conflict (app_id, kind, low_id, high_id) do update set last_seq = conversations.last_seq + 1,"
-                + " last_msg_id = nextval('msg_ids'), last_at = now()"
-                + " returning id, low_id, high_id, last_seq, last_msg_id, (xmax = 0)")) {
-            ps.setString(1, appId);
-            ps.setShort(2, kind.code);
-            ps.setArray(3, c.createArrayOf("bigint", box(lowIds)));
-            ps.setArray(4, c.createArrayOf("bigint", box(highIds)));
-            List<Appended> appended = new ArrayList<>(lowIds.length);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    appended.add(new Appended(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                            rs.getLong(5), rs.getBoolean(6)));
-                }
-            }
-            return appended;
-        }
-    }
 
     /** Creates an empty conversation (a new group's) and returns its id. */
     public long create(Connection c, String appId, Key key) throws SQLException {
@@ -115,21 +83,6 @@ public class ConversationStore {
         }
     }
 
-    /** Members of conversations created by a send: each sees the peer (or 0) as the address; nothing read yet. */
-    public void addNewConversationMembers(Connection c, String appId, long[] conversationIds, long[] userIds,
-            long[] peerIds) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "insert into conversation_members (conversation_id, user_id, app_id, peer_id)"
-                + " select t.cid, t.uid, ?, t.peer from unnest(?::bigint[], ?::bigint[], ?::bigint[]) as t(cid, uid, peer)"
-                + " on conflict (conversation_id, user_id) do nothing")) {
-            ps.setString(1, appId);
-            ps.setArray(2, c.createArrayOf("bigint", box(conversationIds)));
-            ps.setArray(3, c.createArrayOf("bigint", box(userIds)));
-            ps.setArray(4, c.createArrayOf("bigint", box(peerIds)));
-            ps.executeUpdate();
-        }
-    }
-
     public Optional<Member> member(Connection c, long conversationId, long userId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select conversation_id, user_id, peer_id, role, read_seq,"
                 + " delivered_seq, floor_seq, floor_msg_id from conversation_members"
@@ -145,7 +98,7 @@ public class ConversationStore {
 
     /**
      * Moves a member's read (and delivered) position up to the given messages' seq; never backwards. The user's
-     * own message counts as read by them.
+     * own message counts as read by them (SendStore does this in the send's statement; this is its fallback).
      */
     public void markRead(Connection c, long userId, long[] conversationIds, long[] seqs) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("update conversation_members m set"

@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,41 +14,6 @@ public class MessageStore {
 
     private static final String COLUMNS = "conversation_id, msg_id, seq, sender_id, sender_device_sn, target_id,"
             + " content_type, content, attachment, config, ext, created_ms";
-
-    /** The same content into several conversations, one row each (positions from {@link ConversationStore#append}). */
-    public void insert(Connection c, List<ConversationStore.Appended> places, long[] targetIds, long senderId,
-            Integer senderDeviceSn, int contentType, String content, String attachment, String config, String ext,
-            long createdMs) throws SQLException {
-        long[] conversationIds = new long[places.size()];
-        long[] msgIds = new long[places.size()];
-        long[] seqs = new long[places.size()];
-        for (int i = 0; i < places.size(); i++) {
-            conversationIds[i] = places.get(i).conversationId();
-            msgIds[i] = places.get(i).msgId();
-            seqs[i] = places.get(i).seq();
-        }
-        try (PreparedStatement ps = c.prepareStatement("insert into messages (" + COLUMNS + ")"
-                + " select t.cid, t.mid, t.seq, ?, ?, t.target, ?, ?, ?, ?, ?, ?"
-                + " from unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[]) as t(cid, mid, seq, target)")) {
-            ps.setLong(1, senderId);
-            if (senderDeviceSn == null) {
-                ps.setNull(2, Types.INTEGER);
-            } else {
-                ps.setInt(2, senderDeviceSn);
-            }
-            ps.setInt(3, contentType);
-            ps.setString(4, content);
-            ps.setString(5, attachment);
-            ps.setString(6, config);
-            ps.setString(7, ext);
-            ps.setLong(8, createdMs);
-            ps.setArray(9, c.createArrayOf("bigint", ConversationStore.box(conversationIds)));
-            ps.setArray(10, c.createArrayOf("bigint", ConversationStore.box(msgIds)));
-            ps.setArray(11, c.createArrayOf("bigint", ConversationStore.box(seqs)));
-            ps.setArray(12, c.createArrayOf("bigint", ConversationStore.box(targetIds)));
-            ps.executeUpdate();
-        }
-    }
 
     /**
      * A page of a conversation, newest first: messages with floorMsgId &lt; msg_id &lt; before (before 0 = no

@@ -74,18 +74,6 @@ public class PresenceStore {
         }
     }
 
-    /** The connected devices of a conversation's members (a group's online members). */
-    public List<Device> onlineMembers(Connection c, long conversationId, Duration expiry) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select p.app_id, p.user_id, p.device_sn, p.replica_id,"
-                + " (extract(epoch from p.connected_at) * 1000)::bigint from conversation_members m"
-                + " join presence p on p.app_id = m.app_id and p.user_id = m.user_id" + LIVE_REPLICA
-                + " where m.conversation_id = ?")) {
-            ps.setDouble(1, expiry.toMillis() / 1000.0);
-            ps.setLong(2, conversationId);
-            return devices(ps);
-        }
-    }
-
     /** Removes replicas whose heartbeat stopped, and their connections; returns the connections removed. */
     public List<Device> reapDeadReplicas(Connection c, Duration expiry) throws SQLException {
         List<Device> removed;
