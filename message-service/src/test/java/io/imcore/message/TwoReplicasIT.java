@@ -86,6 +86,8 @@ class TwoReplicasIT {
                 "-Dim.message.presence-expiry=4S", "-jar", "target/quarkus-app/quarkus-run.jar"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(new File("target/it-replica-" + name + ".log")).start();
+        // never leave a replica behind, whatever ends this JVM
+        Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
         return new Replica(name, port, process);
     }
 
