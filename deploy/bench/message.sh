@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Benchmark of message-service through the local stack's gateway (docs/benchmarks.md records the figures).
+# One load generator, deploy/bench/MessageLoad.java (JDK only, run with the source launcher), measures for
+# DURATION seconds each, after WARMUP seconds that are run but not counted:
+#   1. 1:1 text sends, SEND_CONCURRENCY senders (distinct users, each to its own peer), closed loop;
+#   2. 1:1 text sends at a fixed RATE per second, open loop, latency from each send's scheduled time;
+#   3. sends to a GROUP_SIZE-member group by GROUP_CONCURRENCY members, closed loop;
+#   4. conversation pages (GET /message/conversation, limit 20), READ_CONCURRENCY readers;
+#   5. baselines at SEND_CONCURRENCY: GET /user/device/list (auth-service) and nginx's own no-op (/bench-noop);
+#   6. WS_CONNECTIONS authenticated idle WebSockets held WS_HOLD seconds, with message-service's VmRSS.
+# Setup (users, tokens, the group, 20 messages per conversation) is kept in .local/bench/message-state.properties
+# and reused while its tokens work (BENCH_FORCE_SETUP=1 makes new users).
+# Usage: deploy/bench/message.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
+# Knobs: DURATION (default 20), WARMUP (3), SEND_CONCURRENCY (100), RATE (1000), RATE_CONNECTIONS (100),
+#        GROUP_SIZE (500), GROUP_CONCURRENCY (10), READ_CONCURRENCY (64), WS_CONNECTIONS (2000), WS_HOLD (20),
+#        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+DURATION="${DURATION:-20}"
+WARMUP="${WARMUP:-3}"
+SEND_CONCURRENCY="${SEND_CONCURRENCY:-100}"
+RATE="${RATE:-1000}"
+RATE_CONNECTIONS="${RATE_CONNECTIONS:-100}"
+GROUP_SIZE="${GROUP_SIZE:-500}"
+GROUP_CONCURRENCY="${GROUP_CONCURRENCY:-10}"
+READ_CONCURRENCY="${READ_CONCURRENCY:-64}"
+WS_CONNECTIONS="${WS_CONNECTIONS:-2000}"
+WS_HOLD="${WS_HOLD:-20}"
+LOAD_CLIENT="${LOAD_CLIENT:-raw}"
+LOAD_JAVA_OPTS="${LOAD_JAVA_OPTS:--XX:+UseSerialGC -Xmx512m}"
+PAIRS=100 # users who send (each with a peer); 100 users x 20 devices make the 2,000 WebSockets
+
+[[ "${BENCH_SKIP_UP:-}" == 1 ]] || deploy/local/up.sh >/dev/null
+# shellcheck source=/dev/null
+source .local/env
+export BASE_URL APP_ID ADMIN_TOKEN
+
+# load PHASE key=value...: runs one phase; its RESULT|, CPU| and RSS| lines go to stdout, progress to stderr.
+load() {
+  local java_opts
+  read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
+  java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@" client="$LOAD_CLIENT" pairs="$PAIRS" \
+    duration="$DURATION" warmup="$WARMUP"
+}
+
+rss_mib() {
+  local pid
+  pid="$(<".local/pids/$1.pid")"
+  awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$pid/status"
+}
+
+echo "bench: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(date -u +%Y-%m-%dT%H:%MZ)," \
+  "${DURATION}s per phase after ${WARMUP}s warm-up, load client $LOAD_CLIENT"
+rss_start="$(rss_mib message-service)"
+
+setup_line="$(load setup group_size="$GROUP_SIZE" force="${BENCH_FORCE_SETUP:-0}")"
+echo "$setup_line"
+lines=()
+run() {
+  local out
+  out="$(load "$@")"
+  echo "$out"
+  mapfile -t -O "${#lines[@]}" lines <<<"$out"
+}
+run send-closed c="$SEND_CONCURRENCY"
+run send-rate rate="$RATE" workers="$RATE_CONNECTIONS"
+run group c="$GROUP_CONCURRENCY" group_size="$GROUP_SIZE"
+run conversation c="$READ_CONCURRENCY"
+run auth-read c="$SEND_CONCURRENCY"
+run noop c="$SEND_CONCURRENCY"
+rss_loaded="$(rss_mib message-service)"
+run ws-idle conns="$WS_CONNECTIONS" hold="$WS_HOLD"
+
+# value FIELD_INDEX NAME_PREFIX: a field of the first RESULT line whose name starts with NAME_PREFIX
+value() {
+  local line
+  for line in "${lines[@]}"; do
+    if [[ "$line" == "RESULT|$2"* ]]; then
+      cut -d'|' -f"$1" <<<"$line"
+      return
+    fi
+  done
+  echo nan
+}
+
+echo
+echo "| phase | ops/s | p50 ms | p99 ms | errors | measured ops | notes |"
+echo "|---|---|---|---|---|---|---|"
+for line in "${lines[@]}"; do
+  [[ "$line" == RESULT\|* ]] || continue
+  echo "| $(cut -d'|' -f2- <<<"$line" | sed 's/|/ | /g') |"
+done
+
+echo
+echo "CPU in cores (of $(nproc)) during each measured window, per process tree:"
+echo "| phase | message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+for line in "${lines[@]}"; do
+  [[ "$line" == CPU\|* ]] || continue
+  IFS='|' read -r -a f <<<"$line"
+  row="| ${f[1]}"
+  for cell in "${f[@]:3}"; do
+    row+=" | ${cell#*=}"
+  done
+  echo "$row |"
+done
+
+echo
+send="$(value 3 '1:1 send, closed loop')"
+authread="$(value 3 'baseline: GET /user/device/list')"
+rate_ops="$(value 3 '1:1 send, open loop')"
+rate_p99="$(value 5 '1:1 send, open loop')"
+group_p99="$(value 5 'group send')"
+reads="$(value 3 'conversation page reads')"
+rss_held="$(for line in "${lines[@]}"; do [[ "$line" == RSS\|*after* ]] && cut -d'|' -f4 <<<"$line"; done | awk '{print $1}')"
+awk -v s="$send" -v a="$authread" -v r="$reads" 'BEGIN {
+  printf "ratio: send msgs/s / authenticated read req/s = %.1f / %.1f = %.2f\n", s, a, (a > 0 ? s / a : 0)
+  printf "ratio: conversation page reads/s / authenticated read req/s = %.1f / %.1f = %.2f\n", r, a, (a > 0 ? r / a : 0)
+}'
+echo "rss message-service: ${rss_start} MiB at the start, ${rss_loaded} MiB after the load phases;" \
+  "WebSocket phase below"
+for line in "${lines[@]}"; do
+  [[ "$line" == RSS\|* ]] || continue
+  IFS='|' read -r _ name what mib extra <<<"$line"
+  echo "rss $name with $what: $mib ($extra)"
+done
+# targets of the issue
+awk -v s="$send" -v ro="$rate_ops" -v rp="$rate_p99" -v rate="$RATE" -v gp="$group_p99" -v m="$rss_held" 'BEGIN {
+  printf "target: closed-loop 1:1 sends >= 2000 msgs/s: %.1f -> %s\n", s, (s >= 2000 ? "met" : "MISSED")
+  ok = (rp < 50 && ro >= 0.99 * rate)
+  printf "target: %d msgs/s open loop p99 < 50 ms: p99 %.1f ms at %.1f msgs/s achieved -> %s\n", rate, rp, ro, (ok ? "met" : "MISSED")
+  printf "target: group send p99 < 100 ms: %.1f ms -> %s\n", gp, (gp < 100 ? "met" : "MISSED")
+  printf "target: RSS with the WebSockets open < 400 MB: %.1f MiB = %.1f MB -> %s\n", m, m * 1.048576, (m * 1.048576 < 400 ? "met" : "MISSED")
+}'
+# Resident memory right after the load, per process the stack started.
+for pidfile in .local/pids/*.pid; do
+  name="$(basename "$pidfile" .pid)"
+  rss_kb="$(ps -o rss= -p "$(<"$pidfile")" 2>/dev/null || true)"
+  [[ -n "$rss_kb" ]] && echo "rss $name: $((rss_kb / 1024)) MiB"
+done
