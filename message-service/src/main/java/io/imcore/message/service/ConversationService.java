@@ -131,17 +131,9 @@ public class ConversationService {
 
     private Optional<Viewed> viewed(Connection c, String appId, Key key, long viewer, boolean withPeer)
             throws SQLException {
-        Optional<ConversationStore.Ref> ref = conversations.find(c, appId, key);
-        if (ref.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<Member> member = conversations.member(c, ref.get().id(), viewer);
-        if (member.isEmpty()) {
-            return Optional.empty();
-        }
-        long peerId = key.lowId() == viewer ? key.highId() : key.lowId();
-        Optional<Member> peer = withPeer ? conversations.member(c, ref.get().id(), peerId) : Optional.empty();
-        return Optional.of(new Viewed(key.kind(), ref.get().id(), member.get(), peer));
+        Long peerId = withPeer ? (key.lowId() == viewer ? key.highId() : key.lowId()) : null;
+        return conversations.memberView(c, appId, key, viewer, peerId).map(view -> new Viewed(key.kind(),
+                view.member().conversationId(), view.member(), view.peer()));
     }
 
     /**

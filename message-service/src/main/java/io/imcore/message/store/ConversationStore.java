@@ -29,8 +29,6 @@ public class ConversationStore {
         }
     }
 
-    public record Ref(long id, long lastSeq, long lastMsgId) {}
-
     public record Member(long conversationId, long userId, long peerId, int role, long readSeq, long deliveredSeq,
             long floorSeq, long floorMsgId) {}
 
@@ -45,19 +43,6 @@ public class ConversationStore {
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
-            }
-        }
-    }
-
-    public Optional<Ref> find(Connection c, String appId, Key key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select id, last_seq, last_msg_id from conversations"
-                + " where app_id = ? and kind = ? and low_id = ? and high_id = ?")) {
-            ps.setString(1, appId);
-            ps.setShort(2, key.kind().code);
-            ps.setLong(3, key.lowId());
-            ps.setLong(4, key.highId());
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Ref(rs.getLong(1), rs.getLong(2), rs.getLong(3))) : Optional.empty();
             }
         }
     }
@@ -83,15 +68,50 @@ public class ConversationStore {
         }
     }
 
+    /** A member's view of a conversation found by address: their row, and the peer's row when asked (direct). */
+    public record MemberView(Member member, Optional<Member> peer) {}
+
+    /** The viewer's (and optionally the peer's) row of the conversation at the address, in one query. */
+    public Optional<MemberView> memberView(Connection c, String appId, Key key, long viewer, Long peerId)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select " + MEMBER_COLUMNS.replace("%", "m") + ", "
+                + MEMBER_COLUMNS.replace("%", "p") + " from conversations c"
+                + " join conversation_members m on m.conversation_id = c.id and m.user_id = ?"
+                + " left join conversation_members p on p.conversation_id = c.id and p.user_id = ?"
+                + " where c.app_id = ? and c.kind = ? and c.low_id = ? and c.high_id = ?")) {
+            ps.setLong(1, viewer);
+            ps.setLong(2, peerId == null ? -1 : peerId);
+            ps.setString(3, appId);
+            ps.setShort(4, key.kind().code);
+            ps.setLong(5, key.lowId());
+            ps.setLong(6, key.highId());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                Member member = member(rs, 0);
+                rs.getLong(9);
+                Optional<Member> peer = rs.wasNull() ? Optional.empty() : Optional.of(member(rs, 8));
+                return Optional.of(new MemberView(member, peer));
+            }
+        }
+    }
+
+    private static final String MEMBER_COLUMNS = "%.conversation_id, %.user_id, %.peer_id, %.role, %.read_seq,"
+            + " %.delivered_seq, %.floor_seq, %.floor_msg_id";
+
+    private static Member member(ResultSet rs, int offset) throws SQLException {
+        return new Member(rs.getLong(offset + 1), rs.getLong(offset + 2), rs.getLong(offset + 3), rs.getInt(offset + 4),
+                rs.getLong(offset + 5), rs.getLong(offset + 6), rs.getLong(offset + 7), rs.getLong(offset + 8));
+    }
+
     public Optional<Member> member(Connection c, long conversationId, long userId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select conversation_id, user_id, peer_id, role, read_seq,"
-                + " delivered_seq, floor_seq, floor_msg_id from conversation_members"
-                + " where conversation_id = ? and user_id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("select " + MEMBER_COLUMNS.replace("%", "m")
+                + " from conversation_members m where m.conversation_id = ? and m.user_id = ?")) {
             ps.setLong(1, conversationId);
             ps.setLong(2, userId);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Member(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getInt(4),
-                        rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8))) : Optional.empty();
+                return rs.next() ? Optional.of(member(rs, 0)) : Optional.empty();
             }
         }
     }
