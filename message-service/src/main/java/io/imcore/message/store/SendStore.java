@@ -33,9 +33,10 @@ public class SendStore {
     /** The rows placed, and how many existing conversations had the sender's read position moved. */
     public record Result(List<Placed> placed, int senderReadsMoved) {}
 
+    /** %s: the target conversations' (low_id, high_id) pairs: one VALUES row, or unnest over arrays. */
     private static final String APPEND = "appended as (insert into conversations (app_id, kind, low_id, high_id,"
             + " last_seq, last_msg_id, last_at) select ?, ?, t.low_id, t.high_id, 1, nextval('msg_ids'), now()"
-            + " from unnest(?::bigint[], ?::bigint[]) as t(low_id, high_id) order by t.low_id, t.high_id"
+            + " from %s as t(low_id, high_id) order by t.low_id, t.high_id"
             + " on conflict (app_id, kind, low_id, high_id) do update set last_seq = conversations.last_seq + 1,"
             + " last_msg_id = nextval('msg_ids'), last_at = now()"
             + " returning id, low_id, high_id, last_seq, last_msg_id, (xmax = 0) as created)";
@@ -50,7 +51,12 @@ public class SendStore {
     public Result append(Connection c, String appId, ConversationKind kind, long[] lowIds, long[] highIds,
             Message message, Duration presenceExpiry) throws SQLException {
         boolean fromUser = message.senderId() != 0;
-        StringBuilder sql = new StringBuilder("with ").append(APPEND).append(", ");
+        // One target (the usual send) binds plain values: PostgreSQL then reuses one generic plan instead of
+        // planning each execution, as it must for array parameters.
+        boolean single = lowIds.length == 1;
+        StringBuilder sql = new StringBuilder("with ")
+                .append(String.format(APPEND, single ? "(values (?::bigint, ?::bigint))" : "unnest(?::bigint[], ?::bigint[])"))
+                .append(", ");
         sql.append(String.format(STORE, kind == ConversationKind.DIRECT
                 ? "case when a.low_id = ? then a.high_id else a.low_id end" : "a.low_id"));
         if (kind == ConversationKind.DIRECT) {
@@ -85,8 +91,13 @@ public class SendStore {
             int i = 0;
             ps.setString(++i, appId);
             ps.setShort(++i, kind.code);
-            ps.setArray(++i, c.createArrayOf("bigint", ConversationStore.box(lowIds)));
-            ps.setArray(++i, c.createArrayOf("bigint", ConversationStore.box(highIds)));
+            if (single) {
+                ps.setLong(++i, lowIds[0]);
+                ps.setLong(++i, highIds[0]);
+            } else {
+                ps.setArray(++i, c.createArrayOf("bigint", ConversationStore.box(lowIds)));
+                ps.setArray(++i, c.createArrayOf("bigint", ConversationStore.box(highIds)));
+            }
             ps.setLong(++i, message.senderId());
             if (message.senderDeviceSn() == null) {
                 ps.setNull(++i, Types.INTEGER);
