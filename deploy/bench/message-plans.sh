@@ -68,15 +68,27 @@ CONV=$(psql_plans -At -c "select id from plans.conversations where kind = 1 and 
 GROUP_CONV=$(psql_plans -At -c "select id from plans.conversations where kind = 2")
 MID=$(psql_plans -At -c "select max(msg_id) - 5 from plans.messages where conversation_id = $CONV")
 
-explain "send: find or append to the conversation (row lock, seq and msg_id)" \
-  "insert into conversations (app_id, kind, low_id, high_id, last_seq, last_msg_id, last_at)
-   select 'app', 1, t.low_id, t.high_id, 1, nextval('msg_ids'), now()
-   from unnest(array[10042]::bigint[], array[110042]::bigint[]) as t(low_id, high_id) order by t.low_id, t.high_id
+explain "send: the whole one-target statement of SendStore (direct conversation, existing)" \
+  "with appended as (insert into conversations (app_id, kind, low_id, high_id, last_seq, last_msg_id, last_at)
+   select 'app', 1, t.low_id, t.high_id, 1, nextval('msg_ids'), now() from (values (10042::bigint, 110042::bigint))
+   as t(low_id, high_id) order by t.low_id, t.high_id
    on conflict (app_id, kind, low_id, high_id) do update set last_seq = conversations.last_seq + 1,
-   last_msg_id = nextval('msg_ids'), last_at = now() returning id, last_seq, last_msg_id"
-explain "send: the sender's read position" \
-  "update conversation_members m set read_seq = greatest(m.read_seq, t.seq), delivered_seq = greatest(m.delivered_seq, t.seq)
-   from unnest(array[$CONV]::bigint[], array[11]::bigint[]) as t(cid, seq) where m.conversation_id = t.cid and m.user_id = 10042"
+   last_msg_id = nextval('msg_ids'), last_at = now() returning id, low_id, high_id, last_seq, last_msg_id, (xmax = 0) as created),
+   stored as (insert into messages (conversation_id, msg_id, seq, sender_id, sender_device_sn, target_id, content_type,
+   content, attachment, config, ext, created_ms) select a.id, a.last_msg_id, a.last_seq, 10042, null,
+   case when a.low_id = 10042 then a.high_id else a.low_id end, 0, 'hi', null, null, null, 0 from appended a),
+   new_members as (insert into conversation_members (conversation_id, user_id, app_id, peer_id, read_seq, delivered_seq)
+   select distinct a.id, m.user_id, 'app', m.peer_id, case when m.user_id = 10042 then a.last_seq else 0 end,
+   case when m.user_id = 10042 then a.last_seq else 0 end from appended a
+   cross join lateral (values (a.low_id, a.high_id), (a.high_id, a.low_id)) as m(user_id, peer_id)
+   where a.created on conflict do nothing),
+   sender_read as (update conversation_members m set read_seq = greatest(m.read_seq, a.last_seq),
+   delivered_seq = greatest(m.delivered_seq, a.last_seq) from appended a
+   where m.conversation_id = a.id and m.user_id = 10042 and not a.created returning 1)
+   select a.id, a.low_id, a.high_id, a.last_seq, a.last_msg_id, a.created, (select count(*) from sender_read),
+   array(select p.user_id || ':' || p.replica_id from presence p join replicas r on r.replica_id = p.replica_id
+   and r.heartbeat_at > now() - make_interval(secs => 20) where p.app_id = 'app' and p.user_id in (a.low_id, a.high_id))
+   from appended a"
 explain "send: recipients' connected devices (direct)" \
   "select p.user_id, p.device_sn, p.replica_id from presence p join replicas r on r.replica_id = p.replica_id
    and r.heartbeat_at > now() - interval '20 seconds' where p.app_id = 'app' and p.user_id = any(array[10042, 110042]::bigint[])"
@@ -87,6 +99,11 @@ explain "send to a 500-member group: connected members" \
 explain "page: newest 20 (+1) of a conversation above the viewer's floor" \
   "select * from messages where conversation_id = $GROUP_CONV and msg_id > 0 and msg_id < 9223372036854775807
    order by msg_id desc limit 21"
+explain "page: the viewer's and the peer's positions in the conversation at the address" \
+  "select m.read_seq, m.floor_msg_id, p.read_seq from conversations c
+   join conversation_members m on m.conversation_id = c.id and m.user_id = 10042
+   left join conversation_members p on p.conversation_id = c.id and p.user_id = 110042
+   where c.app_id = 'app' and c.kind = 1 and c.low_id = 10042 and c.high_id = 110042"
 explain "unread: the viewer's conversations, most recent first" \
   "select m.peer_id, c.last_seq - greatest(m.read_seq, m.floor_seq) from conversation_members m
    join conversations c on c.id = m.conversation_id where m.app_id = 'app' and m.user_id = 10042
@@ -96,6 +113,6 @@ explain "read receipt: everything up to msg_id" \
    from (select seq from messages where conversation_id = $CONV and msg_id <= $MID order by msg_id desc limit 1) p
    where m.conversation_id = $CONV and m.user_id = 10042"
 explain "de-duplication claim" \
-  "insert into send_dedup (app_id, sender_id, transaction_id) values ('app', 10042, 42)
-   on conflict (app_id, sender_id, transaction_id) do update set answer = null, created_at = now()
+  "insert into send_dedup (app_id, sender_id, transaction_id, answer) values ('app', 10042, 42, 'true')
+   on conflict (app_id, sender_id, transaction_id) do update set answer = excluded.answer, created_at = now()
    where send_dedup.created_at < now() - make_interval(secs => 600) returning 1"
