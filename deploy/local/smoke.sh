@@ -138,7 +138,8 @@ step_group() {
     "app_id: $APP_ID" "access-token: $USER_TOKEN"
   expect "group message sent" 'd["code"] == 200'
   call GET /message/unread "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: ${PEERS[2]}"
-  expect "a member has the group unread" "[(x['conversation_id']['uid'], x['num']) for x in d['data']] == [($GROUP_ID, 1)]"
+  expect "a member has the group unread, most recent first" \
+    "[(x['conversation_id']['uid'], x['num']) for x in d['data']][0] == ($GROUP_ID, 1)"
   call GET "/user/online_status" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
   expect "online status answers (no device connected)" 'd["code"] == 200 and d["data"]["online"] is False'
 }
