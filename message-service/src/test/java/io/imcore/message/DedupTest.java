@@ -110,12 +110,14 @@ class DedupTest {
         String token = api.userToken(alice);
         String json = "{\"content_type\":0,\"content\":\"raced\",\"targets\":[" + bob + "],\"type\":1,"
                 + "\"transaction_id\":987654321}";
+        double sentBefore = sentCounter();
         List<JsonPath> answers = race(8, token, json);
         for (JsonPath answer : answers) {
             assertEquals(200, answer.getInt("code"), answer.prettify());
             assertEquals(Boolean.TRUE, answer.get("data"));
         }
         assertEquals(1, MessageChecks.messagesOfApp(database, api));
+        assertEquals(1.0, sentCounter() - sentBefore, "the metric counts the one stored message, not the repeats");
         api.page(bob, alice, 0, 20).body("data.messages.content", equalTo(List.of("raced")));
         api.unread(bob).body("data[0].num", equalTo(1));
     }
@@ -321,5 +323,15 @@ class DedupTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** imcore_messages_sent_total of 1:1 sends, from /q/metrics (tests of this class run one at a time). */
+    private static double sentCounter() {
+        String metrics = io.restassured.RestAssured.get("/q/metrics").asString();
+        return metrics.lines()
+                .filter(l -> l.startsWith("imcore_messages_sent_total") && l.contains("operation=\"send\"")
+                        && l.contains("target_type=\"user\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 }

@@ -176,21 +176,30 @@ public class SendService {
         if (request.type() == TYPE_USER) {
             checkUsers(appId, targets);
         }
-        boolean sent;
+        // empty when this call stored the message; else a concurrent first call's answer
+        Optional<String> repeated;
         if (request.transactionId() == null) {
             // no claim to make: the send is one auto-committed statement
-            sent = database.autoCommit(c -> store(c, appId, sender, senderDevice, request, targets, targetGroups));
+            repeated = database.autoCommit(c -> {
+                store(c, appId, sender, senderDevice, request, targets, targetGroups);
+                return Optional.empty();
+            });
         } else {
-            sent = database.inTransaction(c -> {
+            repeated = database.inTransaction(c -> {
                 Optional<String> first = dedup.claim(c, appId, sender, request.transactionId(), config.dedupWindow(),
                         ANSWER);
-                return first.isPresent() ? Boolean.parseBoolean(first.get())
-                        : store(c, appId, sender, senderDevice, request, targets, targetGroups);
+                if (first.isEmpty()) {
+                    store(c, appId, sender, senderDevice, request, targets, targetGroups);
+                }
+                return first;
             });
+        }
+        if (repeated.isPresent()) {
+            return Boolean.parseBoolean(repeated.get());
         }
         registry.counter("imcore.messages.sent", "operation", operation,
                 "target_type", request.type() == TYPE_USER ? "user" : "group").increment(targets.size());
-        return sent;
+        return Boolean.parseBoolean(ANSWER);
     }
 
     /** type 1: every target must be a user of the app, else nothing is sent. */
@@ -230,7 +239,7 @@ public class SendService {
         });
     }
 
-    private boolean store(Connection c, String appId, long sender, Integer senderDevice, SendRequest request,
+    private void store(Connection c, String appId, long sender, Integer senderDevice, SendRequest request,
             List<Long> targets, List<GroupRow> targetGroups) throws SQLException {
         int n = targets.size();
         long[] lows = new long[n];
@@ -264,7 +273,6 @@ public class SendService {
                     existing.stream().mapToLong(Placed::seq).toArray());
         }
         live.announce(c, appId, result.placed());
-        return Boolean.parseBoolean(ANSWER);
     }
 
     static String joinIds(List<Long> ids) {
