@@ -10,6 +10,8 @@ import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A send in one statement (one round trip): append to each target conversation (creating it and its members if
@@ -45,8 +47,48 @@ public class SendStore {
             + " sender_device_sn, target_id, content_type, content, attachment, config, ext, created_ms)"
             + " select a.id, a.last_msg_id, a.last_seq, ?, ?, %s, ?, ?, ?, ?, ?, ? from appended a)";
 
+    private static final Map<String, String> STATEMENTS = new ConcurrentHashMap<>();
+
     private static final String LIVE_REPLICA = " join replicas r on r.replica_id = p.replica_id"
             + " and r.heartbeat_at > now() - make_interval(secs => ?)";
+
+    /** The statement text for one shape of send, built once per shape (kind, one target or many, from a user). */
+    private static String statement(ConversationKind kind, boolean single, boolean fromUser) {
+        return STATEMENTS.computeIfAbsent(kind + ":" + single + ":" + fromUser, shape -> {
+            String targets = single ? "(values (?::bigint, ?::bigint))" : "unnest(?::bigint[], ?::bigint[])";
+            StringBuilder sql = new StringBuilder("with ").append(String.format(APPEND, targets)).append(", ");
+            sql.append(String.format(STORE, kind == ConversationKind.DIRECT
+                    ? "case when a.low_id = ? then a.high_id else a.low_id end" : "a.low_id"));
+            if (kind == ConversationKind.DIRECT) {
+                // both users of a new conversation; the sender has read their own message
+                sql.append(", new_members as (insert into conversation_members (conversation_id, user_id, app_id, peer_id,"
+                        + " read_seq, delivered_seq) select distinct a.id, m.user_id, ?, m.peer_id,"
+                        + " case when m.user_id = ? then a.last_seq else 0 end,"
+                        + " case when m.user_id = ? then a.last_seq else 0 end from appended a"
+                        + " cross join lateral (values (a.low_id, a.high_id), (a.high_id, a.low_id)) as m(user_id, peer_id)"
+                        + " where a.created on conflict do nothing)");
+            } else if (kind == ConversationKind.SYSTEM) {
+                sql.append(", new_members as (insert into conversation_members (conversation_id, user_id, app_id, peer_id)"
+                        + " select a.id, a.low_id, ?, 0 from appended a where a.created on conflict do nothing)");
+            }
+            if (fromUser) {
+                sql.append(", sender_read as (update conversation_members m set read_seq = greatest(m.read_seq, a.last_seq),"
+                        + " delivered_seq = greatest(m.delivered_seq, a.last_seq) from appended a"
+                        + " where m.conversation_id = a.id and m.user_id = ? and not a.created returning 1)");
+            }
+            sql.append(" select a.id, a.low_id, a.high_id, a.last_seq, a.last_msg_id, a.created, ")
+                    .append(fromUser ? "(select count(*) from sender_read)" : "0").append(", array(");
+            if (kind == ConversationKind.GROUP) {
+                sql.append("select p.user_id || ':' || p.replica_id from conversation_members m join presence p"
+                        + " on p.app_id = m.app_id and p.user_id = m.user_id" + LIVE_REPLICA + " where m.conversation_id = a.id");
+            } else {
+                sql.append("select p.user_id || ':' || p.replica_id from presence p" + LIVE_REPLICA
+                        + " where p.app_id = ? and p.user_id in (a.low_id, a.high_id)");
+            }
+            sql.append(") from appended a");
+            return sql.toString();
+        });
+    }
 
     public Result append(Connection c, String appId, ConversationKind kind, long[] lowIds, long[] highIds,
             Message message, Duration presenceExpiry) throws SQLException {
@@ -54,40 +96,8 @@ public class SendStore {
         // One target (the usual send) binds plain values: PostgreSQL then reuses one generic plan instead of
         // planning each execution, as it must for array parameters.
         boolean single = lowIds.length == 1;
-        StringBuilder sql = new StringBuilder("with ")
-                .append(String.format(APPEND, single ? "(values (?::bigint, ?::bigint))" : "unnest(?::bigint[], ?::bigint[])"))
-                .append(", ");
-        sql.append(String.format(STORE, kind == ConversationKind.DIRECT
-                ? "case when a.low_id = ? then a.high_id else a.low_id end" : "a.low_id"));
-        if (kind == ConversationKind.DIRECT) {
-            // both users of a new conversation; the sender has read their own message
-            sql.append(", new_members as (insert into conversation_members (conversation_id, user_id, app_id, peer_id,"
-                    + " read_seq, delivered_seq) select distinct a.id, m.user_id, ?, m.peer_id,"
-                    + " case when m.user_id = ? then a.last_seq else 0 end,"
-                    + " case when m.user_id = ? then a.last_seq else 0 end from appended a"
-                    + " cross join lateral (values (a.low_id, a.high_id), (a.high_id, a.low_id)) as m(user_id, peer_id)"
-                    + " where a.created on conflict do nothing)");
-        } else if (kind == ConversationKind.SYSTEM) {
-            sql.append(", new_members as (insert into conversation_members (conversation_id, user_id, app_id, peer_id)"
-                    + " select a.id, a.low_id, ?, 0 from appended a where a.created on conflict do nothing)");
-        }
-        if (fromUser) {
-            sql.append(", sender_read as (update conversation_members m set read_seq = greatest(m.read_seq, a.last_seq),"
-                    + " delivered_seq = greatest(m.delivered_seq, a.last_seq) from appended a"
-                    + " where m.conversation_id = a.id and m.user_id = ? and not a.created returning 1)");
-        }
-        sql.append(" select a.id, a.low_id, a.high_id, a.last_seq, a.last_msg_id, a.created, ")
-                .append(fromUser ? "(select count(*) from sender_read)" : "0").append(", array(");
-        if (kind == ConversationKind.GROUP) {
-            sql.append("select p.user_id || ':' || p.replica_id from conversation_members m join presence p"
-                    + " on p.app_id = m.app_id and p.user_id = m.user_id" + LIVE_REPLICA + " where m.conversation_id = a.id");
-        } else {
-            sql.append("select p.user_id || ':' || p.replica_id from presence p" + LIVE_REPLICA
-                    + " where p.app_id = ? and p.user_id in (a.low_id, a.high_id)");
-        }
-        sql.append(") from appended a");
-
-        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+        String sql = statement(kind, single, fromUser);
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 0;
             ps.setString(++i, appId);
             ps.setShort(++i, kind.code);
