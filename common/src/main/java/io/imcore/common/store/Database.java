@@ -3,6 +3,7 @@ package io.imcore.common.store;
 import io.agroal.api.AgroalDataSource;
 import io.imcore.common.error.DatabaseException;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -55,6 +56,15 @@ public class Database {
         } catch (SQLException e) {
             throw new DatabaseException(e);
         }
+    }
+
+    /** A {@code bigint[]} parameter (for {@code = any(?)} and {@code unnest(?)}). */
+    public static Array bigints(Connection connection, long[] values) throws SQLException {
+        Long[] boxed = new Long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boxed[i] = values[i];
+        }
+        return connection.createArrayOf("bigint", boxed);
     }
 
     public static boolean isUniqueViolation(Throwable e) {

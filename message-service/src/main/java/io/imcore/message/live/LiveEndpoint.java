@@ -110,11 +110,7 @@ public class LiveEndpoint {
             LiveSession closed = session.getAndSet(null);
             if (closed != null) {
                 connections.remove(closed);
-                vertx.executeBlocking(() -> {
-                    presence.disconnected(closed.appId, closed.userId, closed.deviceSn, closed.connectionId,
-                            closed.connectedSeq);
-                    return null;
-                }, false).onFailure(e -> LOG.warnf("presence not cleared for a closed connection: %s", e.getMessage()));
+                clearPresence(closed);
             }
         });
     }
@@ -142,11 +138,7 @@ public class LiveEndpoint {
             }
             LiveSession created = result.result();
             if (socket.isClosed()) {
-                vertx.executeBlocking(() -> {
-                    presence.disconnected(created.appId, created.userId, created.deviceSn, created.connectionId,
-                            created.connectedSeq);
-                    return null;
-                }, false);
+                clearPresence(created);
                 return;
             }
             vertx.cancelTimer(authTimer);
@@ -160,6 +152,15 @@ public class LiveEndpoint {
             ok.put("device_sn", created.deviceSn);
             reply(socket, ok);
         });
+    }
+
+    /** The connection is gone: remove its presence row (and publish device.offline), off the event loop. */
+    private void clearPresence(LiveSession session) {
+        vertx.executeBlocking(() -> {
+            presence.disconnected(session.appId, session.userId, session.deviceSn, session.connectionId,
+                    session.connectedSeq);
+            return null;
+        }, false).onFailure(e -> LOG.warnf("presence not cleared for a closed connection: %s", e.getMessage()));
     }
 
     /** {"type":"ack","conversation_id":..,"msg_id":..}: the device has the message (DELIVERED). */

@@ -1,5 +1,6 @@
 package io.imcore.message.store;
 
+import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -62,7 +63,7 @@ public class ConversationStore {
             ps.setString(1, appId);
             ps.setLong(2, peerId);
             ps.setInt(3, role);
-            ps.setArray(4, c.createArrayOf("bigint", box(userIds)));
+            ps.setArray(4, Database.bigints(c, userIds));
             ps.setLong(5, conversationId);
             return ps.executeUpdate();
         }
@@ -125,8 +126,8 @@ public class ConversationStore {
                 + " read_seq = greatest(m.read_seq, t.seq), delivered_seq = greatest(m.delivered_seq, t.seq)"
                 + " from unnest(?::bigint[], ?::bigint[]) as t(cid, seq)"
                 + " where m.conversation_id = t.cid and m.user_id = ?")) {
-            ps.setArray(1, c.createArrayOf("bigint", box(conversationIds)));
-            ps.setArray(2, c.createArrayOf("bigint", box(seqs)));
+            ps.setArray(1, Database.bigints(c, conversationIds));
+            ps.setArray(2, Database.bigints(c, seqs));
             ps.setLong(3, userId);
             ps.executeUpdate();
         }
@@ -185,13 +186,5 @@ public class ConversationStore {
             }
             return rows;
         }
-    }
-
-    static Long[] box(long[] values) {
-        Long[] boxed = new Long[values.length];
-        for (int i = 0; i < values.length; i++) {
-            boxed[i] = values[i];
-        }
-        return boxed;
     }
 }

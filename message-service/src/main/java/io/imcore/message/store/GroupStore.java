@@ -1,5 +1,6 @@
 package io.imcore.message.store;
 
+import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -109,7 +110,7 @@ public class GroupStore {
         try (PreparedStatement ps = c.prepareStatement(
                 "delete from conversation_members where conversation_id = ? and user_id = any(?)")) {
             ps.setLong(1, conversationId);
-            ps.setArray(2, c.createArrayOf("bigint", ConversationStore.box(userIds)));
+            ps.setArray(2, Database.bigints(c, userIds));
             return ps.executeUpdate();
         }
     }

@@ -1,5 +1,6 @@
 package io.imcore.message.store;
 
+import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,6 +15,7 @@ public class MessageStore {
 
     private static final String COLUMNS = "conversation_id, msg_id, seq, sender_id, sender_device_sn, target_id,"
             + " content_type, content, attachment, config, ext, created_ms";
+    private static final String M_COLUMNS = COLUMNS.replaceAll("(\\w+)", "m.$1");
 
     /**
      * A page of a conversation, newest first: messages with floorMsgId &lt; msg_id &lt; before (before 0 = no
@@ -33,11 +35,11 @@ public class MessageStore {
 
     /** Messages by (conversation_id, msg_id) pairs, for live delivery. */
     public List<MessageRow> find(Connection c, long[] conversationIds, long[] msgIds) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS.replaceAll("(\\w+)", "m.$1")
+        try (PreparedStatement ps = c.prepareStatement("select " + M_COLUMNS
                 + " from unnest(?::bigint[], ?::bigint[]) as t(cid, mid)"
                 + " join messages m on m.conversation_id = t.cid and m.msg_id = t.mid")) {
-            ps.setArray(1, c.createArrayOf("bigint", ConversationStore.box(conversationIds)));
-            ps.setArray(2, c.createArrayOf("bigint", ConversationStore.box(msgIds)));
+            ps.setArray(1, Database.bigints(c, conversationIds));
+            ps.setArray(2, Database.bigints(c, msgIds));
             return rows(ps);
         }
     }

@@ -1,5 +1,6 @@
 package io.imcore.message.store;
 
+import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -69,7 +70,7 @@ public class PresenceStore {
                 + " where p.app_id = ? and p.user_id = any(?) order by p.user_id, p.device_sn")) {
             ps.setDouble(1, expiry.toMillis() / 1000.0);
             ps.setString(2, appId);
-            ps.setArray(3, c.createArrayOf("bigint", ConversationStore.box(userIds)));
+            ps.setArray(3, Database.bigints(c, userIds));
             return devices(ps);
         }
     }

@@ -1,5 +1,6 @@
 package io.imcore.message.store;
 
+import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.Connection;
@@ -105,8 +106,8 @@ public class SendStore {
                 ps.setLong(++i, lowIds[0]);
                 ps.setLong(++i, highIds[0]);
             } else {
-                ps.setArray(++i, c.createArrayOf("bigint", ConversationStore.box(lowIds)));
-                ps.setArray(++i, c.createArrayOf("bigint", ConversationStore.box(highIds)));
+                ps.setArray(++i, Database.bigints(c, lowIds));
+                ps.setArray(++i, Database.bigints(c, highIds));
             }
             ps.setLong(++i, message.senderId());
             if (message.senderDeviceSn() == null) {
