@@ -1,0 +1,61 @@
+package io.imcore.common.push;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The eight push channels (decisions.md section 5), with the certificate provider number of api.md 4.5.1 where the
+ * channel has one (svcpush is our own live connection: no provider, no certificate). Each has its Kafka topic.
+ */
+public enum Channel {
+    IOS(1),
+    CLOUD(7),
+    VENDOR_A(2),
+    VENDOR_B(3),
+    VENDOR_C(6),
+    VENDOR_D(5),
+    VENDOR_E(4),
+    SVCPUSH(0);
+
+    private final int provider;
+
+    Channel(int provider) {
+        this.provider = provider;
+    }
+
+    /** The name used in the API, config keys, topics and metrics. */
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public String topic() {
+        return "push." + wireName();
+    }
+
+    /** api.md 4.5.1 provider number; 0 for svcpush. */
+    public int provider() {
+        return provider;
+    }
+
+    public boolean isOsChannel() {
+        return this != SVCPUSH;
+    }
+
+    public static Optional<Channel> fromWireName(String name) {
+        for (Channel channel : values()) {
+            if (channel.wireName().equals(name)) {
+                return Optional.of(channel);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public static Optional<Channel> fromProvider(int provider) {
+        for (Channel channel : values()) {
+            if (channel.provider == provider && channel != SVCPUSH) {
+                return Optional.of(channel);
+            }
+        }
+        return Optional.empty();
+    }
+}
