@@ -82,7 +82,8 @@ create table push_presence (
     primary key (app_id, user_id, device_sn)
 );
 
--- push tasks: the normalized request, the expansion's durable checkpoint and its progress
+-- push tasks: the normalized request, the expansion's checkpoint (mirrored from push.expansion, docs/push-fanout.md)
+-- and its progress; one replica expands a task at a time (session advisory lock on task_id)
 create table push_tasks (
     task_id          bigint generated always as identity primary key,
     app_id           text        not null,
@@ -91,8 +92,6 @@ create table push_tasks (
     show_begin_at    timestamptz,
     show_end_at      timestamptz,
     created_at       timestamptz not null default now(),
-    lease_owner      text,
-    lease_until      timestamptz,
     cursor_device_id bigint      not null default 0,
     pages            int         not null default 0,
     devices_expanded bigint      not null default 0,

@@ -10,43 +10,28 @@ import java.util.UUID;
  * Test helper: a {@link TestApp} whose devices are written into the registry as the device.registered consumer
  * writes them, with push switched on unless a test switches it off.
  */
-final class PushApi extends TestApp {
+public final class PushApi extends TestApp {
 
     private PushApi(Database database, String appId) {
         super(database, appId);
     }
 
     /** A new app with push enabled. */
-    static PushApi newApp(Database database) {
+    public static PushApi newApp(Database database) {
         PushApi api = new PushApi(database, registerApp(database));
-        api.database.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("insert into push_apps (app_id, push_enabled) values (?, true)")) {
-                ps.setString(1, api.appId);
-                ps.executeUpdate();
-            }
-            return null;
-        });
+        api.execute("insert into push_apps (app_id, push_enabled) values (?, true)", api.appId);
         return api;
     }
 
     /** Registers a device of the user (as auth-service's device.registered would) and returns its push_token. */
-    String newDevice(long userId, int deviceSn) {
+    public String newDevice(long userId, int deviceSn) {
         String pushToken = "pt-" + UUID.randomUUID();
-        database.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "insert into push_devices (app_id, user_id, device_sn, push_token) values (?, ?, ?, ?)")) {
-                ps.setString(1, appId);
-                ps.setLong(2, userId);
-                ps.setInt(3, deviceSn);
-                ps.setString(4, pushToken);
-                ps.executeUpdate();
-            }
-            return null;
-        });
+        execute("insert into push_devices (app_id, user_id, device_sn, push_token) values (?, ?, ?, ?)",
+                appId, userId, deviceSn, pushToken);
         return pushToken;
     }
 
-    long deviceId(String pushToken) {
+    public long deviceId(String pushToken) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "select device_id from push_devices where app_id = ? and push_token = ?")) {
@@ -59,6 +44,42 @@ final class PushApi extends TestApp {
                     return rs.getLong(1);
                 }
             }
+        });
+    }
+
+    /** Binds a provider token to the device, as POST /user/token/bind would (notifier_name is not checked here). */
+    public void bindToken(String pushToken, String channel, String token) {
+        execute("insert into push_device_tokens (device_id, channel, app_id, token, notifier_name, environment)"
+                + " values (?, ?, ?, ?, ?, 1)", deviceId(pushToken), channel, appId, token, channel + "-prod");
+    }
+
+    /** The device is connected to the live channel, as presence.events would say. */
+    public void setOnline(long userId, int deviceSn) {
+        execute("insert into push_presence (app_id, user_id, device_sn, seq, online) values (?, ?, ?, 1, true)",
+                appId, userId, deviceSn);
+    }
+
+    public void optOut(long userId) {
+        execute("insert into push_users (app_id, user_id, push_disabled) values (?, ?, true)", appId, userId);
+    }
+
+    public void tag(long userId, String tag) {
+        execute("insert into push_user_tags (app_id, tag, user_id) values (?, ?, ?)", appId, tag, userId);
+    }
+
+    public void alias(String pushToken, String alias) {
+        execute("update push_devices set alias = ? where app_id = ? and push_token = ?", alias, appId, pushToken);
+    }
+
+    private void execute(String sql, Object... parameters) {
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    ps.setObject(i + 1, parameters[i]);
+                }
+                ps.executeUpdate();
+            }
+            return null;
         });
     }
 }

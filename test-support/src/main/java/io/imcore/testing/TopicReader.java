@@ -23,6 +23,8 @@ public final class TopicReader {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // what a transactional writer aborted is not there (no difference for other topics)
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<String, String>> matched = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer =
                 new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {

@@ -1,0 +1,215 @@
+package io.imcore.push.fanout;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.push.Channel;
+import io.imcore.common.push.PushBatch;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * One expander thread's way onto the channel topics: a transactional producer that commits a step's channel records
+ * together with its {@link ExpansionCheckpoint}, and the read-back of the last committed checkpoint on resume.
+ * After any producer error the producer is dropped; the next use creates it again, and its initTransactions aborts
+ * whatever the failed one left open.
+ */
+final class ChannelTopics implements AutoCloseable {
+
+    /** A committed checkpoint and its offset on {@value ExpansionCheckpoint#TOPIC}. */
+    record Committed(ExpansionCheckpoint checkpoint, long offset) {}
+
+    private final String bootstrapServers;
+    private final String transactionalId;
+    private final Duration transactionTimeout;
+    private final ObjectMapper mapper;
+    private final Admin admin;
+    private KafkaProducer<String, byte[]> producer;
+
+    ChannelTopics(String bootstrapServers, String transactionalId, Duration transactionTimeout, ObjectMapper mapper) {
+        this.bootstrapServers = bootstrapServers;
+        this.transactionalId = transactionalId;
+        this.transactionTimeout = transactionTimeout;
+        this.mapper = mapper;
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        this.admin = Admin.create(props);
+    }
+
+    /**
+     * Writes the step's batches and its checkpoint in one transaction; returns the checkpoint's offset. Throws
+     * {@link KafkaException} when the transaction did not commit (then none of it is visible to read_committed).
+     */
+    long commitStep(List<PushBatch> batches, ExpansionCheckpoint checkpoint) {
+        KafkaProducer<String, byte[]> p = producer();
+        try {
+            p.beginTransaction();
+            for (PushBatch batch : batches) {
+                String topic = Channel.fromWireName(batch.channel()).orElseThrow().topic();
+                p.send(new ProducerRecord<>(topic, batch.key(), json(batch)));
+            }
+            Future<RecordMetadata> sent = p.send(new ProducerRecord<>(ExpansionCheckpoint.TOPIC,
+                    checkpointPartition(checkpoint.taskId()), Long.toString(checkpoint.taskId()), json(checkpoint)));
+            p.commitTransaction();
+            return sent.get().offset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            drop();
+            throw new KafkaException("interrupted while committing a fan-out step", e);
+        } catch (ExecutionException | RuntimeException e) {
+            drop();
+            throw e instanceof KafkaException k ? k : new KafkaException("fan-out step not committed", e);
+        }
+    }
+
+    /** Every checkpoint written from now on for this task lies after the returned offset. */
+    long checkpointFloor(long taskId) {
+        return endOffset(new TopicPartition(ExpansionCheckpoint.TOPIC, checkpointPartition(taskId)),
+                IsolationLevel.READ_UNCOMMITTED) - 1;
+    }
+
+    /**
+     * The last committed checkpoint of the task after {@code afterOffset}. First waits until every transaction open
+     * on the partition is decided (a crashed writer's is aborted by the broker within the transaction timeout), so
+     * a step committed just before a crash is never missed.
+     */
+    Optional<Committed> lastCheckpoint(long taskId, long afterOffset) {
+        TopicPartition partition = new TopicPartition(ExpansionCheckpoint.TOPIC, checkpointPartition(taskId));
+        long highWatermark = endOffset(partition, IsolationLevel.READ_UNCOMMITTED);
+        long deadline = System.nanoTime() + transactionTimeout.plusSeconds(10).toNanos();
+        long stable;
+        while ((stable = endOffset(partition, IsolationLevel.READ_COMMITTED)) < highWatermark) {
+            pauseUntil(deadline);
+        }
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        String key = Long.toString(taskId);
+        Committed last = null;
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, afterOffset + 1);
+            while (consumer.position(partition) < stable) {
+                pauseIfLate(deadline);
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.offset() < stable && key.equals(record.key())) {
+                        last = new Committed(read(record.value()), record.offset());
+                    }
+                }
+            }
+        }
+        return Optional.ofNullable(last);
+    }
+
+    private int checkpointPartition(long taskId) {
+        return (int) (taskId % producer().partitionsFor(ExpansionCheckpoint.TOPIC).size());
+    }
+
+    private long endOffset(TopicPartition partition, IsolationLevel isolation) {
+        try {
+            return admin.listOffsets(Map.of(partition, OffsetSpec.latest()), new ListOffsetsOptions(isolation))
+                    .partitionResult(partition).get().offset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("interrupted while reading an offset", e);
+        } catch (ExecutionException e) {
+            throw new KafkaException("cannot read the end offset of " + partition, e.getCause());
+        }
+    }
+
+    private static void pauseUntil(long deadline) {
+        pauseIfLate(deadline);
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("interrupted while waiting for open transactions", e);
+        }
+    }
+
+    private static void pauseIfLate(long deadline) {
+        if (System.nanoTime() > deadline) {
+            throw new KafkaException("the checkpoint partition did not settle in time");
+        }
+    }
+
+    private KafkaProducer<String, byte[]> producer() {
+        if (producer == null) {
+            Properties props = new Properties();
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+            props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transactionTimeout.toMillis());
+            props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            props.put(ProducerConfig.ACKS_CONFIG, "all");
+            props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+            props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+            props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+            props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+            KafkaProducer<String, byte[]> created =
+                    new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+            try {
+                created.initTransactions();
+            } catch (RuntimeException e) {
+                created.close(Duration.ZERO);
+                throw e;
+            }
+            producer = created;
+        }
+        return producer;
+    }
+
+    private void drop() {
+        if (producer != null) {
+            producer.close(Duration.ZERO);
+            producer = null;
+        }
+    }
+
+    private byte[] json(Object value) {
+        try {
+            return mapper.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a fan-out record must serialize", e);
+        }
+    }
+
+    private ExpansionCheckpoint read(byte[] value) {
+        try {
+            return mapper.readValue(value, ExpansionCheckpoint.class);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("unreadable checkpoint on " + ExpansionCheckpoint.TOPIC, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        drop();
+        admin.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,280 @@
+package io.imcore.push.fanout;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agroal.api.AgroalDataSource;
+import io.imcore.common.push.Channel;
+import io.imcore.common.push.PushBatch;
+import io.imcore.common.push.PushBatch.Target;
+import io.imcore.common.store.Database;
+import io.imcore.push.notify.PushRequest;
+import io.imcore.push.task.TaskRow;
+import io.imcore.push.task.TaskState;
+import io.imcore.push.task.TaskStore;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Expands due push tasks onto the channel topics (docs/push-fanout.md). Each step reads one page of the audience
+ * after the checkpoint, routes it, and commits the channel records and the next checkpoint in one Kafka transaction;
+ * the checkpoint is then mirrored into push_tasks. A task is expanded by one replica at a time (a session advisory
+ * lock, released by PostgreSQL when the holder dies), and a replica that takes over reads the last committed
+ * checkpoint back from Kafka, so a crash neither loses nor repeats a step.
+ */
+@ApplicationScoped
+public class Expander {
+
+    private static final Logger LOG = Logger.getLogger(Expander.class);
+    /** Keeps the task locks apart from other advisory locks of the database. */
+    private static final long LOCK_SPACE = 0x5055_5348_0000_0000L;
+    private static final int THREADS = 2;
+
+    private final AgroalDataSource dataSource;
+    private final Database database;
+    private final TaskStore tasks;
+    private final FanoutConfig config;
+    private final ObjectMapper mapper;
+    private final String bootstrapServers;
+    private final Map<Channel, Integer> batchSizes;
+    private final Object signal = new Object();
+    private volatile boolean running;
+    private boolean woken;
+    private final List<Thread> threads = new ArrayList<>();
+
+    public Expander(AgroalDataSource dataSource, Database database, TaskStore tasks, FanoutConfig config,
+            ObjectMapper mapper, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+        this.dataSource = dataSource;
+        this.database = database;
+        this.tasks = tasks;
+        this.config = config;
+        this.mapper = mapper;
+        this.bootstrapServers = bootstrapServers;
+        this.batchSizes = batchSizes(config);
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (!config.enabled()) {
+            return;
+        }
+        running = true;
+        String replica = config.replicaId().filter(id -> !id.isBlank())
+                .orElse("push-service-" + UUID.randomUUID().toString().substring(0, 8));
+        for (int i = 0; i < THREADS; i++) {
+            String transactionalId = "push-expander-" + replica + "-" + i;
+            Thread thread = new Thread(() -> loop(transactionalId), "push-expander-" + i);
+            thread.setDaemon(true);
+            thread.start();
+            threads.add(thread);
+        }
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        running = false;
+        wake();
+        for (Thread thread : threads) {
+            thread.join(10_000);
+        }
+    }
+
+    /** Tells the expanders a task was accepted, so it starts without waiting for the next poll. */
+    public void wake() {
+        synchronized (signal) {
+            woken = true;
+            signal.notifyAll();
+        }
+    }
+
+    private void loop(String transactionalId) {
+        try (ChannelTopics topics = new ChannelTopics(bootstrapServers, transactionalId,
+                config.transactionTimeout(), mapper)) {
+            while (running) {
+                boolean worked = false;
+                try {
+                    worked = expandOneDueTask(topics);
+                } catch (RuntimeException e) {
+                    LOG.warnf("push expansion interrupted, the task resumes from its checkpoint: %s", e.toString());
+                }
+                if (!worked) {
+                    awaitSignal();
+                }
+            }
+        }
+    }
+
+    private void awaitSignal() {
+        synchronized (signal) {
+            try {
+                if (!woken) {
+                    signal.wait(config.pollInterval().toMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                running = false;
+            }
+            woken = false;
+        }
+    }
+
+    /** Expands the oldest due task no other replica holds; false when there was none. */
+    private boolean expandOneDueTask(ChannelTopics topics) {
+        for (long taskId : database.read(c -> tasks.due(c, 20))) {
+            try (Connection lock = dataSource.getConnection()) {
+                if (!advisoryLock(lock, "pg_try_advisory_lock", taskId)) {
+                    continue;
+                }
+                try {
+                    expand(topics, taskId);
+                } finally {
+                    advisoryLock(lock, "pg_advisory_unlock", taskId);
+                }
+                return true;
+            } catch (SQLException e) {
+                throw new IllegalStateException("task lock failed: " + e.getMessage(), e);
+            }
+        }
+        return false;
+    }
+
+    private static boolean advisoryLock(Connection connection, String function, long taskId) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("select " + function + "(?)")) {
+            ps.setLong(1, LOCK_SPACE | taskId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    private void expand(ChannelTopics topics, long taskId) {
+        Optional<TaskRow> loaded = database.read(c -> tasks.load(c, taskId));
+        if (loaded.isEmpty() || !isPending(loaded.get().state())) {
+            return; // finished by another replica between the due query and the lock
+        }
+        TaskRow task = loaded.get();
+        ExpansionCheckpoint checkpoint = task.checkpoint();
+        if (task.state() == TaskState.EXPANDING) {
+            // an earlier expansion stopped: steps it committed to Kafka may be newer than the mirror
+            Optional<ChannelTopics.Committed> committed = topics.lastCheckpoint(taskId, task.checkpointOffset());
+            if (committed.isPresent() && committed.get().checkpoint().pages() > checkpoint.pages()) {
+                checkpoint = committed.get().checkpoint();
+                ExpansionCheckpoint newer = checkpoint;
+                database.inTransaction(c -> {
+                    tasks.saveCheckpoint(c, newer, committed.get().offset());
+                    return null;
+                });
+            }
+        } else {
+            long floor = topics.checkpointFloor(taskId);
+            database.inTransaction(c -> {
+                tasks.startExpanding(c, taskId, floor);
+                return null;
+            });
+        }
+        PushRequest request = task.request();
+        int pageSize = config.pageSize();
+        while (running) {
+            if (task.showEndAt() != null && Instant.now().isAfter(task.showEndAt())) {
+                finish(taskId, TaskState.EXPIRED);
+                return;
+            }
+            long cursor = checkpoint.cursorDeviceId();
+            List<DeviceRow> page = database.read(c ->
+                    AudiencePages.next(c, task.appId(), request.audience(), cursor, pageSize));
+            if (page.isEmpty()) {
+                finish(taskId, finalState(checkpoint));
+                return;
+            }
+            checkpoint = step(topics, task, checkpoint, page);
+            if (page.size() < pageSize) {
+                finish(taskId, finalState(checkpoint));
+                return;
+            }
+        }
+    }
+
+    /** Dispatching until push-worker has processed every batch; done at once when nothing was reachable. */
+    private static TaskState finalState(ExpansionCheckpoint checkpoint) {
+        return checkpoint.batchesTotal() == 0 ? TaskState.DONE : TaskState.DISPATCHING;
+    }
+
+    /** Routes one page, commits its records with the next checkpoint, and mirrors that checkpoint. */
+    private ExpansionCheckpoint step(ChannelTopics topics, TaskRow task, ExpansionCheckpoint checkpoint,
+            List<DeviceRow> page) {
+        PushRequest request = task.request();
+        Map<Channel, List<Target>> open = new EnumMap<>(Channel.class);
+        Map<String, Integer> routed = new TreeMap<>();
+        List<PushBatch> batches = new ArrayList<>();
+        for (DeviceRow device : page) {
+            Router.Routed route = Router.route(device, request.strategy(), request.osSequence());
+            if (route == null) {
+                continue;
+            }
+            routed.merge(route.channel().wireName(), 1, Integer::sum);
+            List<Target> targets = open.computeIfAbsent(route.channel(), c -> new ArrayList<>());
+            targets.add(route.target());
+            if (targets.size() == batchSizes.get(route.channel())) {
+                batches.add(batch(task, checkpoint.batchesTotal() + batches.size(), route.channel(), targets));
+                open.remove(route.channel());
+            }
+        }
+        for (Map.Entry<Channel, List<Target>> rest : open.entrySet()) {
+            batches.add(batch(task, checkpoint.batchesTotal() + batches.size(), rest.getKey(), rest.getValue()));
+        }
+        ExpansionCheckpoint next = checkpoint.next(page.get(page.size() - 1).deviceId(), page.size(),
+                batches.size(), routed);
+        long offset = topics.commitStep(batches, next);
+        database.inTransaction(c -> {
+            tasks.saveCheckpoint(c, next, offset);
+            return null;
+        });
+        return next;
+    }
+
+    private static PushBatch batch(TaskRow task, int batchNo, Channel channel, List<Target> targets) {
+        PushRequest request = task.request();
+        return new PushBatch(PushBatch.VERSION, task.taskId(), task.appId(), batchNo, channel.wireName(),
+                request.message(), request.showEndTime(), List.copyOf(targets));
+    }
+
+    private void finish(long taskId, TaskState state) {
+        database.inTransaction(c -> {
+            tasks.finish(c, taskId, state);
+            return null;
+        });
+    }
+
+    private static boolean isPending(TaskState state) {
+        return state == TaskState.ACCEPTED || state == TaskState.SCHEDULED || state == TaskState.EXPANDING;
+    }
+
+    /** Parses {@code channel=size,...}; every channel gets a size. */
+    static Map<Channel, Integer> batchSizes(FanoutConfig config) {
+        Map<Channel, Integer> sizes = new EnumMap<>(Channel.class);
+        for (Channel channel : Channel.values()) {
+            sizes.put(channel, config.defaultBatchSize());
+        }
+        for (String pair : config.batchSizes().split(",")) {
+            String[] parts = pair.trim().split("=");
+            Channel channel = parts.length == 2 ? Channel.fromWireName(parts[0].trim()).orElse(null) : null;
+            if (channel == null) {
+                throw new IllegalArgumentException("im.push.fanout.batch-sizes: not channel=size: " + pair);
+            }
+            sizes.put(channel, Integer.parseInt(parts[1].trim()));
+        }
+        return sizes;
+    }
+}

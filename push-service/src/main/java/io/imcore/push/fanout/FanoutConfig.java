@@ -1,0 +1,41 @@
+package io.imcore.push.fanout;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Audience expansion and fan-out settings ({@code im.push.fanout.*}, docs/push-fanout.md). */
+@ConfigMapping(prefix = "im.push.fanout")
+public interface FanoutConfig {
+
+    /** Whether this replica expands tasks (off only in tests that drive the expansion themselves). */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** Names this replica's transactional producer; a restarted replica with the same id fences its predecessor. */
+    Optional<String> replicaId();
+
+    /** Devices read and routed per step; one step is one Kafka transaction and one checkpoint. */
+    @WithDefault("5000")
+    int pageSize();
+
+    /** Targets per channel record: {@code channel=size} pairs; channels not listed use {@link #defaultBatchSize()}. */
+    @WithDefault("vendor_a=1000,vendor_b=1000,vendor_c=1000,vendor_d=1000,vendor_e=1000")
+    String batchSizes();
+
+    @WithDefault("500")
+    int defaultBatchSize();
+
+    /** How often a replica looks for due tasks it was not told about (scheduled ones, other replicas' ones). */
+    @WithDefault("500MS")
+    Duration pollInterval();
+
+    /** The broker aborts a transaction left open this long by a crashed replica; a resume waits for that. */
+    @WithDefault("15S")
+    Duration transactionTimeout();
+
+    /** A setting.request_id repeated within this window pushes nothing and returns the first task_id. */
+    @WithDefault("30D")
+    Duration requestIdWindow();
+}

@@ -1,0 +1,235 @@
+package io.imcore.push.task;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.store.Database;
+import io.imcore.push.fanout.ExpansionCheckpoint;
+import io.imcore.push.notify.PushRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** push_tasks, push_task_counts and push_request_ids. */
+@ApplicationScoped
+public class TaskStore {
+
+    private static final String PENDING = "('accepted', 'scheduled', 'expanding')";
+
+    private final ObjectMapper mapper;
+
+    public TaskStore(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    /** The task a request_id named within the window, if any. */
+    public Optional<Long> taskForRequestId(Connection c, String appId, String requestId, Duration window)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select task_id from push_request_ids"
+                + " where app_id = ? and request_id = ? and created_at > now() - ? * interval '1 millisecond'")) {
+            ps.setString(1, appId);
+            ps.setString(2, requestId);
+            ps.setLong(3, window.toMillis());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Records that the request_id names the task, unless another task holds it within the window: then returns
+     * that task (the caller rolls back). A concurrent claim waits on the key and then sees the winner.
+     */
+    public Optional<Long> claimRequestId(Connection c, String appId, String requestId, long taskId, Duration window)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into push_request_ids (app_id, request_id, task_id)"
+                + " values (?, ?, ?) on conflict (app_id, request_id) do update"
+                + " set task_id = excluded.task_id, created_at = now()"
+                + " where push_request_ids.created_at <= now() - ? * interval '1 millisecond' returning task_id")) {
+            ps.setString(1, appId);
+            ps.setString(2, requestId);
+            ps.setLong(3, taskId);
+            ps.setLong(4, window.toMillis());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return taskForRequestId(c, appId, requestId, window);
+    }
+
+    public long insert(Connection c, String appId, PushRequest request, TaskState state) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into push_tasks"
+                + " (app_id, state, request, show_begin_at, show_end_at) values (?, ?, ?::jsonb, ?, ?) returning task_id")) {
+            ps.setString(1, appId);
+            ps.setString(2, state.wireName());
+            ps.setString(3, json(request));
+            setSeconds(ps, 4, request.showBeginTime());
+            setSeconds(ps, 5, request.showEndTime());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Tasks waiting for an expander whose time has come, oldest first. */
+    public List<Long> due(Connection c, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select task_id from push_tasks where state in " + PENDING
+                + " and (show_begin_at is null or show_begin_at <= now()) order by task_id limit ?")) {
+            ps.setInt(1, limit);
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            return ids;
+        }
+    }
+
+    public Optional<TaskRow> load(Connection c, long taskId) throws SQLException {
+        TaskRow row;
+        try (PreparedStatement ps = c.prepareStatement("select app_id, state, request::text, show_begin_at,"
+                + " show_end_at, cursor_device_id, pages, devices_expanded, batches_total, checkpoint_offset"
+                + " from push_tasks where task_id = ?")) {
+            ps.setLong(1, taskId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                long offset = rs.getLong(10);
+                row = new TaskRow(taskId, rs.getString(1), TaskState.fromWireName(rs.getString(2)),
+                        request(rs.getString(3)), instant(rs.getTimestamp(4)), instant(rs.getTimestamp(5)),
+                        new ExpansionCheckpoint(ExpansionCheckpoint.VERSION, taskId, rs.getLong(6), rs.getInt(7),
+                                rs.getLong(8), rs.getInt(9), new TreeMap<>()),
+                        rs.wasNull() ? null : offset);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "select channel, target from push_task_counts where task_id = ? and target > 0")) {
+            ps.setLong(1, taskId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    row.checkpoint().targets().put(rs.getString(1), rs.getInt(2));
+                }
+            }
+        }
+        return Optional.of(row);
+    }
+
+    /** Marks the start of an expansion; every checkpoint of it lies after {@code checkpointOffset} on its partition. */
+    public void startExpanding(Connection c, long taskId, long checkpointOffset) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "update push_tasks set state = 'expanding', checkpoint_offset = ? where task_id = ?")) {
+            ps.setLong(1, checkpointOffset);
+            ps.setLong(2, taskId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Mirrors a committed checkpoint (and the target counters it carries); idempotent. */
+    public void saveCheckpoint(Connection c, ExpansionCheckpoint checkpoint, long checkpointOffset)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update push_tasks set cursor_device_id = ?, pages = ?,"
+                + " devices_expanded = ?, batches_total = ?, checkpoint_offset = ? where task_id = ? and pages <= ?")) {
+            ps.setLong(1, checkpoint.cursorDeviceId());
+            ps.setInt(2, checkpoint.pages());
+            ps.setLong(3, checkpoint.devicesExpanded());
+            ps.setInt(4, checkpoint.batchesTotal());
+            ps.setLong(5, checkpointOffset);
+            ps.setLong(6, checkpoint.taskId());
+            ps.setInt(7, checkpoint.pages());
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("insert into push_task_counts (task_id, channel, target)"
+                + " values (?, ?, ?) on conflict (task_id, channel) do update set target = excluded.target")) {
+            for (Map.Entry<String, Integer> entry : checkpoint.targets().entrySet()) {
+                ps.setLong(1, checkpoint.taskId());
+                ps.setString(2, entry.getKey());
+                ps.setInt(3, entry.getValue());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    public void finish(Connection c, long taskId, TaskState state) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update push_tasks set state = ?,"
+                + " finished_at = case when ? in ('done', 'expired') then now() end where task_id = ?")) {
+            ps.setString(1, state.wireName());
+            ps.setString(2, state.wireName());
+            ps.setLong(3, taskId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The caller's tasks among the ids, in id order; unknown and foreign ids are left out. */
+    public List<TaskStats> stats(Connection c, String appId, long[] taskIds) throws SQLException {
+        Map<Long, TaskStats> byId = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("select t.task_id, t.state, t.devices_expanded,"
+                + " t.batches_total, t.batches_done, n.channel, n.target, n.sent, n.received"
+                + " from push_tasks t left join push_task_counts n on n.task_id = t.task_id"
+                + " where t.app_id = ? and t.task_id = any(?) order by t.task_id")) {
+            ps.setString(1, appId);
+            ps.setArray(2, Database.bigints(c, taskIds));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long id = rs.getLong(1);
+                    TaskStats stats = byId.get(id);
+                    if (stats == null) {
+                        stats = new TaskStats(id, TaskState.fromWireName(rs.getString(2)), rs.getLong(3),
+                                rs.getInt(4), rs.getInt(5), new HashMap<>());
+                        byId.put(id, stats);
+                    }
+                    String channel = rs.getString(6);
+                    if (channel != null) {
+                        stats.counters().put(channel, new int[] {rs.getInt(7), rs.getInt(8), rs.getInt(9)});
+                    }
+                }
+            }
+        }
+        return new ArrayList<>(byId.values());
+    }
+
+    private String json(PushRequest request) {
+        try {
+            return mapper.writeValueAsString(request);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a push request must serialize", e);
+        }
+    }
+
+    private PushRequest request(String json) {
+        try {
+            return mapper.readValue(json, PushRequest.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored push request must deserialize", e);
+        }
+    }
+
+    private static void setSeconds(PreparedStatement ps, int index, Long epochSeconds) throws SQLException {
+        if (epochSeconds == null) {
+            ps.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+        } else {
+            ps.setTimestamp(index, Timestamp.from(Instant.ofEpochSecond(epochSeconds)));
+        }
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}
