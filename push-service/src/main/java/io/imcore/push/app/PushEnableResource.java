@@ -1,0 +1,33 @@
+package io.imcore.push.app;
+
+import static io.imcore.common.api.QueryParams.requiredBoolean;
+
+import io.imcore.common.api.ApiResponse;
+import io.imcore.common.context.Access;
+import io.imcore.common.context.RequestContext;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** Switches push on or off for the caller's app (decisions.md section 5); notify while off is refused with 12006. */
+@Path("/push/enable")
+@Access(Access.Level.ADMIN)
+@Produces(MediaType.APPLICATION_JSON)
+public class PushEnableResource {
+
+    private final RequestContext caller;
+    private final PushApps apps;
+
+    public PushEnableResource(RequestContext caller, PushApps apps) {
+        this.caller = caller;
+        this.apps = apps;
+    }
+
+    @POST
+    public ApiResponse<Boolean> enable(@QueryParam("value") String value) {
+        apps.setEnabled(caller.appId(), requiredBoolean("value", value));
+        return ApiResponse.ok(true);
+    }
+}

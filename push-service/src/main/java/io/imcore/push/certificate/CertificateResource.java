@@ -1,0 +1,40 @@
+package io.imcore.push.certificate;
+
+import io.imcore.common.api.ApiResponse;
+import io.imcore.common.context.Access;
+import io.imcore.common.context.RequestContext;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** Push certificates (api.md 4.5.1, decisions.md section 5): admin only, since reading returns the secrets. */
+@Path("/push/certificate")
+@Access(Access.Level.ADMIN)
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class CertificateResource {
+
+    private final RequestContext caller;
+    private final CertificateService certificates;
+
+    public CertificateResource(RequestContext caller, CertificateService certificates) {
+        this.caller = caller;
+        this.certificates = certificates;
+    }
+
+    @POST
+    public ApiResponse<Boolean> upsert(CertificateRequest body) {
+        return ApiResponse.ok(certificates.upsert(caller.appId(), body));
+    }
+
+    /** data is null when the app has no certificate for the provider and environment. */
+    @GET
+    public ApiResponse<CertificateView> find(@QueryParam("provider") String provider,
+            @QueryParam("environment") String environment) {
+        return ApiResponse.ok(certificates.find(caller.appId(), provider, environment));
+    }
+}

@@ -1,0 +1,95 @@
+package io.imcore.push.certificate;
+
+import io.imcore.common.push.Channel;
+import io.imcore.common.security.SecretBox;
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * {@code push_certificates}: app_secret and certificate are sealed with {@link SecretBox} under
+ * {@code im.push.certificate-key}, each bound to its row and column (see {@link #context}).
+ */
+@Startup // a missing or malformed key stops the service at startup, not at the first certificate call
+@ApplicationScoped
+public class CertificateStore {
+
+    private static final String KEY_SETTING = "im.push.certificate-key";
+
+    private final SecretBox box;
+
+    public CertificateStore(@ConfigProperty(name = KEY_SETTING) Optional<String> key) {
+        this.box = new SecretBox(KEY_SETTING, key.orElse(null));
+    }
+
+    /** Inserts or replaces the app's certificate for the channel and environment. */
+    public void upsert(Connection c, String appId, Certificate certificate) throws SQLException {
+        int provider = certificate.channel().provider();
+        int environment = certificate.environment();
+        try (PreparedStatement ps = c.prepareStatement("insert into push_certificates (app_id, provider, environment,"
+                + " name, provider_app_id, app_key, app_secret_enc, certificate_enc) values (?, ?, ?, ?, ?, ?, ?, ?)"
+                + " on conflict (app_id, provider, environment) do update set name = excluded.name,"
+                + " provider_app_id = excluded.provider_app_id, app_key = excluded.app_key,"
+                + " app_secret_enc = excluded.app_secret_enc, certificate_enc = excluded.certificate_enc,"
+                + " updated_at = now()")) {
+            ps.setString(1, appId);
+            ps.setInt(2, provider);
+            ps.setInt(3, environment);
+            ps.setString(4, certificate.name());
+            ps.setString(5, certificate.appId());
+            ps.setString(6, certificate.appKey());
+            ps.setBytes(7, box.seal(certificate.appSecret(), context(appId, provider, environment, "app_secret")));
+            ps.setBytes(8, box.seal(certificate.certificate(), context(appId, provider, environment, "certificate")));
+            ps.executeUpdate();
+        }
+    }
+
+    /** The app's credentials for the channel and environment, decrypted (what an adapter signs its calls with). */
+    public Optional<Certificate> find(Connection c, String appId, Channel channel, int environment)
+            throws SQLException {
+        int provider = channel.provider();
+        try (PreparedStatement ps = c.prepareStatement("select name, provider_app_id, app_key, app_secret_enc,"
+                + " certificate_enc from push_certificates where app_id = ? and provider = ? and environment = ?")) {
+            ps.setString(1, appId);
+            ps.setInt(2, provider);
+            ps.setInt(3, environment);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new Certificate(channel, environment, rs.getString(1), rs.getString(2),
+                        rs.getString(3), box.open(rs.getBytes(4), context(appId, provider, environment, "app_secret")),
+                        box.open(rs.getBytes(5), context(appId, provider, environment, "certificate"))));
+            }
+        }
+    }
+
+    /** Which channel and environment the app's certificate of this name is for (a token binding's notifier_name). */
+    public Optional<CertificateRef> findByName(Connection c, String appId, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select provider, environment from push_certificates where app_id = ? and name = ?")) {
+            ps.setString(1, appId);
+            ps.setString(2, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new CertificateRef(Channel.fromProvider(rs.getInt(1)).orElseThrow(), rs.getInt(2),
+                        name));
+            }
+        }
+    }
+
+    /**
+     * The associated data that binds a sealed value to its row and column. The fixed-format parts come first and the
+     * app id last, so no two rows or columns share a context whatever characters the app id holds.
+     */
+    private static String context(String appId, int provider, int environment, String column) {
+        return "push_certificates/" + provider + "/" + environment + "/" + column + "/" + appId;
+    }
+}

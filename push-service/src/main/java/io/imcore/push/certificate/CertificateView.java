@@ -1,0 +1,15 @@
+package io.imcore.push.certificate;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/** Push certificate as {@code GET /push/certificate} returns it (api.md 2.7), secrets decrypted. */
+@RegisterForReflection
+@JsonPropertyOrder({"app_id", "app_key", "app_secret", "certificate", "name"})
+public record CertificateView(String appId, String appKey, String appSecret, String certificate, String name) {
+
+    static CertificateView of(Certificate certificate) {
+        return new CertificateView(certificate.appId(), certificate.appKey(), certificate.appSecret(),
+                certificate.certificate(), certificate.name());
+    }
+}
