@@ -1,0 +1,47 @@
+package io.imcore.push.task;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.imcore.common.api.ApiResponse;
+import io.imcore.common.context.Access;
+import io.imcore.common.context.RequestContext;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.Map;
+
+/** Push tasks: admin token only. */
+@Path("/push")
+@Access(Access.Level.ADMIN)
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class PushResource {
+
+    /** Body of POST /push/task/detail. */
+    public record DetailRequest(List<Long> list) {}
+
+    /** data of POST /push/notify. */
+    public record Accepted(long taskId) {}
+
+    private final RequestContext caller;
+    private final TaskService service;
+
+    public PushResource(RequestContext caller, TaskService service) {
+        this.caller = caller;
+        this.service = service;
+    }
+
+    @POST
+    @Path("/notify")
+    public ApiResponse<Accepted> notify(JsonNode body) {
+        return ApiResponse.ok(new Accepted(service.accept(caller.appId(), body)));
+    }
+
+    @POST
+    @Path("/task/detail")
+    public ApiResponse<List<Map<String, Object>>> detail(DetailRequest body) {
+        return ApiResponse.ok(service.details(caller.appId(), body == null ? null : body.list()));
+    }
+}

@@ -1,0 +1,251 @@
+package io.imcore.push.task;
+
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.imcore.common.store.Database;
+import io.imcore.push.PushApi;
+import io.imcore.testing.InfrastructureResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** POST /push/notify and POST /push/task/detail through HTTP, with the real expander behind them. */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class NotifyEndpointTest {
+
+    private static final String TEXT_TO_ALL =
+            "{\"audience\":\"all\",\"setting\":{},\"message\":{\"type\":\"text\",\"title\":\"Hi\",\"body\":\"there\"}}";
+
+    @Inject
+    Database database;
+
+    private PushApi api;
+
+    @BeforeEach
+    void newApp() {
+        api = PushApi.newApp(database);
+    }
+
+    @Test
+    void notifyReturnsATaskIdAndTheDetailShowsItsCountersStateAndProgress() {
+        long alice = api.newUser();
+        api.bindToken(api.newDevice(alice, 1), "ios", "apns-9");
+        api.newDevice(alice, 2);
+        api.setOnline(alice, 2);
+
+        long taskId = notify(TEXT_TO_ALL);
+        JsonPath detail = awaitState(taskId, "dispatching");
+
+        assertEquals(taskId, detail.getLong("data[0].task_id"));
+        assertEquals(1, detail.getInt("data[0].ios_target"));
+        assertEquals(1, detail.getInt("data[0].svcpush_target"));
+        for (String channel : List.of("cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e")) {
+            assertEquals(0, detail.getInt("data[0]." + channel + "_target"), channel);
+        }
+        Map<String, Object> element = detail.getMap("data[0]");
+        assertEquals(1 + 24 + 2, element.size(), "task_id, 24 counters, state and progress: " + element.keySet());
+        assertEquals(2, detail.getInt("data[0].progress.devices_expanded"));
+        assertEquals(2, detail.getInt("data[0].progress.batches_total"));
+        assertEquals(0, detail.getInt("data[0].progress.batches_done"));
+    }
+
+    @Test
+    void theStoredTaskIsTheNormalizedRequest() {
+        long taskId = notify("{\"audience\":{\"user_id\":[5,5,6]},\"setting\":{\"ospush_sequence\":[\"cloud\",\"ups\"]},"
+                + "\"message\":{\"title\":\"T\",\"body\":\"B\",\"badge\":\"\"}}");
+
+        String stored = database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select request::text from push_tasks where task_id = ?")) {
+                ps.setLong(1, taskId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            }
+        });
+        JsonPath request = JsonPath.from(stored);
+        assertEquals(List.of(5, 6), request.getList("audience.user_ids"));
+        assertEquals(List.of("CLOUD", "VENDOR_A", "VENDOR_B", "VENDOR_C", "VENDOR_D", "VENDOR_E"),
+                request.getList("os_sequence"));
+        assertEquals("+1", request.getString("message.badge"));
+        assertEquals("text", request.getString("message.type"));
+    }
+
+    @Test
+    void aRepeatedRequestIdReturnsTheFirstTaskAndStoresNothing() {
+        String body = "{\"audience\":\"all\",\"setting\":{\"request_id\":\"r-1\"},\"message\":{\"title\":\"x\"}}";
+        long first = notify(body);
+        long second = notify(body);
+        long other = notify(body.replace("r-1", "r-2"));
+
+        assertEquals(first, second);
+        assertTrue(other != first);
+        assertEquals(2, taskCount());
+    }
+
+    @Test
+    void concurrentCallsWithOneRequestIdStoreOneTask() throws Exception {
+        String body = "{\"audience\":\"all\",\"setting\":{\"request_id\":\"race\"},\"message\":{\"title\":\"x\"}}";
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Long>> calls = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Callable<Long> call = () -> notify(body);
+                calls.add(pool.submit(call));
+            }
+            Set<Long> ids = new HashSet<>();
+            for (Future<Long> call : calls) {
+                ids.add(call.get());
+            }
+            assertEquals(1, ids.size(), "every caller gets the same task_id");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(1, taskCount());
+    }
+
+    @Test
+    void pushSwitchedOffIsRefusedWith12006AndStoresNothing() {
+        api.asAdmin().queryParam("value", false).post("/push/enable").then().body("code", equalTo(200));
+
+        api.asAdmin().body(TEXT_TO_ALL).post("/push/notify").then().statusCode(200)
+                .body("code", equalTo(12006)).body("data", equalTo(null));
+        assertEquals(0, taskCount());
+    }
+
+    @Test
+    void onlyAnAdminTokenMayPushOrReadTasks() {
+        long alice = api.newUser();
+        api.as(alice).body(TEXT_TO_ALL).post("/push/notify").then().body("code", equalTo(10010));
+        api.as(alice).body("{\"list\":[1]}").post("/push/task/detail").then().body("code", equalTo(10010));
+    }
+
+    @Test
+    void badBodiesGet10002NamingTheField() {
+        api.asAdmin().body("{\"audience\":").post("/push/notify").then().statusCode(200).body("code", equalTo(10002));
+        api.asAdmin().body("{\"audience\":{},\"message\":{}}").post("/push/notify").then()
+                .body("code", equalTo(10002)).body("message", startsWith("audience"));
+        String tooMany = LongStream.rangeClosed(1, 501).mapToObj(Long::toString).collect(Collectors.joining(","));
+        api.asAdmin().body("{\"audience\":{\"user_id\":[" + tooMany + "]},\"message\":{}}").post("/push/notify")
+                .then().body("code", equalTo(12005));
+        api.asAdmin().body("{\"audience\":\"all\",\"message\":{\"type\":\"image\",\"attachment_url\":\"http://x/a.gif\"}}")
+                .post("/push/notify").then().body("code", equalTo(10002))
+                .body("message", startsWith("message.attachment_url"));
+        assertEquals(0, taskCount());
+    }
+
+    @Test
+    void imageAttachmentsAreFetchedForSizeAndReachability() throws IOException {
+        HttpServer images = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        images.createContext("/small.png", exchange -> {
+            byte[] png = new byte[2_000];
+            exchange.sendResponseHeaders(200, png.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(png);
+            }
+        });
+        images.createContext("/big.jpg", exchange -> {
+            byte[] chunk = new byte[64 * 1024];
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                for (int i = 0; i < 20; i++) {
+                    out.write(chunk);
+                }
+            } catch (IOException ignored) {
+                // the checker stops reading at the limit
+            }
+        });
+        images.start();
+        try {
+            String base = "http://127.0.0.1:" + images.getAddress().getPort();
+            String image = "{\"audience\":{\"push_token\":[\"t1\"]},\"message\":{\"type\":\"image\","
+                    + "\"title\":\"t\",\"body\":\"b\",\"attachment_url\":\"%s\"}}";
+            api.asAdmin().body(image.formatted(base + "/small.png")).post("/push/notify").then()
+                    .body("code", equalTo(200));
+            api.asAdmin().body(image.formatted(base + "/big.jpg")).post("/push/notify").then()
+                    .body("code", equalTo(12002));
+            api.asAdmin().body(image.formatted(base + "/missing.png")).post("/push/notify").then()
+                    .body("code", equalTo(12004));
+        } finally {
+            images.stop(0);
+        }
+        assertEquals(1, taskCount());
+    }
+
+    @Test
+    void detailLeavesOutUnknownAndForeignTasksAndLimitsTheList() {
+        long mine = notify(TEXT_TO_ALL);
+        PushApi other = PushApi.newApp(database);
+        long foreign = JsonPath.from(other.asAdmin().body(TEXT_TO_ALL).post("/push/notify").asString())
+                .getLong("data.task_id");
+
+        api.asAdmin().body("{\"list\":[" + foreign + "," + mine + ",999999999]}").post("/push/task/detail").then()
+                .body("code", equalTo(200)).body("data", hasSize(1)).body("data[0].task_id", equalTo((int) mine));
+        api.asAdmin().body("{\"list\":[]}").post("/push/task/detail").then()
+                .body("code", equalTo(200)).body("data", hasSize(0));
+        String tooMany = LongStream.rangeClosed(1, 101).mapToObj(Long::toString).collect(Collectors.joining(","));
+        api.asAdmin().body("{\"list\":[" + tooMany + "]}").post("/push/task/detail").then()
+                .body("code", equalTo(10002)).body("message", startsWith("list"));
+        api.asAdmin().body("{}").post("/push/task/detail").then().body("code", equalTo(10002))
+                .body("message", startsWith("list"));
+        api.asAdmin().body("{\"list\":[\"1\"]}").post("/push/task/detail").then().body("code", equalTo(10002));
+    }
+
+    private long notify(String body) {
+        JsonPath answer = JsonPath.from(api.asAdmin().header("x-test", UUID.randomUUID().toString()).body(body)
+                .post("/push/notify").then().statusCode(200).extract().asString());
+        assertEquals(200, answer.getInt("code"), answer.prettify());
+        return answer.getLong("data.task_id");
+    }
+
+    private JsonPath awaitState(long taskId, String state) {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        JsonPath detail;
+        do {
+            detail = JsonPath.from(api.asAdmin().body("{\"list\":[" + taskId + "]}").post("/push/task/detail")
+                    .then().statusCode(200).body("code", equalTo(200)).extract().asString());
+            if (state.equals(detail.getString("data[0].state"))) {
+                return detail;
+            }
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("task " + taskId + " never reached " + state + ": " + detail.prettify());
+    }
+
+    private long taskCount() {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select count(*) from push_tasks where app_id = ?")) {
+                ps.setString(1, api.appId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+}
