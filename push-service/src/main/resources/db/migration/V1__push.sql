@@ -24,7 +24,7 @@ create table push_certificates (
     unique (app_id, name)
 );
 
--- per-user push settings: push_disabled is the user's opt-out (POST /user/push?value=false)
+-- per-user push settings: push_disabled is the user's opt-out (POST /user/push?value=true sets it, value=false clears it)
 create table push_users (
     app_id         text    not null,
     user_id        bigint  not null,

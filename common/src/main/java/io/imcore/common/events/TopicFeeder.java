@@ -1,0 +1,147 @@
+package io.imcore.common.events;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.store.Database;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Feeds a Kafka topic into this service's tables. Each poll is applied in one transaction and committed to Kafka
+ * after it: a crash replays the batch, so handlers must be idempotent. A failed batch is rolled back and replayed
+ * after a second (the database may be briefly away). Every feed stops at shutdown.
+ */
+@ApplicationScoped
+public class TopicFeeder {
+
+    /** Applies one record inside the batch's transaction. */
+    @FunctionalInterface
+    public interface RecordHandler {
+        void apply(Connection connection, ConsumerRecord<String, String> record) throws SQLException;
+    }
+
+    private static final Logger LOG = Logger.getLogger(TopicFeeder.class);
+
+    private final Database database;
+    private final ObjectMapper mapper;
+    private final MeterRegistry registry;
+    private final String bootstrapServers;
+    private final List<Feed> feeds = new CopyOnWriteArrayList<>();
+
+    public TopicFeeder(Database database, ObjectMapper mapper, MeterRegistry registry,
+            @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers) {
+        this.database = database;
+        this.mapper = mapper;
+        this.registry = registry;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /** Starts a thread that feeds {@code topic} to {@code handler} as consumer group {@code groupId}. */
+    public void feed(String topic, String groupId, String threadName, RecordHandler handler) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+        consumer.subscribe(List.of(topic));
+        // consumer metrics (kafka_consumer_*, among them records-lag-max: how far the tables trail the topic)
+        new KafkaClientMetrics(consumer).bindTo(registry);
+        Feed feed = new Feed(consumer, handler, threadName);
+        feeds.add(feed);
+        feed.thread.start();
+    }
+
+    /**
+     * The record's JSON as {@code type}, or empty when it cannot be read: a record this version does not understand
+     * must not stop the feed, so it is skipped, loudly.
+     */
+    public <T> Optional<T> read(ConsumerRecord<String, String> record, Class<T> type) {
+        try {
+            return Optional.of(mapper.readValue(record.value(), type));
+        } catch (Exception e) {
+            LOG.errorf("skipping unreadable record at %s-%d@%d", record.topic(), record.partition(), record.offset());
+            return Optional.empty();
+        }
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        for (Feed feed : feeds) {
+            feed.running = false;
+            feed.consumer.wakeup();
+        }
+        for (Feed feed : feeds) {
+            feed.thread.join(5_000);
+        }
+    }
+
+    private final class Feed {
+
+        private final KafkaConsumer<String, String> consumer;
+        private final RecordHandler handler;
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        Feed(KafkaConsumer<String, String> consumer, RecordHandler handler, String threadName) {
+            this.consumer = consumer;
+            this.handler = handler;
+            this.thread = new Thread(this::loop, threadName);
+            this.thread.setDaemon(true);
+        }
+
+        private void loop() {
+            try {
+                while (running) {
+                    ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(500));
+                    if (!records.isEmpty()) {
+                        applyOrRewind(records);
+                    }
+                }
+            } catch (WakeupException | InterruptedException e) {
+                // shutting down
+            } finally {
+                consumer.close(Duration.ofSeconds(5));
+            }
+        }
+
+        private void applyOrRewind(ConsumerRecords<String, String> records) throws InterruptedException {
+            try {
+                database.inTransaction(c -> {
+                    for (ConsumerRecord<String, String> record : records) {
+                        handler.apply(c, record);
+                    }
+                    return null;
+                });
+                consumer.commitSync();
+            } catch (WakeupException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                LOG.warnf("%s: applying a batch failed, replaying it: %s", thread.getName(), e.getMessage());
+                for (TopicPartition partition : records.partitions()) {
+                    consumer.seek(partition, records.records(partition).get(0).offset());
+                }
+                Thread.sleep(1_000);
+            }
+        }
+    }
+}

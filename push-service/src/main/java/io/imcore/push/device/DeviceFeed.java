@@ -1,0 +1,52 @@
+package io.imcore.push.device;
+
+import io.imcore.common.events.AuthEvent;
+import io.imcore.common.events.TopicFeeder;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Fills the device registry from auth-service's {@code device.registered} events ({@value AuthEvent#TOPIC}, consumer
+ * group {@value #GROUP}); other event types are the auth view's. On with {@code im.push.devices-feed.enabled}.
+ */
+@ApplicationScoped
+public class DeviceFeed {
+
+    static final String GROUP = "push-service.devices";
+    private static final Logger LOG = Logger.getLogger(DeviceFeed.class);
+
+    private final TopicFeeder feeder;
+    private final DeviceStore devices;
+    private final boolean enabled;
+
+    public DeviceFeed(TopicFeeder feeder, DeviceStore devices,
+            @ConfigProperty(name = "im.push.devices-feed.enabled", defaultValue = "true") boolean enabled) {
+        this.feeder = feeder;
+        this.devices = devices;
+        this.enabled = enabled;
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (enabled) {
+            feeder.feed(AuthEvent.TOPIC, GROUP, "push-devices-feed", this::apply);
+        }
+    }
+
+    private void apply(Connection c, ConsumerRecord<String, String> record) throws SQLException {
+        AuthEvent event = feeder.read(record, AuthEvent.class).orElse(null);
+        if (event == null || !AuthEvent.DEVICE_REGISTERED.equals(event.type())) {
+            return;
+        }
+        if (event.appId() == null || event.userId() == null || event.deviceSn() == null || event.pushToken() == null) {
+            LOG.errorf("skipping incomplete device event at %s-%d@%d", record.topic(), record.partition(), record.offset());
+            return;
+        }
+        devices.registered(c, event.appId(), event.userId(), event.deviceSn(), event.pushToken());
+    }
+}

@@ -1,0 +1,197 @@
+package io.imcore.push.device;
+
+import io.imcore.common.api.StorableText;
+import io.imcore.common.context.RequestContext;
+import io.imcore.common.error.ApiException;
+import io.imcore.common.store.Database;
+import io.imcore.push.device.DeviceStore.Notifier;
+import io.imcore.push.device.Dtos.AliasRequest;
+import io.imcore.push.device.Dtos.BindRequest;
+import io.imcore.push.device.Dtos.PushSetting;
+import io.imcore.push.device.Dtos.TagsRequest;
+import io.imcore.push.device.Dtos.UnbindRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * The caller's push registry (docs/push-devices.md): provider tokens of the caller's devices, the caller's tags,
+ * device aliases and the user's opt-out. The caller is the token's user, or the user an admin names in the
+ * {@code user_id} header.
+ */
+@ApplicationScoped
+public class DeviceRegistryService {
+
+    private static final int MAX_DEVICE_TOKEN = 512;
+    private static final int MAX_TAG = 128;
+    private static final int MAX_TAGS_PER_CALL = 100;
+    private static final int MAX_TAGS_PER_USER = 1000;
+    private static final int MAX_ALIAS = 128;
+
+    private final Database database;
+    private final DeviceStore devices;
+    private final PushUserStore users;
+
+    public DeviceRegistryService(Database database, DeviceStore devices, PushUserStore users) {
+        this.database = database;
+        this.devices = devices;
+        this.users = users;
+    }
+
+    /**
+     * Binds a provider token to one of the caller's devices. A device whose device.registered event has not arrived
+     * yet may bind from its own token (the token names it): its row is created ahead of the event.
+     */
+    public boolean bind(RequestContext caller, BindRequest body) {
+        required(body);
+        long userId = caller.requireUserId();
+        int deviceSn = deviceSn(body.deviceSn());
+        String token = requiredText("device_token", body.deviceToken());
+        maxLength("device_token", token, MAX_DEVICE_TOKEN);
+        String notifierName = requiredText("notifier_name", body.notifierName());
+        String appId = caller.appId();
+        return database.inTransaction(c -> {
+            Notifier notifier = devices.notifier(c, appId, notifierName).orElseThrow(() ->
+                    ApiException.badParameter("notifier_name", "no push certificate of this app has that name"));
+            devices.bindToken(c, appId, callerDevice(c, caller, userId, deviceSn), notifier, token);
+            return true;
+        });
+    }
+
+    /** The id of the caller's device; created ahead of its event when the caller's token names that very device. */
+    private long callerDevice(Connection c, RequestContext caller, long userId, int deviceSn) throws SQLException {
+        OptionalLong known = devices.deviceId(c, caller.appId(), userId, deviceSn);
+        if (known.isPresent()) {
+            return known.getAsLong();
+        }
+        if (!Objects.equals(caller.deviceSn(), deviceSn)) {
+            throw ApiException.badParameter("device_sn", "not a device of the user");
+        }
+        return devices.createAheadOfEvent(c, caller.appId(), userId, deviceSn);
+    }
+
+    /** Removes every provider token of the caller's device; true also when it had none. */
+    public boolean unbind(RequestContext caller, UnbindRequest body) {
+        required(body);
+        long userId = caller.requireUserId();
+        int deviceSn = deviceSn(body.deviceSn());
+        database.autoCommit(c -> {
+            devices.unbindTokens(c, caller.appId(), userId, deviceSn);
+            return null;
+        });
+        return true;
+    }
+
+    public List<String> tags(RequestContext caller) {
+        long userId = caller.requireUserId();
+        return database.read(c -> users.tags(c, caller.appId(), userId));
+    }
+
+    /** Adds tags to the caller (the user, so all of the user's devices); returns the caller's tags after it. */
+    public List<String> addTags(RequestContext caller, TagsRequest body) {
+        List<String> tags = validTags(body);
+        long userId = caller.requireUserId();
+        String appId = caller.appId();
+        return database.inTransaction(c -> {
+            users.lockTags(c, appId, userId);
+            if (users.addTags(c, appId, userId, tags) > MAX_TAGS_PER_USER) {
+                throw ApiException.badParameter("tags", "a user has at most " + MAX_TAGS_PER_USER + " tags");
+            }
+            return users.tags(c, appId, userId);
+        });
+    }
+
+    /** Removes tags from the caller (tags the caller does not have are ignored); returns the caller's tags after it. */
+    public List<String> removeTags(RequestContext caller, TagsRequest body) {
+        List<String> tags = validTags(body);
+        long userId = caller.requireUserId();
+        String appId = caller.appId();
+        return database.inTransaction(c -> {
+            users.lockTags(c, appId, userId);
+            users.removeTags(c, appId, userId, tags);
+            return users.tags(c, appId, userId);
+        });
+    }
+
+    /** Sets the alias of the caller's device named by its push_token; an empty alias clears it. */
+    public boolean setAlias(RequestContext caller, AliasRequest body) {
+        required(body);
+        long userId = caller.requireUserId();
+        String pushToken = requiredText("push_token", body.pushToken());
+        if (body.alias() == null) {
+            throw ApiException.badParameter("alias", "required (an empty alias clears it)");
+        }
+        StorableText.check("alias", body.alias());
+        maxLength("alias", body.alias(), MAX_ALIAS);
+        String alias = body.alias().isEmpty() ? null : body.alias();
+        boolean found = database.autoCommit(c -> devices.setAlias(c, caller.appId(), userId, pushToken, alias));
+        if (!found) {
+            throw ApiException.badParameter("push_token", "not a device of the user");
+        }
+        return true;
+    }
+
+    /** {@code disabled} true opts the caller out of every push to any of the user's devices; false opts back in. */
+    public boolean setPushDisabled(RequestContext caller, boolean disabled) {
+        long userId = caller.requireUserId();
+        database.autoCommit(c -> {
+            users.setPushDisabled(c, caller.appId(), userId, disabled);
+            return null;
+        });
+        return true;
+    }
+
+    public PushSetting pushSetting(RequestContext caller) {
+        long userId = caller.requireUserId();
+        return new PushSetting(database.read(c -> users.pushDisabled(c, caller.appId(), userId)));
+    }
+
+    private static void required(Object body) {
+        if (body == null) {
+            throw ApiException.badParameter("body", "required");
+        }
+    }
+
+    private static int deviceSn(Integer value) {
+        if (value == null) {
+            throw ApiException.badParameter("device_sn", "required");
+        }
+        if (value < 1) {
+            throw ApiException.badParameter("device_sn", "must be at least 1");
+        }
+        return value;
+    }
+
+    private static String requiredText(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            throw ApiException.badParameter(field, "required");
+        }
+        StorableText.check(field, value);
+        return value;
+    }
+
+    private static void maxLength(String field, String value, int max) {
+        if (value.length() > max) {
+            throw ApiException.badParameter(field, "at most " + max + " characters");
+        }
+    }
+
+    private static List<String> validTags(TagsRequest body) {
+        required(body);
+        List<String> tags = body.tags();
+        if (tags == null || tags.isEmpty()) {
+            throw ApiException.badParameter("tags", "1 to " + MAX_TAGS_PER_CALL + " tags required");
+        }
+        if (tags.size() > MAX_TAGS_PER_CALL) {
+            throw ApiException.badParameter("tags", "at most " + MAX_TAGS_PER_CALL + " tags per call");
+        }
+        for (int i = 0; i < tags.size(); i++) {
+            String field = "tags[" + i + "]";
+            maxLength(field, requiredText(field, tags.get(i)), MAX_TAG);
+        }
+        return tags;
+    }
+}

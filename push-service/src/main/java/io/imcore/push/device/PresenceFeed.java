@@ -1,0 +1,58 @@
+package io.imcore.push.device;
+
+import io.imcore.common.events.PresenceEvent;
+import io.imcore.common.events.TopicFeeder;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Keeps {@code push_presence} from message-service's {@value PresenceEvent#TOPIC} (consumer group {@value #GROUP}):
+ * which devices have a live connection, for the svcpush routing. Redeliveries and late records of an older
+ * connection are harmless (the highest seq wins, {@link PresenceStore#apply}). On with
+ * {@code im.push.presence-feed.enabled}.
+ */
+@ApplicationScoped
+public class PresenceFeed {
+
+    static final String GROUP = "push-service.presence";
+    private static final Logger LOG = Logger.getLogger(PresenceFeed.class);
+
+    private final TopicFeeder feeder;
+    private final PresenceStore presence;
+    private final boolean enabled;
+
+    public PresenceFeed(TopicFeeder feeder, PresenceStore presence,
+            @ConfigProperty(name = "im.push.presence-feed.enabled", defaultValue = "true") boolean enabled) {
+        this.feeder = feeder;
+        this.presence = presence;
+        this.enabled = enabled;
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (enabled) {
+            feeder.feed(PresenceEvent.TOPIC, GROUP, "push-presence-feed", this::apply);
+        }
+    }
+
+    private void apply(Connection c, ConsumerRecord<String, String> record) throws SQLException {
+        PresenceEvent event = feeder.read(record, PresenceEvent.class).orElse(null);
+        if (event == null) {
+            return;
+        }
+        boolean online = PresenceEvent.DEVICE_ONLINE.equals(event.type());
+        if (!online && !PresenceEvent.DEVICE_OFFLINE.equals(event.type())) {
+            return; // a future type
+        }
+        if (event.appId() == null || event.deviceSn() < 1) {
+            LOG.errorf("skipping incomplete presence event at %s-%d@%d", record.topic(), record.partition(), record.offset());
+            return;
+        }
+        presence.apply(c, event.appId(), event.userId(), event.deviceSn(), event.seq(), online);
+    }
+}
