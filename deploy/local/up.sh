@@ -144,6 +144,12 @@ ensure_keys() {
     mv "$KEYS/platform-key.tmp" "$KEYS/platform-key"
   fi
   PLATFORM_KEY="$(<"$KEYS/platform-key")"
+  # encrypts push certificates at rest (docs/push-certificates.md)
+  if [[ ! -f "$KEYS/push-certificate-key" ]]; then
+    openssl rand -base64 32 >"$KEYS/push-certificate-key.tmp"
+    mv "$KEYS/push-certificate-key.tmp" "$KEYS/push-certificate-key"
+  fi
+  PUSH_CERTIFICATE_KEY="$(<"$KEYS/push-certificate-key")"
 }
 
 # ---- PostgreSQL --------------------------------------------------------------------------------------------
@@ -309,6 +315,17 @@ print(id)')"
   "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
     --topic presence.events --partitions 6 --config cleanup.policy=compact >>"$LOGS/kafka-topics.log" 2>&1 \
     || die_with_log kafka-topics "cannot create topic presence.events"
+  # one topic per push channel (docs/push-fanout.md), and the expansion checkpoints: compacted (the latest per
+  # task is what a resume needs) and deleted after 7 days (finished tasks are never resumed)
+  local channel
+  for channel in ios cloud vendor_a vendor_b vendor_c vendor_d vendor_e svcpush; do
+    "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
+      --topic "push.$channel" --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \
+      || die_with_log kafka-topics "cannot create topic push.$channel"
+  done
+  "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
+    --topic push.expansion --partitions 6 --config cleanup.policy=compact,delete --config retention.ms=604800000 \
+    >>"$LOGS/kafka-topics.log" 2>&1 || die_with_log kafka-topics "cannot create topic push.expansion"
 }
 
 # ---- services ----------------------------------------------------------------------------------------------
@@ -332,6 +349,10 @@ start_services() {
       else
         # the auth view asks auth-service about users registered a moment ago (docs/events.md)
         extra_env=(IM_AUTH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[auth-service]}")
+      fi
+      if [[ "$s" == push-service ]]; then
+        # a stable replica id: a restarted push-service fences its predecessor's open Kafka transactions at once
+        extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY" IM_PUSH_FANOUT_REPLICA_ID=local-push-service)
       fi
       log "$s: starting on 127.0.0.1:${SERVICE_PORT[$s]}"
       launch "$s" env \
