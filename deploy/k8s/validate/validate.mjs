@@ -13,11 +13,14 @@ const REQUIRED_ENV = {
   all: ['QUARKUS_DATASOURCE_JDBC_URL', 'QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD',
     'KAFKA_BOOTSTRAP_SERVERS', 'IM_JWT_PUBLIC_KEY_LOCATION', 'QUARKUS_LOG_CONSOLE_JSON_ENABLED'],
   'auth-service': ['IM_JWT_PRIVATE_KEY_LOCATION', 'IM_PLATFORM_KEY'],
-  'push-service': ['IM_PUSH_CERTIFICATE_KEY'],
+  'message-service': ['IM_MESSAGE_REPLICA_ID'],
+  'push-service': ['IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_FANOUT_REPLICA_ID'],
 };
 // Values that must come from a Secret, never from the manifest or a ConfigMap.
 const SECRET_ENV = ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD', 'IM_PLATFORM_KEY',
   'IM_PUSH_CERTIFICATE_KEY'];
+// Replica ids that must be the pod's name (fieldRef metadata.name): unique per pod, never shared by two.
+const POD_NAME_ENV = ['IM_MESSAGE_REPLICA_ID', 'IM_PUSH_FANOUT_REPLICA_ID'];
 const HEALTH = { startupProbe: '/q/health/started', livenessProbe: '/q/health/live', readinessProbe: '/q/health/ready' };
 
 // Schema packages per apiVersion; Strimzi has none on the npm registry (checked structurally below).
@@ -165,7 +168,10 @@ function checkService(service, objects, report) {
     if (!configMap) { report(`envFrom ConfigMap ${source.configMapRef.name} not in the overlay`); continue; }
     for (const [name, value] of Object.entries(configMap.data ?? {})) env.set(name, { value, from: 'configMap' });
   }
-  for (const e of container.env ?? []) env.set(e.name, { value: e.value, from: e.valueFrom?.secretKeyRef ? 'secret' : e.valueFrom ? 'other' : 'literal' });
+  for (const e of container.env ?? []) {
+    const from = e.valueFrom?.secretKeyRef ? 'secret' : e.valueFrom?.fieldRef?.fieldPath === 'metadata.name' ? 'podName' : e.valueFrom ? 'other' : 'literal';
+    env.set(e.name, { value: e.value, from });
+  }
 
   const propertyEnvNames = new Set([...properties.keys()].map(envName));
   for (const name of env.keys()) {
@@ -178,6 +184,9 @@ function checkService(service, objects, report) {
   }
   for (const name of SECRET_ENV) {
     if (env.has(name) && env.get(name).from !== 'secret') report(`${name} must come from a secretKeyRef`);
+  }
+  for (const name of POD_NAME_ENV) {
+    if (env.has(name) && env.get(name).from !== 'podName') report(`${name} must come from fieldRef metadata.name`);
   }
   if (env.get('QUARKUS_LOG_CONSOLE_JSON_ENABLED') && env.get('QUARKUS_LOG_CONSOLE_JSON_ENABLED').value !== 'true') report('QUARKUS_LOG_CONSOLE_JSON_ENABLED must be true');
 
@@ -232,11 +241,27 @@ function checkReferences(objects, report) {
   }
 }
 
+// The channel topics push.<channel>: one per constant of common's Channel enum (wireName: the name in lower case).
+// Other push.* topics (push.expansion: push-service's checkpoints) are no channels and push-worker reads none.
+function readChannelTopics() {
+  const text = readFileSync(path.join(repo, 'common/src/main/java/io/imcore/common/push/Channel.java'), 'utf8');
+  const body = text.slice(text.indexOf('enum Channel'));
+  const constants = body.slice(body.indexOf('{') + 1, body.indexOf(';'));
+  return constants.replace(/\([^)]*\)/g, '').split(',').map((c) => `push.${c.trim().toLowerCase()}`);
+}
+
 // push-worker: one KEDA trigger per channel topic, consumer group push-worker.<channel>, no more replicas than
-// partitions.
+// partitions; in an overlay that declares KafkaTopics, every channel has one.
 function checkPushChannels(objects, report) {
   const scaler = objects.find((o) => o.kind === 'ScaledObject' && o.spec.scaleTargetRef.name === 'push-worker');
-  const topics = objects.filter((o) => o.kind === 'KafkaTopic' && (o.spec.topicName ?? o.metadata.name).startsWith('push.'));
+  const channelTopics = readChannelTopics();
+  const declared = objects.filter((o) => o.kind === 'KafkaTopic');
+  const topics = declared.filter((o) => channelTopics.includes(o.spec.topicName ?? o.metadata.name));
+  if (declared.length) {
+    for (const name of channelTopics) {
+      if (!topics.some((t) => (t.spec.topicName ?? t.metadata.name) === name)) report({ kind: 'KafkaTopic', metadata: { name: name.replace(/_/g, '-') } }, `channel topic ${name} not declared`);
+    }
+  }
   if (!scaler) return;
   const triggers = scaler.spec.triggers.filter((t) => t.type === 'kafka');
   for (const { metadata } of triggers) {
