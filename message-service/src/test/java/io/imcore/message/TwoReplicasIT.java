@@ -8,15 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.context.AuthViewStore;
 import io.imcore.testing.LiveClient;
+import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;
 import io.imcore.testing.TestTokens;
-import java.io.File;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -45,21 +43,15 @@ class TwoReplicasIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final List<Replica> REPLICAS = new ArrayList<>();
+    private static final List<ServiceProcess> REPLICAS = new ArrayList<>();
     private static final String APP = "app" + UUID.randomUUID().toString().substring(0, 8);
     private static final long ALICE = 20_001;
     private static final long BOB = 20_002;
 
-    record Replica(String name, int port, Process process) {}
-
     @BeforeAll
     static void startTwoReplicas() throws Exception {
-        SharedInfrastructure infrastructure = SharedInfrastructure.get();
         for (String name : List.of("one", "two")) {
-            REPLICAS.add(start(name, infrastructure.quarkusConfig()));
-        }
-        for (Replica replica : REPLICAS) {
-            awaitReady(replica);
+            REPLICAS.add(start(name));
         }
         try (Connection c = database()) {
             AuthViewStore.upsertApp(c, APP, 1);
@@ -73,44 +65,9 @@ class TwoReplicasIT {
         REPLICAS.forEach(r -> r.process().destroyForcibly());
     }
 
-    private static Replica start(String name, Map<String, String> config) throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m"));
-        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.addAll(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
-                "-Dim.message.replica-id=replica_" + name, "-Dim.message.presence-heartbeat=1s",
-                "-Dim.message.presence-expiry=4S", "-jar", "target/quarkus-app/quarkus-run.jar"));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(new File("target/it-replica-" + name + ".log")).start();
-        // never leave a replica behind, whatever ends this JVM
-        Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
-        return new Replica(name, port, process);
-    }
-
-    private static void awaitReady(Replica replica) throws Exception {
-        long deadline = System.currentTimeMillis() + 90_000;
-        while (System.currentTimeMillis() < deadline) {
-            if (!replica.process().isAlive()) {
-                throw new AssertionError("replica " + replica.name() + " exited; see target/it-replica-"
-                        + replica.name() + ".log");
-            }
-            try {
-                HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + replica.port() + "/q/health/ready")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (ready.statusCode() == 200) {
-                    return;
-                }
-            } catch (java.io.IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("replica " + replica.name() + " not ready in 90 s");
+    private static ServiceProcess start(String name) throws Exception {
+        return ServiceProcess.start("replica-" + name, Map.of("im.message.replica-id", "replica_" + name,
+                "im.message.presence-heartbeat", "1s", "im.message.presence-expiry", "4S"));
     }
 
     private static Connection database() throws Exception {
@@ -125,7 +82,7 @@ class TwoReplicasIT {
         return TestTokens.signRs256(claims, SharedInfrastructure.get().jwtKeys().getPrivate());
     }
 
-    private static JsonNode call(Replica replica, String method, String path, String token, String body)
+    private static JsonNode call(ServiceProcess replica, String method, String path, String token, String body)
             throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + replica.port() + path))
                 .header("app_id", APP).header("access-token", token).header("Content-Type", "application/json")
@@ -141,8 +98,8 @@ class TwoReplicasIT {
 
     @Test
     void messageSentThroughOneReplicaReachesADeviceOnTheOther() throws Exception {
-        Replica one = REPLICAS.get(0);
-        Replica two = REPLICAS.get(1);
+        ServiceProcess one = REPLICAS.get(0);
+        ServiceProcess two = REPLICAS.get(1);
         try (LiveClient bobPhone = LiveClient.authenticated("127.0.0.1", two.port(), APP, token(BOB, 1), null)) {
             assertEquals(true, call(one, "GET", "/user/online_status", token(BOB, 1), null).path("data")
                     .path("online").asBoolean(), "presence is shared: replica one sees bob online on two");
@@ -168,7 +125,7 @@ class TwoReplicasIT {
         CountDownLatch start = new CountDownLatch(1);
         List<Future<JsonNode>> answers = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            Replica replica = REPLICAS.get(i % 2);
+            ServiceProcess replica = REPLICAS.get(i % 2);
             Callable<JsonNode> send = () -> {
                 start.await();
                 return call(replica, "POST", "/message/send", token(ALICE, 1),
@@ -188,14 +145,13 @@ class TwoReplicasIT {
 
     @Test
     void connectionsOfAKilledReplicaStopCountingAsOnline() throws Exception {
-        Replica doomed = start("doomed", SharedInfrastructure.get().quarkusConfig());
+        ServiceProcess doomed = start("doomed");
         REPLICAS.add(doomed);
-        awaitReady(doomed);
-        Replica survivor = REPLICAS.get(0);
+        ServiceProcess survivor = REPLICAS.get(0);
         LiveClient alicePhone = LiveClient.authenticated("127.0.0.1", doomed.port(), APP, token(ALICE, 7), null);
         assertTrue(call(survivor, "GET", "/user/online_status", token(ALICE, 7), null).path("data").path("online")
                 .asBoolean());
-        doomed.process().destroyForcibly().waitFor();
+        doomed.kill();
         alicePhone.close();
         long deadline = System.currentTimeMillis() + 30_000;
         boolean online = true;

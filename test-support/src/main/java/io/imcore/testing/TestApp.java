@@ -10,7 +10,6 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jose4j.jwt.JwtClaims;
-import org.jose4j.jwt.NumericDate;
 
 /**
  * An app of its own per test (isolation on the shared database) for the services that keep the auth view: users
@@ -71,17 +70,7 @@ public class TestApp {
     }
 
     public String adminToken() {
-        JwtClaims claims = new JwtClaims();
-        claims.setIssuer("imcore-auth");
-        claims.setIssuedAtToNow();
-        NumericDate expiry = NumericDate.now();
-        expiry.addSeconds(3600);
-        claims.setExpirationTime(expiry);
-        claims.setSubject("admin");
-        claims.setClaim("app", appId);
-        claims.setClaim("role", "admin");
-        claims.setClaim("tv", 1);
-        return sign(claims);
+        return sign(TestTokens.adminClaims(appId));
     }
 
     private static String sign(JwtClaims claims) {

@@ -28,6 +28,21 @@ public final class TestTokens {
         return claims;
     }
 
+    /** Claims of an app's admin token, valid for an hour. */
+    public static JwtClaims adminClaims(String appId) {
+        JwtClaims claims = new JwtClaims();
+        claims.setIssuer("imcore-auth");
+        claims.setIssuedAtToNow();
+        NumericDate expiry = NumericDate.now();
+        expiry.addSeconds(3600);
+        claims.setExpirationTime(expiry);
+        claims.setSubject("admin");
+        claims.setClaim("app", appId);
+        claims.setClaim("role", "admin");
+        claims.setClaim("tv", 1);
+        return claims;
+    }
+
     public static String signRs256(JwtClaims claims, Key privateKey) {
         return sign(claims, privateKey, AlgorithmIdentifiers.RSA_USING_SHA256);
     }

@@ -170,6 +170,8 @@ public class Expander {
             // an earlier expansion stopped: steps it committed to Kafka may be newer than the mirror
             Optional<ChannelTopics.Committed> committed = topics.lastCheckpoint(taskId, task.checkpointOffset());
             if (committed.isPresent() && committed.get().checkpoint().pages() > checkpoint.pages()) {
+                LOG.infof("task %d: resuming after step %d committed to Kafka (PostgreSQL had step %d)", taskId,
+                        committed.get().checkpoint().pages(), checkpoint.pages());
                 checkpoint = committed.get().checkpoint();
                 ExpansionCheckpoint newer = checkpoint;
                 database.inTransaction(c -> {
@@ -177,6 +179,7 @@ public class Expander {
                     return null;
                 });
             }
+            LOG.infof("task %d: resuming after step %d", taskId, checkpoint.pages());
         } else {
             long floor = topics.checkpointFloor(taskId);
             database.inTransaction(c -> {

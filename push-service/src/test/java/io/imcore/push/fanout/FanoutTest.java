@@ -248,6 +248,51 @@ class FanoutTest {
         assertEquals(0, stats.batchesTotal());
     }
 
+    @Test
+    void aStepCommittedToKafkaButNotYetMirroredIsNotRepeated() {
+        long alice = api.newUser();
+        List<Long> devices = new ArrayList<>();
+        for (int sn = 1; sn <= 10; sn++) {
+            devices.add(api.deviceId(online(alice, sn)));
+        }
+        // scheduled far ahead, so that the running expander leaves it alone while the crash is staged
+        long task = accept(Audience.all(), Strategy.SVCPUSH_ONLY, UPS_THEN_CLOUD,
+                Instant.now().getEpochSecond() + 3_600, null);
+        String bootstrap = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("kafka.bootstrap.servers", String.class);
+        try (ChannelTopics crashed = new ChannelTopics(bootstrap, "test-crashed-" + task, Duration.ofSeconds(5), mapper)) {
+            long floor = crashed.checkpointFloor(task);
+            database.inTransaction(c -> {
+                tasks.startExpanding(c, task, floor);
+                return null;
+            });
+            List<PushBatch.Target> firstSeven = devices.subList(0, 7).stream()
+                    .map(id -> new PushBatch.Target(id, alice, 0, null, null, null, null)).toList();
+            PushBatch batch = new PushBatch(PushBatch.VERSION, task, api.appId, 0, "svcpush",
+                    mapper.createObjectNode(), null, firstSeven);
+            // the step reaches Kafka; the process dies before PostgreSQL hears of it
+            crashed.commitStep(List.of(batch), ExpansionCheckpoint.start(task).next(devices.get(6), 7, 1,
+                    Map.of("svcpush", 7)));
+        }
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("update push_tasks set show_begin_at = null where task_id = ?")) {
+                ps.setLong(1, task);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+        expander.wake();
+
+        TaskStats stats = awaitFinished(task);
+        assertEquals(Map.of("svcpush", 10), targets(stats));
+        assertEquals(10, stats.devicesExpanded());
+        assertEquals(2, stats.batchesTotal());
+        List<PushBatch> batches = batches(task, Channel.SVCPUSH, 2);
+        assertEquals(new TreeSet<>(devices), deviceIds(batches));
+        assertEquals(10, batches.stream().mapToInt(b -> b.targets().size()).sum(), "the first seven not again");
+        assertEquals(Set.of(0, 1), batches.stream().map(PushBatch::batchNo).collect(Collectors.toSet()));
+    }
+
     private String online(long user, int deviceSn) {
         String device = api.newDevice(user, deviceSn);
         api.setOnline(user, deviceSn);
