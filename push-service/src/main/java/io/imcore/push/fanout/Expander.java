@@ -10,6 +10,9 @@ import io.imcore.push.notify.PushRequest;
 import io.imcore.push.task.TaskRow;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,7 +45,6 @@ public class Expander {
     private static final Logger LOG = Logger.getLogger(Expander.class);
     /** Keeps the task locks apart from other advisory locks of the database. */
     private static final long LOCK_SPACE = 0x5055_5348_0000_0000L;
-    private static final int THREADS = 2;
 
     private final AgroalDataSource dataSource;
     private final Database database;
@@ -51,13 +53,16 @@ public class Expander {
     private final ObjectMapper mapper;
     private final String bootstrapServers;
     private final Map<Channel, Integer> batchSizes;
+    private final Map<Channel, Counter> routedTargets = new EnumMap<>(Channel.class);
+    private final Timer stepTimer;
     private final Object signal = new Object();
     private volatile boolean running;
     private boolean woken;
     private final List<Thread> threads = new ArrayList<>();
 
     public Expander(AgroalDataSource dataSource, Database database, TaskStore tasks, FanoutConfig config,
-            ObjectMapper mapper, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+            ObjectMapper mapper, MeterRegistry registry,
+            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         this.dataSource = dataSource;
         this.database = database;
         this.tasks = tasks;
@@ -65,6 +70,13 @@ public class Expander {
         this.mapper = mapper;
         this.bootstrapServers = bootstrapServers;
         this.batchSizes = batchSizes(config);
+        for (Channel channel : Channel.values()) {
+            routedTargets.put(channel, Counter.builder("im_push_targets_routed").tag("channel", channel.wireName())
+                    .description("devices the expansion routed to the channel").register(registry));
+        }
+        this.stepTimer = Timer.builder("im_push_expansion_step")
+                .description("one expansion step: read a page, route it, commit its records and checkpoint")
+                .register(registry);
     }
 
     void start(@Observes StartupEvent event) {
@@ -74,7 +86,7 @@ public class Expander {
         running = true;
         String replica = config.replicaId().filter(id -> !id.isBlank())
                 .orElse("push-service-" + UUID.randomUUID().toString().substring(0, 8));
-        for (int i = 0; i < THREADS; i++) {
+        for (int i = 0; i < config.threads(); i++) {
             String transactionalId = "push-expander-" + replica + "-" + i;
             Thread thread = new Thread(() -> loop(transactionalId), "push-expander-" + i);
             thread.setDaemon(true);
@@ -201,7 +213,8 @@ public class Expander {
                 finish(taskId, finalState(checkpoint));
                 return;
             }
-            checkpoint = step(topics, task, checkpoint, page);
+            ExpansionCheckpoint current = checkpoint;
+            checkpoint = stepTimer.record(() -> step(topics, task, current, page));
             if (page.size() < pageSize) {
                 finish(taskId, finalState(checkpoint));
                 return;
@@ -244,6 +257,8 @@ public class Expander {
             tasks.saveCheckpoint(c, next, offset);
             return null;
         });
+        routed.forEach((channel, count) ->
+                routedTargets.get(Channel.fromWireName(channel).orElseThrow()).increment(count));
         return next;
     }
 

@@ -13,6 +13,10 @@ public interface FanoutConfig {
     @WithDefault("true")
     boolean enabled();
 
+    /** Tasks this replica expands at once (one Kafka producer each), so small tasks do not wait behind a big one. */
+    @WithDefault("2")
+    int threads();
+
     /** Names this replica's transactional producer; a restarted replica with the same id fences its predecessor. */
     Optional<String> replicaId();
 
