@@ -180,7 +180,8 @@ public class Expander {
         ExpansionCheckpoint checkpoint = task.checkpoint();
         if (task.state() == TaskState.EXPANDING) {
             // an earlier expansion stopped: steps it committed to Kafka may be newer than the mirror
-            Optional<ChannelTopics.Committed> committed = topics.lastCheckpoint(taskId, task.checkpointOffset());
+            long mirrored = task.checkpointOffset() == null ? -1 : task.checkpointOffset();
+            Optional<ChannelTopics.Committed> committed = topics.lastCheckpoint(taskId, mirrored);
             if (committed.isPresent() && committed.get().checkpoint().pages() > checkpoint.pages()) {
                 LOG.infof("task %d: resuming after step %d committed to Kafka (PostgreSQL had step %d)", taskId,
                         committed.get().checkpoint().pages(), checkpoint.pages());
