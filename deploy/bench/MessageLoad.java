@@ -17,6 +17,13 @@
 //   noop         GET /bench-noop answered by nginx itself (code 10002), c clients (default 100)
 //   ws-idle      conns (2000) authenticated WebSockets on /ws (pairs users x devices), held hold (20) s, with
 //                message-service's VmRSS before and while they are open (RSS|... lines)
+// Push phases (deploy/bench/push.sh runs them against an app with push on; ADMIN_TOKEN is that app's):
+//   push-accept  n (300) POST /push/notify, audience all, c (4) clients, after warmup_n (20) uncounted calls;
+//                each task is scheduled a day ahead (show_begin_time), so none is expanded (push.sh expires them)
+//   push-expand  one POST /push/notify, audience all, due at once; polls POST /push/task/detail every 100 ms
+//                until the task leaves expansion (dispatching or done), samples push-service's VmRSS every 200 ms,
+//                and meanwhile (after accept_delay s) runs push-accept's load (accept_n, accept_c): accept latency
+//                while the expansion runs. Prints EXPAND|..., RSS|..., PROGRESS|... and CPU|... lines
 // Every answer is HTTP 200 with the envelope: an operation counts as an error unless its code is the expected one.
 // Throughput counts successes; latencies (successes only) are kept one by one and percentiles are exact
 // (nearest rank). The load phases use client=raw by default: a fixed pool of persistent HTTP/1.1 connections,
@@ -71,7 +78,7 @@ public class MessageLoad {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             System.err.println("usage: java deploy/bench/MessageLoad.java setup|send-closed|send-rate|group|"
-                    + "conversation|auth-read|noop|ws-idle [key=value ...]");
+                    + "conversation|auth-read|noop|ws-idle|push-accept|push-expand [key=value ...]");
             System.exit(2);
         }
         for (int i = 1; i < args.length; i++) {
@@ -95,6 +102,8 @@ public class MessageLoad {
             case "auth-read" -> authRead();
             case "noop" -> noop();
             case "ws-idle" -> wsIdle();
+            case "push-accept" -> pushAccept();
+            case "push-expand" -> pushExpand();
             default -> {
                 System.err.println("unknown phase " + args[0]);
                 System.exit(2);
@@ -788,6 +797,45 @@ public class MessageLoad {
         return outcome(recorders, elapsed);
     }
 
+    /**
+     * Fixed count: c workers share n operations (each takes the next when its previous one answered), after
+     * warmupN operations that are run but not counted; throughput = successes / time of the counted ones.
+     */
+    static Outcome countLoop(int c, long warmupN, long n, Op op) throws InterruptedException {
+        Recorder[] recorders = new Recorder[c];
+        AtomicLong next = new AtomicLong();
+        AtomicLong firstCounted = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong lastDone = new AtomicLong();
+        Thread[] threads = new Thread[c];
+        for (int w = 0; w < c; w++) {
+            int worker = w;
+            Recorder r = recorders[w] = new Recorder();
+            threads[w] = new Thread(() -> {
+                long i;
+                while ((i = next.getAndIncrement()) < warmupN + n) {
+                    long t0 = System.nanoTime();
+                    String error = attempt(op, worker, i);
+                    long t1 = System.nanoTime();
+                    if (i >= warmupN) {
+                        firstCounted.accumulateAndGet(t0, Math::min);
+                        lastDone.accumulateAndGet(t1, Math::max);
+                        if (error == null) {
+                            r.add(t1 - t0);
+                        } else {
+                            r.errors++;
+                            noteError(error);
+                        }
+                    }
+                }
+            }, "count-" + w);
+            threads[w].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        return outcome(recorders, Math.max(1e-9, (lastDone.get() - firstCounted.get()) / 1e9));
+    }
+
     static Outcome outcome(Recorder[] recorders, double seconds) {
         int n = 0;
         long errors = 0;
@@ -1102,6 +1150,150 @@ public class MessageLoad {
         Outcome o = closedLoop(c, doubleOption("warmup", 3), doubleOption("duration", 20),
                 (w, i) -> check(client.send(w, noop), 10002, null));
         report("baseline: gateway no-op GET /bench-noop (nginx), c=" + c, o, clientNote(o));
+    }
+
+    // ---- push: accept latency and one expansion ------------------------------------------------------------
+
+    static final String[] PUSH_CHANNELS = {"ios", "cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e",
+        "svcpush"};
+
+    /** A text push to every device of the app; due at once, or scheduled a day ahead (never expanded here). */
+    static String pushAllJson(boolean scheduled) {
+        String begin = scheduled ? ",\"show_begin_time\":" + (System.currentTimeMillis() / 1000 + 86_400) : "";
+        return "{\"audience\":\"all\",\"setting\":{},\"message\":{\"type\":\"text\",\"title\":\"bench\","
+                + "\"body\":\"push benchmark: one text message to every device of the app\"" + begin + "}}";
+    }
+
+    /** n scheduled audience-all tasks at concurrency c; the RESULT line is named after where BASE_URL points. */
+    static Outcome acceptLoad(int c, long warmupN, long n) throws InterruptedException {
+        Client client = loadClient(c);
+        Object notify = client.prepare("POST", "/push/notify", required("ADMIN_TOKEN"), pushAllJson(true));
+        return countLoop(c, warmupN, n, (w, i) -> check(client.send(w, notify), 200, "\"task_id\""));
+    }
+
+    static String acceptName(int c, long n, String where) {
+        return "push accept: POST /push/notify audience all, " + n + " calls, c=" + c + ", " + where;
+    }
+
+    static void pushAccept() throws Exception {
+        int c = intOption("c", 4);
+        long n = intOption("n", 300);
+        Outcome o = acceptLoad(c, intOption("warmup_n", 20), n);
+        report(acceptName(c, n, option("where", "via " + baseUrl)), o, clientNote(o));
+    }
+
+    static long pushServicePid() throws IOException {
+        return Long.parseLong(Files.readString(Path.of(option("pids", ".local/pids"), "push-service.pid")).trim());
+    }
+
+    static void pushExpand() throws Exception {
+        String admin = required("ADMIN_TOKEN");
+        long pid = pushServicePid();
+        double timeoutS = doubleOption("timeout", 600);
+        int acceptC = intOption("accept_c", 4);
+        long acceptN = intOption("accept_n", 300);
+        double acceptDelayS = doubleOption("accept_delay", 2);
+
+        long rssStart = rssKb(pid);
+        AtomicLong rssMax = new AtomicLong(rssStart);
+        AtomicLong rssSamples = new AtomicLong();
+        AtomicLong rssLast = new AtomicLong(rssStart);
+        Thread rssSampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    long kb = rssKb(pid);
+                    rssLast.set(kb);
+                    rssMax.accumulateAndGet(kb, Math::max);
+                    rssSamples.incrementAndGet();
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (IOException e) {
+                    noteError("rss: " + e.getMessage());
+                    return;
+                }
+            }
+        }, "rss");
+        rssSampler.setDaemon(true);
+
+        rssSampler.start();
+        long t0 = System.nanoTime();
+        String accepted = callOk(post("/push/notify", admin, pushAllJson(false)));
+        long tAccepted = System.nanoTime();
+        CpuSample cpuStart = CpuSample.take(); // the CPU window is the expansion's: from the accept to the end
+        long taskId = Long.parseLong(field(accepted, "task_id"));
+        System.err.printf(Locale.ROOT, "push-expand: task %d accepted in %.1f ms%n", taskId, (tAccepted - t0) / 1e6);
+
+        Outcome[] underLoad = new Outcome[1];
+        Thread acceptThread = new Thread(() -> {
+            try {
+                LockSupport.parkNanos((long) (acceptDelayS * 1e9));
+                underLoad[0] = acceptLoad(acceptC, 0, acceptN);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "accept-under-load");
+        if (acceptN > 0) {
+            acceptThread.start();
+        }
+
+        HttpRequest detail = post("/push/task/detail", admin, "{\"list\":[" + taskId + "]}");
+        String body;
+        String state;
+        long firstProgress = 0;
+        long polls = 0;
+        long lastPrint = tAccepted;
+        while (true) {
+            long pollAt = System.nanoTime();
+            body = callOk(detail);
+            polls++;
+            state = field(body, "state");
+            long expanded = Long.parseLong(field(body, "devices_expanded"));
+            if (firstProgress == 0 && expanded > 0) {
+                firstProgress = pollAt;
+            }
+            if (!"accepted".equals(state) && !"expanding".equals(state)) {
+                break;
+            }
+            if (pollAt - lastPrint > 2_000_000_000L) {
+                lastPrint = pollAt;
+                System.err.printf(Locale.ROOT, "push-expand: %.1f s, %s, %d devices, %d batches, rss %d MiB%n",
+                        (pollAt - tAccepted) / 1e9, state, expanded, Long.parseLong(field(body, "batches_total")),
+                        rssLast.get() / 1024);
+            }
+            if (pollAt - tAccepted > timeoutS * 1e9) {
+                throw new IllegalStateException("task " + taskId + " still " + state + " after " + timeoutS + " s");
+            }
+            LockSupport.parkNanos(pollAt + 100_000_000L - System.nanoTime());
+        }
+        long tEnd = System.nanoTime();
+        rssSampler.interrupt();
+        rssSampler.join();
+        CpuSample cpuEnd = CpuSample.take();
+        if (acceptN > 0) {
+            acceptThread.join();
+        }
+
+        StringBuilder targets = new StringBuilder();
+        long targetSum = 0;
+        for (String channel : PUSH_CHANNELS) {
+            long t = Long.parseLong(field(body, channel + "_target"));
+            targetSum += t;
+            targets.append(targets.length() == 0 ? "" : ",").append(channel).append('=').append(t);
+        }
+        System.out.printf(Locale.ROOT, "EXPAND|%d|%.2f|%s|%s|%s|%d|%s|%.2f|%d%n", taskId, (tEnd - tAccepted) / 1e9,
+                state, field(body, "devices_expanded"), field(body, "batches_total"), targetSum, targets,
+                firstProgress == 0 ? Double.NaN : (firstProgress - tAccepted) / 1e9, polls);
+        System.out.printf(Locale.ROOT, "RSS|push-service|%.1f|%.1f|%.1f|%d%n", rssStart / 1024.0, rssMax.get() / 1024.0,
+                rssLast.get() / 1024.0, rssSamples.get());
+        System.out.println(CpuSample.line("push-expand", cpuStart, cpuEnd));
+        if (acceptN > 0) {
+            Outcome o = underLoad[0] != null ? underLoad[0] : new Outcome(0, Double.NaN, Double.NaN, Double.NaN, 0, 0);
+            report(acceptName(acceptC, acceptN, option("where", "via " + baseUrl) + ", during the expansion"), o,
+                    clientNote(o));
+        } else {
+            ERROR_KINDS.forEach((k, v) -> System.err.println("push-expand: " + v.get() + " x " + k));
+        }
     }
 
     // ---- idle WebSockets -----------------------------------------------------------------------------------

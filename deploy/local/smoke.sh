@@ -78,6 +78,7 @@ step_user_token() {
   expect "push_token non-empty" 'len(d["data"]["push_token"]) > 0'
   expect "device_sn is 1" 'd["data"]["device_sn"] == 1'
   USER_TOKEN="$(json_get "$RESPONSE" 'd["data"]["token"]')"
+  PUSH_TOKEN="$(json_get "$RESPONSE" 'd["data"]["push_token"]')"
 }
 
 step_device_list() {
@@ -144,6 +145,105 @@ step_group() {
   expect "online status answers (no device connected)" 'd["code"] == 200 and d["data"]["online"] is False'
 }
 
+# ---- push (docs/push-certificates.md, docs/push-devices.md, docs/push-notify.md) ----------------------------
+
+# poll_task TASK_ID EXPR: POST /push/task/detail every 0.2 s until EXPR holds on the answer (at most 15 s); the
+# last answer lands in RESPONSE for the assertion that follows.
+poll_task() {
+  local deadline=$((SECONDS + 15)) polls=0
+  while :; do
+    RESPONSE="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
+      -H "Content-Type: application/json" --data "{\"list\":[$1]}" "$BASE_URL/push/task/detail")" \
+      || RESPONSE="(curl failed)"
+    polls=$((polls + 1))
+    [[ "$(json_get "$RESPONSE" "bool($2)" 2>/dev/null)" != True && $SECONDS -lt $deadline ]] || break
+    sleep 0.2
+  done
+  echo "  POST /push/task/detail ($polls polls)"
+}
+
+# notify AUDIENCE_JSON [SETTING_JSON]: POST /push/notify with the admin token, a short text message.
+notify() {
+  local setting="${2:-}"
+  [[ -n "$setting" ]] || setting='{}'
+  call POST /push/notify "{\"audience\":$1,\"setting\":$setting,\"message\":{\"title\":\"smoke\",\"body\":\"hi\"}}" \
+    "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+}
+
+# Exactly one target, on vendor_b (the certificate's provider), and expanded: the task waits for push-worker.
+ONE_VENDOR_B='d["data"][0]["state"] == "dispatching" and [k for k, v in d["data"][0].items() if k.endswith("_target") and v] == ["vendor_b_target"] and d["data"][0]["vendor_b_target"] == 1'
+
+step_push_enable_and_certificate() {
+  call POST "/push/enable?value=true" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "push enabled for the app" 'd["code"] == 200 and d["data"] is True'
+  call POST /push/certificate \
+    '{"provider":3,"environment":1,"name":"mi-prod","app_id":"com.example.app","app_secret":"secret"}' \
+    "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "vendor_b certificate uploaded" 'd["code"] == 200 and d["data"] is True'
+  call GET "/push/certificate?provider=3&environment=1" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "certificate read back, secret decrypted" \
+    '(d["data"]["name"], d["data"]["app_id"], d["data"]["app_secret"]) == ("mi-prod", "com.example.app", "secret")'
+  call GET "/push/certificate?provider=3&environment=1" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "a user token cannot read certificates (10010)" 'd["code"] == 10010'
+}
+
+# The device was registered with the token a moment ago: the bind works even before device.registered arrives.
+step_push_registry() {
+  PUSH_TAG="tag-$USERNAME"
+  call POST /user/token/bind "{\"device_sn\":1,\"device_token\":\"mi-$USERNAME\",\"notifier_name\":\"mi-prod\"}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "vendor_b token bound to device 1" 'd["code"] == 200 and d["data"] is True'
+  call POST /user/push/tag "{\"tags\":[\"$PUSH_TAG\"]}" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "tag added" "d['code'] == 200 and d['data'] == ['$PUSH_TAG']"
+  call POST /user/push/alias "{\"alias\":\"alias-$USERNAME\",\"push_token\":\"$PUSH_TOKEN\"}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "alias set on the device" 'd["code"] == 200 and d["data"] is True'
+}
+
+step_push_notify() {
+  notify "{\"user_id\":[$USER_ID]}" "{\"request_id\":\"req-$USERNAME\"}"
+  expect "push to the user accepted with a task_id" 'd["code"] == 200 and d["data"]["task_id"] > 0'
+  TASK_ID="$(json_get "$RESPONSE" 'd["data"]["task_id"]')"
+  poll_task "$TASK_ID" "$ONE_VENDOR_B"
+  expect "task $TASK_ID dispatching, vendor_b_target 1, no other target" "$ONE_VENDOR_B"
+  notify "{\"user_id\":[$USER_ID]}" "{\"request_id\":\"req-$USERNAME\"}"
+  expect "repeated request_id returns the same task_id" "d['code'] == 200 and d['data']['task_id'] == $TASK_ID"
+  notify "{\"tag\":[\"$PUSH_TAG\"]}"
+  expect "push to the tag accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
+  poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" "$ONE_VENDOR_B"
+  expect "the tag reaches the user's device on vendor_b" "$ONE_VENDOR_B"
+  notify "{\"alias\":[\"alias-$USERNAME\"]}"
+  expect "push to the alias accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
+  poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" "$ONE_VENDOR_B"
+  expect "the alias reaches the device on vendor_b" "$ONE_VENDOR_B"
+}
+
+step_push_disabled() {
+  call POST "/push/enable?value=false" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "push disabled for the app" 'd["code"] == 200'
+  notify "{\"user_id\":[$USER_ID]}"
+  expect "notify while disabled gets 12006" 'd["code"] == 12006'
+  call POST "/push/enable?value=true" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "push enabled again" 'd["code"] == 200'
+}
+
+# POST /user/push?value=true opts the user OUT (docs/push-devices.md).
+step_push_opt_out() {
+  call POST "/user/push?value=true" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "user opted out" 'd["code"] == 200'
+  call GET /user/push "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "push_disabled is true" 'd["code"] == 200 and d["data"]["push_disabled"] is True'
+  notify "{\"user_id\":[$USER_ID]}"
+  expect "push to the opted-out user accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
+  poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" 'd["data"][0]["state"] == "done"'
+  expect "task done with zero targets" \
+    'd["data"][0]["state"] == "done" and sum(v for k, v in d["data"][0].items() if k.endswith("_target")) == 0'
+  call POST "/user/push?value=false" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "user opted back in" 'd["code"] == 200'
+  call GET /user/push "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "push_disabled is false" 'd["code"] == 200 and d["data"]["push_disabled"] is False'
+}
+
 step_password_change_revokes() {
   call POST /user/change_password "{\"old_password\":\"$PASSWORD\",\"new_password\":\"new-secret-2\"}" \
     "app_id: $APP_ID" "access-token: $USER_TOKEN"
@@ -174,7 +274,8 @@ step_health() {
 }
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
-  conversation_and_receipt group password_change_revokes wrong_password unknown_path health)
+  conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_disabled push_opt_out
+  password_change_revokes wrong_password unknown_path health)
 
 for step in "${STEPS[@]}"; do
   echo "smoke: $step"

@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# Benchmark of push-service's accept path and audience expansion on the local stack (docs/benchmarks.md records
+# the figures). One run:
+#   1. creates a fresh app through the gateway (POST /app/create, platform key), switches push on for it, and
+#      seeds DEVICES (1,000,000) devices straight into the push database with SQL generate_series (push_devices,
+#      push_device_tokens, push_presence; no API calls: registering a million devices through auth-service would
+#      take hours of bcrypt). Mix: 30 % ios tokens, 20 % cloud, 40 % vendor_a..vendor_e (8 % each), 10 % no
+#      provider token; 10 % of the devices online (push_presence), spread evenly over that mix; two devices per
+#      user id; nobody opted out. Those users exist only in push-service's device registry.
+#   2. prints EXPLAIN ANALYZE of one page of the expansion's audience query (AudiencePages) mid-table;
+#   3. accept latency on an idle push-service: ACCEPT_N (300) POST /push/notify, audience all, at ACCEPT_C (4)
+#      concurrent clients, through the gateway and directly on push-service's port. Every such task is scheduled
+#      a day ahead (message.show_begin_time), so none of them is expanded: the measured expansion stays the only
+#      one. The script marks them expired when it ends;
+#   4. one POST /push/notify, audience all, due at once: the time from its answer until POST /push/task/detail
+#      (polled every 100 ms) shows state dispatching; push-service's VmRSS every 200 ms; the CPU of each process
+#      over that window; and, ACCEPT_DELAY (2) s into it, the accept latency again (ACCEPT_N calls, ACCEPT_C
+#      clients, gateway): accepts while an expansion runs;
+#   5. counts what the expansion wrote to the push.* topics (deploy/bench/PushTopics.java: records, bytes, bytes
+#      on disk) and runs Kafka's own org.apache.kafka.tools.ProducerPerformance for the same record count to a
+#      6-partition scratch topic with acks=all, lz4 and the expander's batching (linger.ms=5, batch.size=256 KiB),
+#      --throughput -1: once with random payloads of the same average size (--record-size), once with a sample
+#      of the expansion's own records (--payload-file: same sizes and compressibility);
+#   6. prints a summary with the targets (expansion <= 30 s, push-service RSS < 400 MB).
+# The previous run's bench app (kept in .local/bench/push-apps for inspection) is deleted from the push
+# database when the next run starts.
+# Usage: deploy/bench/push.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
+# Knobs: DEVICES (1000000), ACCEPT_N (300), ACCEPT_C (4), ACCEPT_DELAY (2), LOAD_JAVA_OPTS.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/../local/lib.sh" # ROOT, LOCAL, PG_PORT, KAFKA_PORT, SERVICE_PORT
+cd "$ROOT"
+
+DEVICES="${DEVICES:-1000000}"
+ACCEPT_N="${ACCEPT_N:-300}"
+ACCEPT_C="${ACCEPT_C:-4}"
+ACCEPT_DELAY="${ACCEPT_DELAY:-2}"
+LOAD_JAVA_OPTS="${LOAD_JAVA_OPTS:--XX:+UseSerialGC -Xmx256m}"
+PAGE_SIZE=5000 # im.push.fanout.page-size of push-service (application.properties)
+PERF_TOPIC=bench.push-perf
+export KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+BENCH_DIR="$LOCAL/bench"
+APPS_FILE="$BENCH_DIR/push-apps"
+KAFKA_CP="$LOCAL/kafka/libs/*"
+
+[[ "${BENCH_SKIP_UP:-}" == 1 ]] || deploy/local/up.sh >/dev/null
+# shellcheck source=/dev/null
+source "$LOCAL/env" # BASE_URL, PLATFORM_KEY (the demo app's APP_ID and ADMIN_TOKEN are replaced below)
+mkdir -p "$BENCH_DIR"
+
+log() { echo "push-bench: $*" >&2; }
+psql_push() {
+  PGPASSWORD=push psql -h 127.0.0.1 -p "$PG_PORT" -U push -d push -v ON_ERROR_STOP=1 -Atq "$@"
+}
+load() {
+  local java_opts
+  read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
+  java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@"
+}
+kafka_tool() {
+  java -cp "$KAFKA_CP" "$@"
+}
+now_ms() { date +%s%3N; }
+
+echo "bench: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))," \
+  "$(free -g | awk '/Mem:/{print $2}') GiB, $(date -u +%Y-%m-%dT%H:%MZ), $DEVICES devices, page size $PAGE_SIZE"
+
+# ---- 0. the previous run's app goes ----------------------------------------------------------------------
+if [[ -s "$APPS_FILE" ]]; then
+  old_apps="$(paste -sd, "$APPS_FILE")"
+  log "deleting the devices and tasks of earlier bench apps ($old_apps)"
+  psql_push -v apps="{$old_apps}" <<'SQL'
+delete from push_tasks where app_id = any(:'apps'::text[]);
+delete from push_request_ids where app_id = any(:'apps'::text[]);
+delete from push_presence where app_id = any(:'apps'::text[]);
+delete from push_devices where app_id = any(:'apps'::text[]);
+delete from push_user_tags where app_id = any(:'apps'::text[]);
+delete from push_users where app_id = any(:'apps'::text[]);
+delete from push_apps where app_id = any(:'apps'::text[]);
+SQL
+  psql_push -c "vacuum analyze push_devices" -c "vacuum analyze push_device_tokens" \
+    -c "vacuum analyze push_presence" -c "vacuum analyze push_tasks"
+  : >"$APPS_FILE"
+fi
+
+# ---- 1. a fresh app with push on, and its devices ----------------------------------------------------------
+created="$(curl -sS --max-time 10 -X POST -H "platform-key: $PLATFORM_KEY" -H 'Content-Type: application/json' \
+  -d "{\"name\":\"push-bench-$(date +%s)\"}" "$BASE_URL/app/create")"
+[[ "$(json_get "$created" 'd["code"]')" == 200 ]] || { echo "POST /app/create answered $created" >&2; exit 1; }
+APP_ID="$(json_get "$created" 'd["data"]["app_id"]')"
+ADMIN_TOKEN="$(json_get "$created" 'd["data"]["admin_token"]')"
+export BASE_URL APP_ID ADMIN_TOKEN
+echo "$APP_ID" >>"$APPS_FILE"
+log "app $APP_ID created"
+
+# Every task of the bench app that is still scheduled (the accept-latency ones) is expired, however the run ends.
+cleanup() {
+  psql_push -c "update push_tasks set state = 'expired', finished_at = now()
+    where app_id = '$APP_ID' and state in ('scheduled', 'accepted')" >/dev/null 2>&1 || true
+  kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --delete --if-exists \
+    --topic "$PERF_TOPIC" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# push-service learns the app from auth.events: retry until it knows it
+deadline=$((SECONDS + 30))
+until [[ "$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
+  "$BASE_URL/push/enable?value=true" | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')" == 200 ]]; do
+  ((SECONDS < deadline)) || { echo "POST /push/enable never answered 200" >&2; exit 1; }
+  sleep 0.5
+done
+log "push enabled"
+
+log "seeding $DEVICES devices (SQL generate_series)"
+seed_start=$(now_ms)
+psql_push -v app="$APP_ID" -v n="$DEVICES" <<'SQL'
+begin;
+-- device i (1..n): user 1000000000 + (i-1)/2, device_sn 1 or 2; its opaque push_token as auth-service makes them
+insert into push_devices (app_id, user_id, device_sn, push_token)
+select :'app', 1000000000 + (i - 1) / 2, 1 + (i - 1) % 2, left(md5(:'app' || i), 32)
+from generate_series(1, :n) i;
+-- provider tokens by i % 10: 0-2 ios, 3-4 cloud, 5-8 vendor_a..vendor_e (by i / 100 % 5), 9 none; token lengths
+-- roughly the providers' (APNs 64 hex, FCM ~150, vendor_a 128, the other vendors 44)
+insert into push_device_tokens (device_id, channel, app_id, token, notifier_name, environment)
+select d.device_id, c.channel, d.app_id,
+  case c.channel
+    when 'ios' then md5('a' || d.i) || md5('b' || d.i)
+    when 'cloud' then left(md5('c' || d.i), 22) || ':APA91b' || md5('d' || d.i) || md5('e' || d.i)
+      || md5('f' || d.i) || md5('g' || d.i)
+    when 'vendor_a' then md5('h' || d.i) || md5('i' || d.i) || md5('j' || d.i) || md5('k' || d.i)
+    else md5('l' || d.i) || left(md5('m' || d.i), 12)
+  end,
+  c.channel || '-prod', 1
+from (select device_id, app_id, (user_id - 1000000000) * 2 + device_sn as i from push_devices
+      where app_id = :'app') d
+cross join lateral (select case when d.i % 10 < 3 then 'ios' when d.i % 10 < 5 then 'cloud'
+  when d.i % 10 < 9 then 'vendor_' || chr(97 + (d.i / 100 % 5)::int) end as channel) c
+where c.channel is not null;
+-- 10 % online: i / 10 % 10 = 0 takes one device in ten of every channel mix
+insert into push_presence (app_id, user_id, device_sn, seq, online)
+select :'app', 1000000000 + (i - 1) / 2, 1 + (i - 1) % 2, 1, true
+from generate_series(1, :n) i where i / 10 % 10 = 0;
+commit;
+analyze push_devices;
+analyze push_device_tokens;
+analyze push_presence;
+SQL
+seed_s="$(awk -v a="$seed_start" -v b="$(now_ms)" 'BEGIN { printf "%.1f", (b - a) / 1000 }')"
+log "seeded in $seed_s s"
+# (app ids are [a-z0-9]: safe inline; psql does not interpolate its variables in -c commands)
+psql_push -c "select 'devices ' || count(*) from push_devices where app_id = '$APP_ID'" \
+  -c "select 'tokens ' || string_agg(channel || ' ' || n, ', ' order by channel) from (select channel, count(*) n
+      from push_device_tokens where app_id = '$APP_ID' group by channel) x" \
+  -c "select 'online ' || count(*) from push_presence where app_id = '$APP_ID' and online" | sed 's/^/seed: /'
+
+# ---- 2. one page of the audience query (the text of AudiencePages.SELECT, audience all) ---------------------
+mid_cursor="$(psql_push -c "select device_id from push_devices where app_id = '$APP_ID'
+  order by device_id offset $((DEVICES / 2)) limit 1")"
+page_plan="$(psql_push -v app="$APP_ID" <<SQL
+explain (analyze, buffers, costs off)
+select d.device_id, d.user_id, d.device_sn, coalesce(p.online, false), t.channels, t.tokens, t.notifiers, t.environments
+from push_devices d
+left join push_presence p on p.app_id = d.app_id and p.user_id = d.user_id and p.device_sn = d.device_sn
+left join lateral (select array_agg(k.channel) channels, array_agg(k.token) tokens,
+  array_agg(k.notifier_name) notifiers, array_agg(k.environment) environments
+  from push_device_tokens k where k.device_id = d.device_id) t on true
+where d.app_id = :'app' and d.device_id > $mid_cursor
+and not exists (select 1 from push_users u where u.app_id = d.app_id and u.user_id = d.user_id and u.push_disabled)
+order by d.device_id limit $PAGE_SIZE;
+SQL
+)"
+echo "page query plan (one page of $PAGE_SIZE mid-table):"
+sed 's/^/  /' <<<"$page_plan"
+page_ms="$(sed -n 's/^Execution Time: \([0-9.]*\) ms/\1/p' <<<"$page_plan")"
+
+# ---- 3. accept latency, push-service idle -------------------------------------------------------------------
+lines=()
+run() {
+  local out
+  out="$(load "$@")"
+  echo "$out"
+  mapfile -t -O "${#lines[@]}" lines <<<"$out"
+}
+run push-accept c="$ACCEPT_C" n="$ACCEPT_N" where="via the gateway, push-service idle"
+BASE_URL="http://127.0.0.1:${SERVICE_PORT[push-service]}" \
+  run push-accept c="$ACCEPT_C" n="$ACCEPT_N" where="direct to push-service, idle"
+
+# ---- 4. the expansion ---------------------------------------------------------------------------------------
+kafka_tool deploy/bench/PushTopics.java snapshot "$BENCH_DIR/push-topics.before"
+run push-expand accept_n="$ACCEPT_N" accept_c="$ACCEPT_C" accept_delay="$ACCEPT_DELAY" where="via the gateway"
+expand_line="$(printf '%s\n' "${lines[@]}" | grep '^EXPAND|')"
+IFS='|' read -r _ task_id expand_s task_state devices_expanded batches_total target_sum targets first_page_s polls \
+  <<<"$expand_line"
+rss_line="$(printf '%s\n' "${lines[@]}" | grep '^RSS|push-service|')"
+IFS='|' read -r _ _ rss_start rss_max rss_end rss_samples <<<"$rss_line"
+cpu_line="$(printf '%s\n' "${lines[@]}" | grep '^CPU|push-expand|')"
+psql_push -c "select 'push_tasks: state ' || state || ', pages ' || pages || ', devices_expanded ' || devices_expanded
+  || ', batches_total ' || batches_total || ', cursor_device_id ' || cursor_device_id from push_tasks
+  where task_id = $task_id"
+
+# ---- 5. what it wrote, and Kafka's own producer for the same records ---------------------------------------
+topics_line="$(kafka_tool deploy/bench/PushTopics.java count "$BENCH_DIR/push-topics.before" "$task_id" \
+  "$BENCH_DIR/push-payloads.txt" 1000)"
+echo "$topics_line"
+IFS='|' read -r _ records bytes avg_bytes disk_bytes per_topic <<<"$topics_line"
+
+kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --delete --if-exists \
+  --topic "$PERF_TOPIC" >/dev/null 2>&1 || true
+sleep 1
+kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create \
+  --topic "$PERF_TOPIC" --partitions 6 --replication-factor 1 >/dev/null
+# perf PAYLOAD_ARGS...: ProducerPerformance's summary line ("N records sent, R records/sec (M MB/sec), ...")
+perf() {
+  kafka_tool org.apache.kafka.tools.ProducerPerformance --topic "$PERF_TOPIC" --num-records "$records" \
+    --throughput -1 "$@" --producer-props bootstrap.servers="$KAFKA_BOOTSTRAP" acks=all compression.type=lz4 \
+    linger.ms=5 batch.size=262144 max.request.size=8388608 2>/dev/null | grep 'records sent' | tail -n 1
+}
+perf_random="$(perf --record-size "$avg_bytes")"
+echo "ProducerPerformance, random payloads of $avg_bytes bytes: $perf_random"
+perf_real="$(perf --payload-file "$BENCH_DIR/push-payloads.txt")"
+echo "ProducerPerformance, the expansion's own records (1000 sampled): $perf_real"
+# seconds = records / (records/sec)
+perf_seconds() { awk '{ for (i = 1; i <= NF; i++) if ($i == "records/sec") { printf "%.2f", $1 / $(i - 1); exit } }' <<<"$1"; }
+perf_mbs() { sed -n 's/.*(\([0-9.]*\) MB\/sec).*/\1/p' <<<"$1"; }
+perf_random_s="$(perf_seconds "$perf_random")"
+perf_real_s="$(perf_seconds "$perf_real")"
+
+# ---- 6. summary ---------------------------------------------------------------------------------------------
+value() { # value FIELD NAME_PART: field FIELD of the RESULT line whose name contains NAME_PART
+  printf '%s\n' "${lines[@]}" | grep '^RESULT|' | grep -F -- "$2" | head -n 1 | cut -d'|' -f"$1"
+}
+echo
+echo "| phase | calls/s | p50 ms | p99 ms | errors | measured calls | notes |"
+echo "|---|---|---|---|---|---|---|"
+for line in "${lines[@]}"; do
+  [[ "$line" == RESULT\|* ]] || continue
+  echo "| $(cut -d'|' -f2- <<<"$line" | sed 's/|/ | /g') |"
+done
+echo
+echo "CPU in cores (of $(nproc)) over the expansion ($expand_s s):"
+echo "| message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+IFS='|' read -r -a f <<<"$cpu_line"
+row=""
+for cell in "${f[@]:3}"; do
+  row+=" | ${cell#*=}"
+done
+echo "${row# } |"
+push_cpu="$(tr '|' '\n' <<<"$cpu_line" | sed -n 's/^push-service=//p')"
+pg_cpu="$(tr '|' '\n' <<<"$cpu_line" | sed -n 's/^postgres=//p')"
+kafka_cpu="$(tr '|' '\n' <<<"$cpu_line" | sed -n 's/^kafka=//p')"
+echo
+awk -v devices="$DEVICES" -v seed="$seed_s" -v task="$task_id" -v s="$expand_s" -v state="$task_state" \
+  -v expanded="$devices_expanded" -v batches="$batches_total" -v tsum="$target_sum" -v targets="$targets" \
+  -v first="$first_page_s" -v polls="$polls" -v page_ms="$page_ms" -v page_size="$PAGE_SIZE" \
+  -v records="$records" -v bytes="$bytes" -v avg="$avg_bytes" -v disk="$disk_bytes" -v per_topic="$per_topic" \
+  -v rs="$rss_start" -v rm="$rss_max" -v re="$rss_end" -v rn="$rss_samples" \
+  -v pr="$perf_random_s" -v prm="$(perf_mbs "$perf_random")" -v pp="$perf_real_s" -v ppm="$(perf_mbs "$perf_real")" \
+  -v pcpu="$push_cpu" -v gcpu="$pg_cpu" -v kcpu="$kafka_cpu" \
+  -v ag50="$(value 4 'via the gateway, push-service idle')" -v ag99="$(value 5 'via the gateway, push-service idle')" \
+  -v ad50="$(value 4 'direct to push-service')" -v ad99="$(value 5 'direct to push-service')" \
+  -v al50="$(value 4 'during the expansion')" -v al99="$(value 5 'during the expansion')" 'BEGIN {
+  pages = int((expanded + page_size - 1) / page_size)
+  printf "seed: %d devices in %.1f s (SQL)\n", devices, seed
+  printf "expansion: task %s, %s devices -> %s after %.2f s (%d polls; first page seen after %.2f s); %d pages, %s batches\n", task, expanded, state, s, polls, first, pages, batches
+  printf "expansion: %.0f devices/s; targets %s (sum %s, unreachable %d)\n", expanded / s, targets, tsum, expanded - tsum
+  printf "expansion: one page query mid-table %.1f ms in EXPLAIN ANALYZE -> ~%.1f s of the %.2f s for %d pages\n", page_ms, page_ms * pages / 1000, s, pages
+  printf "expansion CPU: push-service %.1f CPU-s (%.2f cores), postgres %.1f CPU-s, kafka %.1f CPU-s\n", pcpu * s, pcpu, gcpu * s, kcpu * s
+  printf "kafka: the expansion wrote %d records (batches + checkpoints), %.1f MB (key+value), avg %d bytes; %.1f MB on disk (lz4, x%.1f)\n", records, bytes / 1e6, avg, disk / 1e6, (disk > 0 ? bytes / disk : 0)
+  printf "kafka: per topic records/bytes: %s\n", per_topic
+  printf "ProducerPerformance, same count, random %d-byte payloads: %.2f s (%s MB/s)\n", avg, pr, prm
+  printf "ProducerPerformance, same count, a sample of the expansion records: %.2f s (%s MB/s)\n", pp, ppm
+  printf "ratio: expansion time / ProducerPerformance time = %.2f / %.2f = %.1f (random payloads); %.2f / %.2f = %.1f (own records)\n", s, pr, (pr > 0 ? s / pr : 0), s, pp, (pp > 0 ? s / pp : 0)
+  printf "accept p50/p99 ms: gateway idle %s/%s, direct idle %s/%s, gateway during the expansion %s/%s\n", ag50, ag99, ad50, ad99, al50, al99
+  printf "rss push-service: %.1f MiB before, max %.1f MiB during (%d samples), %.1f MiB at the end\n", rs, rm, rn, re
+  printf "target: expansion of %d devices <= 30 s: %.2f s -> %s\n", devices, s, (s <= 30 && state == "dispatching" ? "met" : "MISSED")
+  printf "target: push-service RSS < 400 MB during the expansion: max %.1f MiB = %.1f MB -> %s\n", rm, rm * 1.048576, (rm * 1.048576 < 400 ? "met" : "MISSED")
+}'
+for pidfile in "$LOCAL"/pids/*.pid; do
+  name="$(basename "$pidfile" .pid)"
+  rss_kb="$(ps -o rss= -p "$(<"$pidfile")" 2>/dev/null || true)"
+  [[ -n "$rss_kb" ]] && echo "rss $name: $((rss_kb / 1024)) MiB"
+done
+warnings="$(grep -cE ' (WARN|ERROR) ' "$LOCAL/logs/push-service.log" || true)"
+echo "push-service log: $warnings WARN/ERROR lines in total (since it started)"
