@@ -153,20 +153,22 @@ psql_push -c "select 'devices ' || count(*) from push_devices where app_id = '$A
       from push_device_tokens where app_id = '$APP_ID' group by channel) x" \
   -c "select 'online ' || count(*) from push_presence where app_id = '$APP_ID' and online" | sed 's/^/seed: /'
 
-# ---- 2. one page of the audience query (the text of AudiencePages.SELECT, audience all) ---------------------
+# ---- 2. one page of the audience query (a copy of AudiencePages.PAGE, audience all: keep the two alike) ---------------------
 mid_cursor="$(psql_push -c "select device_id from push_devices where app_id = '$APP_ID'
   order by device_id offset $((DEVICES / 2)) limit 1")"
 page_plan="$(psql_push -v app="$APP_ID" <<SQL
 explain (analyze, buffers, costs off)
-select d.device_id, d.user_id, d.device_sn, coalesce(p.online, false), t.channels, t.tokens, t.notifiers, t.environments
-from push_devices d
-left join push_presence p on p.app_id = d.app_id and p.user_id = d.user_id and p.device_sn = d.device_sn
-left join lateral (select array_agg(k.channel) channels, array_agg(k.token) tokens,
-  array_agg(k.notifier_name) notifiers, array_agg(k.environment) environments
-  from push_device_tokens k where k.device_id = d.device_id) t on true
-where d.app_id = :'app' and d.device_id > $mid_cursor
-and not exists (select 1 from push_users u where u.app_id = d.app_id and u.user_id = d.user_id and u.push_disabled)
-order by d.device_id limit $PAGE_SIZE;
+with page as (select d.device_id, d.user_id, d.device_sn from push_devices d
+  where d.app_id = :'app' and d.device_id > $mid_cursor
+  and not exists (select 1 from push_users u where u.app_id = d.app_id and u.user_id = d.user_id and u.push_disabled)
+  order by d.app_id, d.device_id limit $PAGE_SIZE)
+select g.device_id, g.user_id, g.device_sn, coalesce(p.online, false), k.channel, k.token, k.notifier_name, k.environment
+from page g
+left join lateral (select p.online from push_presence p
+  where p.app_id = :'app' and p.user_id = g.user_id and p.device_sn = g.device_sn offset 0) p on true
+left join lateral (select k.channel, k.token, k.notifier_name, k.environment from push_device_tokens k
+  where k.device_id = g.device_id offset 0) k on true
+order by g.device_id;
 SQL
 )"
 echo "page query plan (one page of $PAGE_SIZE mid-table):"

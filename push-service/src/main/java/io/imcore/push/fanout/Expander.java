@@ -29,6 +29,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -59,6 +62,11 @@ public class Expander {
     private volatile boolean running;
     private boolean woken;
     private final List<Thread> threads = new ArrayList<>();
+    private final ExecutorService prefetch = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "push-expander-prefetch");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     public Expander(AgroalDataSource dataSource, Database database, TaskStore tasks, FanoutConfig config,
             ObjectMapper mapper, MeterRegistry registry,
@@ -97,17 +105,20 @@ public class Expander {
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
         running = false;
-        wake();
+        synchronized (signal) {
+            signal.notifyAll();
+        }
         for (Thread thread : threads) {
             thread.join(10_000);
         }
+        prefetch.shutdownNow();
     }
 
-    /** Tells the expanders a task was accepted, so it starts without waiting for the next poll. */
+    /** Tells an idle expander thread a task is due, so it starts without waiting for the next poll. */
     public void wake() {
         synchronized (signal) {
             woken = true;
-            signal.notifyAll();
+            signal.notify();
         }
     }
 
@@ -200,27 +211,36 @@ public class Expander {
                 return null;
             });
         }
-        PushRequest request = task.request();
         int pageSize = config.pageSize();
+        List<DeviceRow> page = readPage(task, checkpoint.cursorDeviceId());
         while (running) {
             if (task.showEndAt() != null && Instant.now().isAfter(task.showEndAt())) {
                 finish(taskId, TaskState.EXPIRED);
                 return;
             }
-            long cursor = checkpoint.cursorDeviceId();
-            List<DeviceRow> page = database.read(c ->
-                    AudiencePages.next(c, task.appId(), request.audience(), cursor, pageSize));
             if (page.isEmpty()) {
                 finish(taskId, finalState(checkpoint));
                 return;
             }
+            boolean last = page.size() < pageSize;
+            // the next page follows from this one's last device: read it while this step commits
+            long nextCursor = page.get(page.size() - 1).deviceId();
+            CompletableFuture<List<DeviceRow>> following = last ? null
+                    : CompletableFuture.supplyAsync(() -> readPage(task, nextCursor), prefetch);
             ExpansionCheckpoint current = checkpoint;
-            checkpoint = stepTimer.record(() -> step(topics, task, current, page));
-            if (page.size() < pageSize) {
+            List<DeviceRow> routedPage = page;
+            checkpoint = stepTimer.record(() -> step(topics, task, current, routedPage));
+            if (last) {
                 finish(taskId, finalState(checkpoint));
                 return;
             }
+            page = following.join();
         }
+    }
+
+    private List<DeviceRow> readPage(TaskRow task, long cursor) {
+        return database.read(c ->
+                AudiencePages.next(c, task.appId(), task.request().audience(), cursor, config.pageSize()));
     }
 
     /** Dispatching until push-worker has processed every batch; done at once when nothing was reachable. */

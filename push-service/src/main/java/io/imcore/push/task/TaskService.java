@@ -83,7 +83,9 @@ public class TaskService {
         });
         if (stored[0] != 0) {
             accepted.increment();
-            expander.wake();
+            if (state == TaskState.ACCEPTED) {
+                expander.wake();
+            }
         }
         return taskId;
     }
