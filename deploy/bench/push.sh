@@ -161,6 +161,7 @@ explain (analyze, buffers, costs off)
 with page as (select d.device_id, d.user_id, d.device_sn from push_devices d
   where d.app_id = :'app' and d.device_id > $mid_cursor
   and not exists (select 1 from push_users u where u.app_id = d.app_id and u.user_id = d.user_id and u.push_disabled)
+  and not exists (select 1 from auth_view_users v where v.app_id = d.app_id and v.user_id = d.user_id and v.disabled)
   order by d.app_id, d.device_id limit $PAGE_SIZE)
 select g.device_id, g.user_id, g.device_sn, coalesce(p.online, false), k.channel, k.token, k.notifier_name, k.environment
 from page g

@@ -15,7 +15,8 @@ import java.util.Optional;
 
 /**
  * Streams a task's audience in device_id order, one page per call, so that no audience (not even {@code all} over
- * millions of devices) is ever held in memory. Users who opted out are not part of any audience.
+ * millions of devices) is ever held in memory. Users who opted out, and users auth-service disabled, are not part
+ * of any audience.
  */
 final class AudiencePages {
 
@@ -28,6 +29,8 @@ final class AudiencePages {
             + " where d.app_id = ? and d.device_id > ?%s"
             + " and not exists (select 1 from push_users u"
             + "   where u.app_id = d.app_id and u.user_id = d.user_id and u.push_disabled)"
+            + " and not exists (select 1 from auth_view_users v"
+            + "   where v.app_id = d.app_id and v.user_id = d.user_id and v.disabled)"
             + " order by d.app_id, d.device_id limit ?)"
             + " select g.device_id, g.user_id, g.device_sn, coalesce(p.online, false),"
             + " k.channel, k.token, k.notifier_name, k.environment"

@@ -147,7 +147,7 @@ class FanoutTest {
     }
 
     @Test
-    void eachAudienceFormSelectsExactlyItsDevicesAndOptedOutUsersAreLeftOut() {
+    void eachAudienceFormSelectsExactlyItsDevicesAndOptedOutOrDisabledUsersAreLeftOut() {
         long alice = api.newUser();
         long bob = api.newUser();
         long carol = api.newUser();
@@ -161,6 +161,10 @@ class FanoutTest {
         api.alias(b1, "bobby");
         api.alias(a2, "bobby");
         api.optOut(carol);
+        long dave = api.newUser();
+        String d1 = online(dave, 1);
+        api.tag(dave, "vip");
+        api.disable(dave);
 
         assertEquals(Set.of(a1, a2), devicesReached(new Audience(Audience.Form.USER_ID, List.of(), List.of(alice))));
         assertEquals(Set.of(b1), devicesReached(new Audience(Audience.Form.USER_ID, List.of(), List.of(bob, carol))));
@@ -169,7 +173,8 @@ class FanoutTest {
         assertEquals(Set.of(a1, a2), devicesReached(new Audience(Audience.Form.TAG, List.of("vip"), List.of())));
         assertEquals(Set.of(a1, a2, b1), devicesReached(new Audience(Audience.Form.TAG, List.of("vip", "new"), List.of())));
         assertEquals(Set.of(a1, a2, b1), devicesReached(Audience.all()));
-        assertEquals(Set.of(), devicesReached(new Audience(Audience.Form.PUSH_TOKEN, List.of(c1), List.of())));
+        assertEquals(Set.of(), devicesReached(new Audience(Audience.Form.PUSH_TOKEN, List.of(c1, d1), List.of())),
+                "opted out, disabled");
     }
 
     @Test
