@@ -68,27 +68,28 @@ public class TaskService {
         }
         TaskState state = request.showBeginTime() != null && request.showBeginTime() > Instant.now().getEpochSecond()
                 ? TaskState.SCHEDULED : TaskState.ACCEPTED;
-        long[] stored = {0};
-        long taskId = database.inTransaction(c -> {
+        Stored stored = database.inTransaction(c -> {
             long id = tasks.insert(c, appId, request, state);
             if (request.requestId() != null) {
                 Optional<Long> first = tasks.claimRequestId(c, appId, request.requestId(), id, config.requestIdWindow());
                 if (first.isPresent()) {
                     c.rollback(); // a concurrent call with the same request_id won: nothing of ours stays
-                    return first.get();
+                    return new Stored(first.get(), false);
                 }
             }
-            stored[0] = id;
-            return id;
+            return new Stored(id, true);
         });
-        if (stored[0] != 0) {
+        if (stored.isNew()) {
             accepted.increment();
             if (state == TaskState.ACCEPTED) {
                 expander.wake();
             }
         }
-        return taskId;
+        return stored.taskId();
     }
+
+    /** The task a call answers with, and whether this call stored it. */
+    private record Stored(long taskId, boolean isNew) {}
 
     /** The caller's tasks among the ids with their 24 counters, state and progress (docs/push-fanout.md). */
     public List<Map<String, Object>> details(String appId, List<Long> taskIds) {
