@@ -4,8 +4,10 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
@@ -15,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -27,22 +30,33 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * Checks that a push image can be downloaded (else 12004) and is under the size limit (else 12002), api.md 8.
  * HEAD first; when it gives no usable size, a streaming GET that stops reading at the limit. One deadline covers the
  * whole check, redirects included. Blocking: call it from a worker thread, never from the event loop.
+ * <p>
+ * The URL comes from a tenant, so unless {@code im.push.attachment-private-addresses} allows it, a host that
+ * resolves to a loopback, private, link-local (cloud metadata) or other non-public address is refused, at every
+ * redirect hop: push-service must not become a probe of the network it runs in.
  */
 @ApplicationScoped
 public class AttachmentCheck {
 
+    private static final int MAX_REDIRECTS = 5;
+
     private final HttpClient client;
     private final Duration timeout;
     private final long maxBytes;
+    private final boolean privateAddressesAllowed;
 
     @Inject
     public AttachmentCheck(
             @ConfigProperty(name = "im.push.attachment-timeout", defaultValue = "3S") Duration timeout,
-            @ConfigProperty(name = "im.push.attachment-max-bytes", defaultValue = "1048576") long maxBytes) {
+            @ConfigProperty(name = "im.push.attachment-max-bytes", defaultValue = "1048576") long maxBytes,
+            @ConfigProperty(name = "im.push.attachment-private-addresses", defaultValue = "false")
+            boolean privateAddressesAllowed) {
         this.timeout = timeout;
         this.maxBytes = maxBytes;
+        this.privateAddressesAllowed = privateAddressesAllowed;
+        // redirects are followed by hand, so that every hop's address is checked
         this.client = HttpClient.newBuilder()
-                .followRedirects(HttpClient.Redirect.NORMAL)
+                .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(timeout)
                 .build();
     }
@@ -66,12 +80,11 @@ public class AttachmentCheck {
             throw unreachable("not an http or https URL");
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        HttpResponse<Void> head = send(HttpRequest.newBuilder(uri).method("HEAD", HttpRequest.BodyPublishers.noBody()),
-                deadline, HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> head = send(uri, "HEAD", deadline, info -> HttpResponse.BodySubscribers.discarding());
         long size = isSuccess(head.statusCode()) ? contentLength(head.headers()) : -1;
         if (size < 0) {
             // HEAD refused or without a length (chunked, 405 ...): count the body itself
-            HttpResponse<Long> get = send(HttpRequest.newBuilder(uri).GET(), deadline,
+            HttpResponse<Long> get = send(uri, "GET", deadline,
                     info -> new BodySizeSubscriber(isSuccess(info.statusCode()) ? maxBytes : 0));
             if (!isSuccess(get.statusCode())) {
                 throw unreachable("HTTP status " + get.statusCode());
@@ -84,7 +97,56 @@ public class AttachmentCheck {
         }
     }
 
-    private <T> HttpResponse<T> send(HttpRequest.Builder request, long deadline,
+    /** Sends the request, following up to {@value #MAX_REDIRECTS} redirects, each to a checked address. */
+    private <T> HttpResponse<T> send(URI uri, String method, long deadline, HttpResponse.BodyHandler<T> bodyHandler) {
+        URI target = uri;
+        for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+            requirePublicAddress(target);
+            HttpResponse<T> response = sendOnce(HttpRequest.newBuilder(target)
+                    .method(method, HttpRequest.BodyPublishers.noBody()), deadline, bodyHandler);
+            Optional<String> location = response.headers().firstValue("Location");
+            if (!isRedirect(response.statusCode()) || location.isEmpty()) {
+                return response;
+            }
+            try {
+                target = httpUri(target.resolve(location.get()).toString());
+            } catch (IllegalArgumentException e) {
+                target = null;
+            }
+            if (target == null) {
+                throw unreachable("redirect to a location that is not an http or https URL");
+            }
+        }
+        throw unreachable("more than " + MAX_REDIRECTS + " redirects");
+    }
+
+    private void requirePublicAddress(URI uri) {
+        if (privateAddressesAllowed) {
+            return;
+        }
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(uri.getHost());
+        } catch (UnknownHostException e) {
+            throw unreachable("unknown host");
+        }
+        for (InetAddress address : addresses) {
+            if (!isPublic(address)) {
+                throw unreachable("the host is not a public address");
+            }
+        }
+    }
+
+    /** Not loopback, wildcard, private, link-local, multicast, carrier-grade NAT or IPv6 unique-local. */
+    static boolean isPublic(InetAddress address) {
+        byte[] bytes = address.getAddress();
+        boolean carrierNat = bytes.length == 4 && (bytes[0] & 0xff) == 100 && (bytes[1] & 0xc0) == 64;
+        boolean uniqueLocal = bytes.length == 16 && (bytes[0] & 0xfe) == 0xfc;
+        return !(address.isLoopbackAddress() || address.isAnyLocalAddress() || address.isSiteLocalAddress()
+                || address.isLinkLocalAddress() || address.isMulticastAddress() || carrierNat || uniqueLocal);
+    }
+
+    private <T> HttpResponse<T> sendOnce(HttpRequest.Builder request, long deadline,
             HttpResponse.BodyHandler<T> bodyHandler) {
         long remainingNanos = deadline - System.nanoTime();
         if (remainingNanos <= 0) {
@@ -105,6 +167,10 @@ public class AttachmentCheck {
             Thread.currentThread().interrupt();
             throw unreachable("interrupted");
         }
+    }
+
+    private static boolean isRedirect(int status) {
+        return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
     }
 
     /** The Content-Length, or -1 when there is none or it is not a number. */

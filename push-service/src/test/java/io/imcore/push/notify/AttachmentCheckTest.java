@@ -34,8 +34,8 @@ class AttachmentCheckTest {
     private static final Queue<String> requests = new ConcurrentLinkedQueue<>();
     private static final CountDownLatch release = new CountDownLatch(1);
 
-    private final AttachmentCheck check = new AttachmentCheck(Duration.ofSeconds(10), MAX_BYTES);
-    private final AttachmentCheck quickCheck = new AttachmentCheck(SHORT_TIMEOUT, MAX_BYTES);
+    private final AttachmentCheck check = new AttachmentCheck(Duration.ofSeconds(10), MAX_BYTES, true);
+    private final AttachmentCheck quickCheck = new AttachmentCheck(SHORT_TIMEOUT, MAX_BYTES, true);
 
     @BeforeAll
     static void startServer() throws IOException {
@@ -62,6 +62,11 @@ class AttachmentCheckTest {
         });
         server.createContext("/moved.png", exchange -> {
             exchange.getResponseHeaders().set("Location", "/length/small.png");
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        server.createContext("/loop.png", exchange -> {
+            exchange.getResponseHeaders().set("Location", "/loop.png");
             exchange.sendResponseHeaders(302, -1);
             exchange.close();
         });
@@ -113,6 +118,36 @@ class AttachmentCheckTest {
     @Test
     void followsRedirects() {
         check.check(url("/moved.png"));
+    }
+
+    @Test
+    void givesUpOnEndlessRedirects() {
+        ApiException loop = assertThrows(ApiException.class, () -> check.check(url("/loop.png")));
+        assertEquals(ErrorCode.PUSH_IMAGE_UNREACHABLE, loop.errorCode());
+        assertTrue(loop.getMessage().contains("redirects"), loop.getMessage());
+    }
+
+    @Test
+    void refusesNonPublicAddressesWithoutContactingThemUnlessAllowed() {
+        AttachmentCheck strict = new AttachmentCheck(Duration.ofSeconds(10), MAX_BYTES, false);
+        for (String url : List.of(url("/length/small.png"), "http://10.1.2.3/a.png", "http://169.254.169.254/a.png",
+                "http://192.168.0.1/a.png", "http://[::1]/a.png", "http://localhost/a.png")) {
+            ApiException refused = assertThrows(ApiException.class, () -> strict.check(url), url);
+            assertEquals(ErrorCode.PUSH_IMAGE_UNREACHABLE, refused.errorCode(), url);
+            assertTrue(refused.getMessage().contains("not a public address"), refused.getMessage());
+        }
+        assertEquals(List.of(), List.copyOf(requests), "nothing was fetched");
+    }
+
+    @Test
+    void tellsPublicAddressesFromOthers() throws IOException {
+        for (String address : List.of("8.8.8.8", "1.1.1.1", "2001:4860:4860::8888")) {
+            assertTrue(AttachmentCheck.isPublic(InetAddress.getByName(address)), address);
+        }
+        for (String address : List.of("127.0.0.1", "0.0.0.0", "10.0.0.1", "172.16.5.4", "192.168.1.1",
+                "169.254.169.254", "100.64.0.1", "224.0.0.1", "::1", "fe80::1", "fd00::1")) {
+            assertTrue(!AttachmentCheck.isPublic(InetAddress.getByName(address)), address);
+        }
     }
 
     @Test
