@@ -121,3 +121,5 @@ create table push_request_ids (
     created_at  timestamptz not null default now(),
     primary key (app_id, request_id)
 );
+-- the hourly purge of ids older than the window
+create index push_request_ids_age on push_request_ids (created_at);

@@ -13,6 +13,7 @@ import io.imcore.push.notify.NotifyParser;
 import io.imcore.push.notify.PushRequest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -90,6 +91,11 @@ public class TaskService {
 
     /** The task a call answers with, and whether this call stored it. */
     private record Stored(long taskId, boolean isNew) {}
+
+    @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void expireRequestIds() {
+        database.autoCommit(c -> tasks.expireRequestIds(c, config.requestIdWindow()));
+    }
 
     /** The caller's tasks among the ids with their 24 counters, state and progress (docs/push-fanout.md). */
     public List<Map<String, Object>> details(String appId, List<Long> taskIds) {

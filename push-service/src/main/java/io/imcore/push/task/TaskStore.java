@@ -71,6 +71,15 @@ public class TaskStore {
         return taskForRequestId(c, appId, requestId, window);
     }
 
+    /** Forgets request_ids older than the window (they de-duplicate nothing any more); returns how many. */
+    public int expireRequestIds(Connection c, Duration window) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "delete from push_request_ids where created_at <= now() - ? * interval '1 millisecond'")) {
+            ps.setLong(1, window.toMillis());
+            return ps.executeUpdate();
+        }
+    }
+
     public long insert(Connection c, String appId, PushRequest request, TaskState state) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("insert into push_tasks"
                 + " (app_id, state, request, show_begin_at, show_end_at) values (?, ?, ?::jsonb, ?, ?) returning task_id")) {

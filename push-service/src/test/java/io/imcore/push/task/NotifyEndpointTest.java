@@ -44,6 +44,8 @@ class NotifyEndpointTest {
 
     @Inject
     Database database;
+    @Inject
+    TaskService service;
 
     private PushApi api;
 
@@ -107,6 +109,27 @@ class NotifyEndpointTest {
         assertEquals(first, second);
         assertTrue(other != first);
         assertEquals(2, taskCount());
+    }
+
+    @Test
+    void requestIdsOlderThanTheWindowAreForgottenAndPushAgain() {
+        String body = "{\"audience\":\"all\",\"setting\":{\"request_id\":\"old\"},\"message\":{\"title\":\"x\"}}";
+        long first = notify(body);
+        long kept = notify(body.replace("old", "fresh"));
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update push_request_ids set created_at = now() - interval"
+                    + " '31 days' where app_id = ? and request_id = 'old'")) {
+                ps.setString(1, api.appId);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+
+        service.expireRequestIds();
+
+        assertEquals(List.of("fresh"), requestIds());
+        assertTrue(notify(body) != first, "a request_id past its window pushes again");
+        assertEquals(kept, notify(body.replace("old", "fresh")));
     }
 
     @Test
@@ -235,6 +258,22 @@ class NotifyEndpointTest {
             }
         } while (System.nanoTime() < deadline);
         throw new AssertionError("task " + taskId + " never reached " + state + ": " + detail.prettify());
+    }
+
+    private List<String> requestIds() {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select request_id from push_request_ids where app_id = ? order by request_id")) {
+                ps.setString(1, api.appId);
+                List<String> ids = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getString(1));
+                    }
+                }
+                return ids;
+            }
+        });
     }
 
     private long taskCount() {
