@@ -5,25 +5,55 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.common.test.TestKitNodes;
 
 /**
- * One real PostgreSQL (embedded binaries) and one real single-node KRaft Kafka broker per test JVM, plus the
- * JWT key pair of that JVM. Started on first use, stopped when the JVM exits; every test class shares them.
+ * One real PostgreSQL (embedded binaries) and one real single-node KRaft Kafka broker per test JVM (per class
+ * loader: Quarkus tests and plain tests each get theirs), plus the JWT key pair of that JVM. Started on first use
+ * (Kafka only when a test needs it), stopped when the JVM exits; every test class shares them.
  */
 public final class SharedInfrastructure {
 
     private static SharedInfrastructure instance;
 
     private final EmbeddedPostgres postgres;
-    private final KafkaClusterTestKit kafka;
     private final KeyPair jwtKeys;
+    /** Kafka's own exit-time clean-ups (its temp dirs), run after the broker stopped instead of racing it. */
+    private final List<Runnable> kafkaCleanups = new CopyOnWriteArrayList<>();
+    private KafkaClusterTestKit kafka;
 
     private SharedInfrastructure() throws Exception {
         postgres = EmbeddedPostgres.builder().start();
-        kafka = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+        jwtKeys = newRsaKeyPair();
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "test-infrastructure-stop"));
+    }
+
+    private synchronized KafkaClusterTestKit kafka() {
+        if (kafka == null) {
+            try {
+                kafka = startKafka();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot start the test Kafka", e);
+            }
+        }
+        return kafka;
+    }
+
+    private KafkaClusterTestKit startKafka() throws Exception {
+        // The kit deletes its temp dirs in JVM shutdown hooks, which run at the same time as ours: a broker still
+        // writing then finds its log dir gone and halts the JVM with status 1 after every test passed. So its
+        // hooks are collected and run by close(), and a test broker may never end the JVM.
+        Exit.setShutdownHookAdder((name, hook) -> kafkaCleanups.add(hook));
+        Exit.setHaltProcedure((status, message) ->
+                System.err.println("test Kafka asked to halt the JVM (" + status + "): " + message));
+        Exit.setExitProcedure((status, message) ->
+                System.err.println("test Kafka asked to exit the JVM (" + status + "): " + message));
+        KafkaClusterTestKit kit = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                         .setCombined(true)
                         .setNumBrokerNodes(1)
                         .setNumControllerNodes(1)
@@ -37,11 +67,10 @@ public final class SharedInfrastructure {
                 .setConfigProp("num.partitions", "4")
                 .setConfigProp("auto.create.topics.enable", "true")
                 .build();
-        kafka.format();
-        kafka.startup();
-        kafka.waitForReadyBrokers();
-        jwtKeys = newRsaKeyPair();
-        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "test-infrastructure-stop"));
+        kit.format();
+        kit.startup();
+        kit.waitForReadyBrokers();
+        return kit;
     }
 
     public static synchronized SharedInfrastructure get() {
@@ -65,7 +94,7 @@ public final class SharedInfrastructure {
     }
 
     public String kafkaBootstrapServers() {
-        return kafka.bootstrapServers();
+        return kafka().bootstrapServers();
     }
 
     public KeyPair jwtKeys() {
@@ -94,10 +123,21 @@ public final class SharedInfrastructure {
     }
 
     private void close() {
-        try {
-            kafka.close();
-        } catch (Exception ignored) {
-            // the JVM is exiting; the temp dirs go with it
+        synchronized (this) {
+            if (kafka != null) {
+                try {
+                    kafka.close();
+                } catch (Exception ignored) {
+                    // the JVM is exiting
+                }
+                for (Runnable cleanup : kafkaCleanups) {
+                    try {
+                        cleanup.run();
+                    } catch (RuntimeException ignored) {
+                        // a temp dir left behind is no reason to fail the run
+                    }
+                }
+            }
         }
         try {
             postgres.close();
