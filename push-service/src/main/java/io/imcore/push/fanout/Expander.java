@@ -83,7 +83,7 @@ public class Expander {
                     .description("devices the expansion routed to the channel").register(registry));
         }
         this.stepTimer = Timer.builder("im_push_expansion_step")
-                .description("one expansion step: read a page, route it, commit its records and checkpoint")
+                .description("one expansion step: route a page, commit its records and checkpoint, mirror it")
                 .register(registry);
     }
 
