@@ -695,6 +695,21 @@ public class MessageLoad {
 
     record Outcome(double opsPerSecond, double p50Ms, double p99Ms, double maxMs, long errors, long count) {}
 
+    /** Waits for the workers; the CPU window ({@link #cpuWindow}) runs from {@code measureFrom} to their end. */
+    static void awaitMeasuring(Thread[] workers, long measureFrom) throws InterruptedException {
+        CpuSample[] window = new CpuSample[1];
+        Thread sampler = new Thread(() -> {
+            LockSupport.parkNanos(measureFrom - System.nanoTime());
+            window[0] = CpuSample.take();
+        });
+        sampler.start();
+        for (Thread t : workers) {
+            t.join();
+        }
+        sampler.join();
+        cpuWindow = new CpuSample[] {window[0], CpuSample.take()};
+    }
+
     /**
      * Closed loop: c workers, each sends its next request when the previous one answered. Requests that start in
      * the measured window (after warmup) count; throughput = their successes / duration.
@@ -727,17 +742,7 @@ public class MessageLoad {
             }, "closed-" + w);
             threads[w].start();
         }
-        CpuSample[] window = new CpuSample[1];
-        Thread sampler = new Thread(() -> {
-            LockSupport.parkNanos(measureFrom - System.nanoTime());
-            window[0] = CpuSample.take();
-        });
-        sampler.start();
-        for (Thread t : threads) {
-            t.join();
-        }
-        sampler.join();
-        cpuWindow = new CpuSample[] {window[0], CpuSample.take()};
+        awaitMeasuring(threads, measureFrom);
         return outcome(recorders, durationS);
     }
 
@@ -782,17 +787,7 @@ public class MessageLoad {
             threads[w].start();
         }
         long measureFrom = begin + (long) (warmupCount * 1e9 / rate);
-        CpuSample[] window = new CpuSample[1];
-        Thread sampler = new Thread(() -> {
-            LockSupport.parkNanos(measureFrom - System.nanoTime());
-            window[0] = CpuSample.take();
-        });
-        sampler.start();
-        for (Thread t : threads) {
-            t.join();
-        }
-        sampler.join();
-        cpuWindow = new CpuSample[] {window[0], CpuSample.take()};
+        awaitMeasuring(threads, measureFrom);
         double elapsed = Math.max(durationS, (lastDone.get() - measureFrom) / 1e9);
         return outcome(recorders, elapsed);
     }
