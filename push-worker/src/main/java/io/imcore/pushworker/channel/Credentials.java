@@ -1,0 +1,34 @@
+package io.imcore.pushworker.channel;
+
+import io.imcore.common.push.Channel;
+
+/**
+ * An app's decrypted certificate for one channel and environment (docs/push-certificates.md has what each field
+ * means per provider).
+ *
+ * @param appId         our app (the tenant), not the provider's app id
+ * @param environment   0 development, 1 production
+ * @param providerAppId the certificate's {@code app_id} field
+ * @param version       changes whenever the certificate is uploaded again (its update time, epoch microseconds)
+ */
+public record Credentials(
+        String appId,
+        Channel channel,
+        int environment,
+        String name,
+        String providerAppId,
+        String appKey,
+        String appSecret,
+        String certificate,
+        long version) {
+
+    /** Key for an adapter's per-credentials state (clients, access tokens): a new upload gives a new key. */
+    public String cacheKey() {
+        return appId + "/" + environment + "/" + version;
+    }
+
+    @Override
+    public String toString() { // never print the secrets
+        return "Credentials[" + appId + " " + channel.wireName() + " env " + environment + " " + name + "]";
+    }
+}

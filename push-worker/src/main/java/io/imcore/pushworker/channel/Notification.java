@@ -1,0 +1,68 @@
+package io.imcore.pushworker.channel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.push.Channel;
+
+/**
+ * The message of a task, in its normalized form (docs/push-notify.md "The normalized message"), with typed reads.
+ * Adapters map these fields to their provider's payload and truncate texts to the provider's limits.
+ */
+public record Notification(long taskId, String appId, ObjectNode message) {
+
+    /** text, image or cmd (cmd: pass-through data, not shown in the notification bar). */
+    public String type() {
+        return message.path("type").asText("text");
+    }
+
+    public boolean isPassThrough() {
+        return "cmd".equals(type());
+    }
+
+    public String title() {
+        return message.path("title").asText("");
+    }
+
+    public String body() {
+        return message.path("body").asText("");
+    }
+
+    /** big_text, or null. */
+    public String bigText() {
+        return text(message, "big_text");
+    }
+
+    /** attachment_url, or null. */
+    public String attachmentUrl() {
+        return text(message, "attachment_url");
+    }
+
+    /** ext (custom key/values for the app), or an empty object. */
+    public ObjectNode ext() {
+        JsonNode ext = message.get("ext");
+        return ext instanceof ObjectNode o ? o : JsonNodeFactory.instance.objectNode();
+    }
+
+    /** The ios extras (sound, content_available, mutable_content, category, thread_id, subtitle, ios_collapse_id). */
+    public ObjectNode ios() {
+        JsonNode ios = message.get("ios");
+        return ios instanceof ObjectNode o ? o : JsonNodeFactory.instance.objectNode();
+    }
+
+    /**
+     * The effective Android settings of an Android OS channel (sound, channel_id, click_action, intent, and
+     * badge_class on vendor_a, push_mode and classification on vendor_d), already merged with android's; empty
+     * when nothing is set (use the provider's defaults: open the app on click).
+     */
+    public ObjectNode channelSettings(Channel channel) {
+        JsonNode settings = message.path("channels").get(channel.wireName());
+        return settings instanceof ObjectNode o ? o : JsonNodeFactory.instance.objectNode();
+    }
+
+    /** A text field of an object, or null when absent, null or empty. */
+    public static String text(JsonNode object, String field) {
+        JsonNode value = object.get(field);
+        return value == null || value.isNull() || value.asText().isEmpty() ? null : value.asText();
+    }
+}
