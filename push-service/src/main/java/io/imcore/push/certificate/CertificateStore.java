@@ -1,7 +1,8 @@
 package io.imcore.push.certificate;
 
 import io.imcore.common.push.Channel;
-import io.imcore.common.security.SecretBox;
+import io.imcore.common.push.CertificateSecrets;
+import io.imcore.common.push.CertificateSecrets.Column;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -12,19 +13,17 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * {@code push_certificates}: app_secret and certificate are sealed with {@link SecretBox} under
- * {@code im.push.certificate-key}, each bound to its row and column (see {@link #context}).
+ * {@code push_certificates}: app_secret and certificate are sealed by {@link CertificateSecrets} under
+ * {@code im.push.certificate-key}, each bound to its row and column.
  */
 @Startup // a missing or malformed key stops the service at startup, not at the first certificate call
 @ApplicationScoped
 public class CertificateStore {
 
-    private static final String KEY_SETTING = "im.push.certificate-key";
+    private final CertificateSecrets secrets;
 
-    private final SecretBox box;
-
-    public CertificateStore(@ConfigProperty(name = KEY_SETTING) Optional<String> key) {
-        this.box = new SecretBox(KEY_SETTING, key.orElse(null));
+    public CertificateStore(@ConfigProperty(name = CertificateSecrets.KEY_SETTING) Optional<String> key) {
+        this.secrets = new CertificateSecrets(key.orElse(null));
     }
 
     /** Inserts or replaces the app's certificate for the channel and environment. */
@@ -43,8 +42,9 @@ public class CertificateStore {
             ps.setString(4, certificate.name());
             ps.setString(5, certificate.appId());
             ps.setString(6, certificate.appKey());
-            ps.setBytes(7, box.seal(certificate.appSecret(), context(appId, provider, environment, "app_secret")));
-            ps.setBytes(8, box.seal(certificate.certificate(), context(appId, provider, environment, "certificate")));
+            ps.setBytes(7, secrets.seal(certificate.appSecret(), appId, provider, environment, Column.APP_SECRET));
+            ps.setBytes(8, secrets.seal(certificate.certificate(), appId, provider, environment,
+                    Column.CERTIFICATE));
             ps.executeUpdate();
         }
     }
@@ -63,8 +63,8 @@ public class CertificateStore {
                     return Optional.empty();
                 }
                 return Optional.of(new Certificate(channel, environment, rs.getString(1), rs.getString(2),
-                        rs.getString(3), box.open(rs.getBytes(4), context(appId, provider, environment, "app_secret")),
-                        box.open(rs.getBytes(5), context(appId, provider, environment, "certificate"))));
+                        rs.getString(3), secrets.open(rs.getBytes(4), appId, provider, environment, Column.APP_SECRET),
+                        secrets.open(rs.getBytes(5), appId, provider, environment, Column.CERTIFICATE)));
             }
         }
     }
@@ -83,13 +83,5 @@ public class CertificateStore {
                         name));
             }
         }
-    }
-
-    /**
-     * The associated data that binds a sealed value to its row and column. The fixed-format parts come first and the
-     * app id last, so no two rows or columns share a context whatever characters the app id holds.
-     */
-    private static String context(String appId, int provider, int environment, String column) {
-        return "push_certificates/" + provider + "/" + environment + "/" + column + "/" + appId;
     }
 }

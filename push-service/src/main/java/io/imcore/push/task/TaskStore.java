@@ -176,12 +176,22 @@ public class TaskStore {
         }
     }
 
+    /**
+     * Ends the expansion. {@code dispatching} becomes {@code done} (or {@code expired}) at once when push-worker has
+     * already processed every batch: the worker only completes tasks it sees dispatching, and the row lock orders
+     * the two updates, so whichever comes second completes the task.
+     */
     public void finish(Connection c, long taskId, TaskState state) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("update push_tasks set state = ?,"
-                + " finished_at = case when ? in ('done', 'expired') then now() end where task_id = ?")) {
-            ps.setString(1, state.wireName());
-            ps.setString(2, state.wireName());
-            ps.setLong(3, taskId);
+        // both expressions read the row as locked by this update (re-read after a concurrent worker's commit)
+        String newState = "case when ?::text = 'dispatching' and batches_done >= batches_total"
+                + " then case when batches_expired > 0 then 'expired' else 'done' end else ?::text end";
+        try (PreparedStatement ps = c.prepareStatement("update push_tasks set state = " + newState
+                + ", finished_at = case when (" + newState + ") in ('done', 'expired') then now() end"
+                + " where task_id = ?")) {
+            for (int i = 1; i <= 4; i++) {
+                ps.setString(i, state.wireName());
+            }
+            ps.setLong(5, taskId);
             ps.executeUpdate();
         }
     }
@@ -190,7 +200,8 @@ public class TaskStore {
     public List<TaskStats> stats(Connection c, String appId, long[] taskIds) throws SQLException {
         Map<Long, TaskStats> byId = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("select t.task_id, t.state, t.devices_expanded,"
-                + " t.batches_total, t.batches_done, n.channel, n.target, n.sent, n.received"
+                + " t.batches_total, t.batches_done, n.channel, n.target - n.fallback_out + n.fallback_in, n.sent,"
+                + " n.received"
                 + " from push_tasks t left join push_task_counts n on n.task_id = t.task_id"
                 + " where t.app_id = ? and t.task_id = any(?) order by t.task_id")) {
             ps.setString(1, appId);

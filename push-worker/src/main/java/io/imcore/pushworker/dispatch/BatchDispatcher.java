@@ -1,0 +1,260 @@
+package io.imcore.pushworker.dispatch;
+
+import io.imcore.common.push.Channel;
+import io.imcore.common.push.PushBatch;
+import io.imcore.common.push.PushBatch.Target;
+import io.imcore.common.store.Database;
+import io.imcore.pushworker.channel.AdapterRegistry;
+import io.imcore.pushworker.channel.ChannelAdapter;
+import io.imcore.pushworker.channel.Credentials;
+import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.Notification;
+import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.config.WorkerConfig;
+import io.imcore.pushworker.dispatch.WorkerMetrics.Result;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jboss.logging.Logger;
+
+/**
+ * Sends one channel record (a batch of one task) and counts it: claim, badges, the adapter calls with retries and
+ * rate limits, the svcpush fallback to OS channels, then the counts in one transaction (docs/push-worker.md).
+ */
+@ApplicationScoped
+public class BatchDispatcher {
+
+    /** The batch was left unfinished (the worker is stopping): it is not counted and its record is read again. */
+    static final class Abandoned extends RuntimeException {
+        Abandoned() {
+            super("stopping", null, false, false);
+        }
+    }
+
+    /** Channels whose payload carries the app-icon badge, so the server keeps the device's counter for them. */
+    private static final Set<Channel> BADGE_CHANNELS =
+            EnumSet.of(Channel.IOS, Channel.CLOUD, Channel.VENDOR_A, Channel.SVCPUSH);
+
+    private static final Logger LOG = Logger.getLogger(BatchDispatcher.class);
+
+    private final Database database;
+    private final BatchLedger ledger;
+    private final AdapterRegistry adapters;
+    private final CredentialCache credentials;
+    private final WorkerMetrics metrics;
+    private final WorkerConfig config;
+    private final Map<Channel, RateLimiter> channelLimits = new ConcurrentHashMap<>();
+    private final Map<String, RateLimiter> appLimits = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
+
+    public BatchDispatcher(Database database, BatchLedger ledger, AdapterRegistry adapters,
+            CredentialCache credentials, WorkerMetrics metrics, WorkerConfig config) {
+        this.database = database;
+        this.ledger = ledger;
+        this.adapters = adapters;
+        this.credentials = credentials;
+        this.metrics = metrics;
+        this.config = config;
+    }
+
+    /** From now on, retries are not waited for: unfinished batches are abandoned (and redelivered elsewhere). */
+    void stop() {
+        stopping = true;
+    }
+
+    /**
+     * Processes the batch unless it was counted before. Throws on a database failure (the record is then read again)
+     * and {@link Abandoned} when stopping.
+     */
+    void process(PushBatch batch) throws InterruptedException {
+        Optional<Channel> parsed = Channel.fromWireName(batch.channel());
+        if (parsed.isEmpty()) {
+            LOG.errorf("task %d batch %d: unknown channel %s, skipped", batch.taskId(), batch.batchNo(),
+                    batch.channel());
+            return;
+        }
+        Channel channel = parsed.get();
+        Notification notification = new Notification(batch.taskId(), batch.appId(), batch.message());
+        boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough();
+        long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
+        Object[] claimed = database.inTransaction(c -> {
+            BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());
+            Map<Long, Integer> badges = withBadge && (claim == BatchLedger.Claim.FRESH
+                    || claim == BatchLedger.Claim.RESUMED)
+                    ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of();
+            return new Object[] {claim, badges};
+        });
+        BatchLedger.Claim claim = (BatchLedger.Claim) claimed[0];
+        if (claim == BatchLedger.Claim.DONE || claim == BatchLedger.Claim.TASK_GONE) {
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        Map<Long, Integer> badges = (Map<Long, Integer>) claimed[1];
+        Instant deadline = batch.showEndTime() == null ? null : Instant.ofEpochSecond(batch.showEndTime());
+
+        Tally tally = new Tally();
+        boolean expired = deadline != null && Instant.now().isAfter(deadline);
+        if (expired) {
+            tally.of(channel).failed += batch.targets().size();
+            metrics.targets(channel, Result.EXPIRED, batch.targets().size());
+        } else {
+            List<Pending> pending = new ArrayList<>();
+            for (Target target : batch.targets()) {
+                pending.add(new Pending(new Delivery(target, target.token(), badges.get(target.deviceId())),
+                        target.environment() == null ? 1 : target.environment()));
+            }
+            List<Pending> offline = send(channel, notification, pending, tally, deadline);
+            fallBack(notification, offline, tally, deadline);
+        }
+        if (!ledger.finish(batch.taskId(), batch.batchNo(), tally, expired)) {
+            LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
+        }
+    }
+
+    /** A delivery with the environment of the certificate to send it with. */
+    private record Pending(Delivery delivery, int environment) {}
+
+    /**
+     * Sends on one channel, retrying transient failures. Returns the svcpush deliveries whose device was offline
+     * (empty for OS channels).
+     */
+    private List<Pending> send(Channel channel, Notification notification, List<Pending> all, Tally tally,
+            Instant deadline) throws InterruptedException {
+        Map<Integer, List<Pending>> byEnvironment = new LinkedHashMap<>();
+        for (Pending p : all) {
+            byEnvironment.computeIfAbsent(channel == Channel.SVCPUSH ? 0 : p.environment, e -> new ArrayList<>())
+                    .add(p);
+        }
+        List<Pending> offline = new ArrayList<>();
+        ChannelAdapter adapter = adapters.adapter(channel);
+        for (Map.Entry<Integer, List<Pending>> group : byEnvironment.entrySet()) {
+            Credentials creds = null;
+            if (channel != Channel.SVCPUSH) {
+                Optional<Credentials> found = credentials.get(notification.appId(), channel, group.getKey());
+                if (found.isEmpty()) {
+                    LOG.warnf("task %d: app %s has no %s certificate for environment %d: %d targets failed",
+                            notification.taskId(), notification.appId(), channel.wireName(), group.getKey(),
+                            group.getValue().size());
+                    tally.of(channel).failed += group.getValue().size();
+                    metrics.targets(channel, Result.FAILED, group.getValue().size());
+                    continue;
+                }
+                creds = found.get();
+            }
+            List<Pending> left = group.getValue();
+            for (int attempt = 1; !left.isEmpty(); attempt++) {
+                List<Pending> retry = new ArrayList<>();
+                Duration wait = Duration.ZERO;
+                for (int from = 0; from < left.size(); from += adapter.maxTargetsPerRequest()) {
+                    List<Pending> chunk = left.subList(from, Math.min(left.size(), from + adapter.maxTargetsPerRequest()));
+                    pace(channel, notification.appId(), chunk.size());
+                    List<Delivery> deliveries = chunk.stream().map(Pending::delivery).toList();
+                    Credentials signWith = creds;
+                    List<Outcome> outcomes = metrics.calls(channel).record(
+                            () -> adapter.send(signWith, notification, deliveries));
+                    for (int i = 0; i < chunk.size(); i++) {
+                        Outcome outcome = outcomes.get(i);
+                        Pending p = chunk.get(i);
+                        switch (outcome.kind()) {
+                            case ACCEPTED -> tally.of(channel).sent++;
+                            case REJECTED -> {
+                                if (channel == Channel.SVCPUSH) {
+                                    offline.add(p);
+                                } else {
+                                    tally.rejected(p.delivery.target().deviceId(), channel, p.delivery.token());
+                                }
+                            }
+                            case RETRY -> {
+                                retry.add(p);
+                                if (outcome.retryAfter() != null && outcome.retryAfter().compareTo(wait) > 0) {
+                                    wait = outcome.retryAfter();
+                                }
+                            }
+                        }
+                    }
+                }
+                if (retry.isEmpty()) {
+                    break;
+                }
+                boolean pastDeadline = deadline != null && Instant.now().plus(wait).isAfter(deadline);
+                if (attempt >= config.maxAttempts() || pastDeadline) {
+                    tally.of(channel).failed += retry.size();
+                    metrics.targets(channel, pastDeadline ? Result.EXPIRED : Result.FAILED, retry.size());
+                    break;
+                }
+                metrics.retried(channel, retry.size());
+                sleep(max(wait, backoff(attempt)));
+                left = retry;
+            }
+        }
+        return offline;
+    }
+
+    /**
+     * svcpush targets whose device had no live connection: under combined (the record carries a fallback route)
+     * they are sent on their OS channel and counted there instead; without one they failed.
+     */
+    private void fallBack(Notification notification, List<Pending> offline, Tally tally, Instant deadline)
+            throws InterruptedException {
+        Map<Channel, List<Pending>> byChannel = new LinkedHashMap<>();
+        for (Pending p : offline) {
+            PushBatch.OsRoute route = p.delivery.target().fallback();
+            Optional<Channel> channel = route == null ? Optional.empty() : Channel.fromWireName(route.channel());
+            if (channel.isEmpty()) {
+                tally.of(Channel.SVCPUSH).failed++;
+                metrics.targets(Channel.SVCPUSH, Result.FAILED, 1);
+                continue;
+            }
+            byChannel.computeIfAbsent(channel.get(), c -> new ArrayList<>()).add(new Pending(
+                    new Delivery(p.delivery.target(), route.token(), p.delivery.badge()), route.environment()));
+        }
+        for (Map.Entry<Channel, List<Pending>> entry : byChannel.entrySet()) {
+            int moved = entry.getValue().size();
+            tally.of(Channel.SVCPUSH).fallbackOut += moved;
+            tally.of(entry.getKey()).fallbackIn += moved;
+            metrics.targets(Channel.SVCPUSH, Result.FALLBACK, moved);
+            send(entry.getKey(), notification, entry.getValue(), tally, deadline);
+        }
+    }
+
+    private void pace(Channel channel, String appId, int targets) throws InterruptedException {
+        WorkerConfig.ChannelConfig limits = config.channel().get(channel.wireName());
+        if (limits.rate() > 0) {
+            channelLimits.computeIfAbsent(channel, c -> new RateLimiter(limits.rate())).acquire(targets);
+        }
+        if (limits.appRate() > 0) {
+            appLimits.computeIfAbsent(channel.wireName() + "/" + appId, k -> new RateLimiter(limits.appRate()))
+                    .acquire(targets);
+        }
+    }
+
+    /** Exponential from initial-backoff, capped at max-backoff, with full jitter in its upper half. */
+    private Duration backoff(int attempt) {
+        long base = config.initialBackoff().toMillis() << Math.min(attempt - 1, 20);
+        long capped = Math.min(base, config.maxBackoff().toMillis());
+        return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
+    }
+
+    private void sleep(Duration wait) throws InterruptedException {
+        long until = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() < until) {
+            if (stopping) {
+                throw new Abandoned();
+            }
+            Thread.sleep(Math.min(100, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
+        }
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+}

@@ -1,0 +1,158 @@
+package io.imcore.pushworker.dispatch;
+
+import io.imcore.common.push.Channel;
+import io.imcore.common.store.Database;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * push_worker_batches, the badge counters and the statistics: what makes every batch count exactly once.
+ *
+ * <p>A batch is claimed ({@code sending}) before anything is sent and finished ({@code done}) with its counts in
+ * one transaction, which only the first finisher gets through. A redelivered batch that is {@code done} is skipped;
+ * one still {@code sending} (its worker died mid-batch) is sent again and counted once; its devices' badges, raised
+ * at the first claim, are read back rather than raised twice.
+ */
+@ApplicationScoped
+public class BatchLedger {
+
+    /** Where a batch stands when a worker takes it. */
+    enum Claim {
+        /** First time: send it. */
+        FRESH,
+        /** A worker took it before and did not finish: send it again (the provider may see some targets twice). */
+        RESUMED,
+        /** Already counted: skip. */
+        DONE,
+        /** Its task no longer exists: skip. */
+        TASK_GONE
+    }
+
+    private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+    private final Database database;
+
+    public BatchLedger(Database database) {
+        this.database = database;
+    }
+
+    Claim claim(Connection c, long taskId, int batchNo) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into push_worker_batches (task_id, batch_no, state)"
+                + " values (?, ?, 'sending') on conflict do nothing")) {
+            ps.setLong(1, taskId);
+            ps.setInt(2, batchNo);
+            if (ps.executeUpdate() == 1) {
+                return Claim.FRESH;
+            }
+        } catch (SQLException e) {
+            if (FOREIGN_KEY_VIOLATION.equals(e.getSQLState())) {
+                return Claim.TASK_GONE;
+            }
+            throw e;
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "select state from push_worker_batches where task_id = ? and batch_no = ?")) {
+            ps.setLong(1, taskId);
+            ps.setInt(2, batchNo);
+            try (ResultSet rs = ps.executeQuery()) {
+                return !rs.next() ? Claim.TASK_GONE : "done".equals(rs.getString(1)) ? Claim.DONE : Claim.RESUMED;
+            }
+        }
+    }
+
+    /**
+     * The devices' badges after this notification: raised ({@code +N}) or set ({@code N}) on a fresh claim, read
+     * back on a resumed one.
+     */
+    Map<Long, Integer> badges(Connection c, Claim claim, String badge, long[] deviceIds) throws SQLException {
+        boolean set = !badge.startsWith("+");
+        int amount = Integer.parseInt(set ? badge : badge.substring(1));
+        String sql = claim == Claim.FRESH
+                ? "update push_devices set badge = " + (set ? "?" : "least(badge + ?, 99999)")
+                        + " where device_id = any(?) returning device_id, badge"
+                : "select device_id, badge from push_devices where device_id = any(?)";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int index = 1;
+            if (claim == Claim.FRESH) {
+                ps.setInt(index++, amount);
+            }
+            ps.setArray(index, Database.bigints(c, deviceIds));
+            Map<Long, Integer> badges = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    badges.put(rs.getLong(1), rs.getInt(2));
+                }
+            }
+            return badges;
+        }
+    }
+
+    /**
+     * Counts the batch, unbinds its rejected tokens and completes the task after its last batch, in one transaction.
+     * Returns false when another worker finished the batch first (then nothing is counted).
+     */
+    boolean finish(long taskId, int batchNo, Tally tally, boolean expired) {
+        return database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update push_worker_batches set state = 'done'"
+                    + " where task_id = ? and batch_no = ? and state = 'sending'")) {
+                ps.setLong(1, taskId);
+                ps.setInt(2, batchNo);
+                if (ps.executeUpdate() == 0) {
+                    return false;
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("insert into push_task_counts (task_id, channel, sent,"
+                    + " failed, rejected, fallback_in, fallback_out) values (?, ?, ?, ?, ?, ?, ?)"
+                    + " on conflict (task_id, channel) do update set sent = push_task_counts.sent + excluded.sent,"
+                    + " failed = push_task_counts.failed + excluded.failed,"
+                    + " rejected = push_task_counts.rejected + excluded.rejected,"
+                    + " fallback_in = push_task_counts.fallback_in + excluded.fallback_in,"
+                    + " fallback_out = push_task_counts.fallback_out + excluded.fallback_out")) {
+                for (Map.Entry<Channel, Tally.Counts> entry : tally.counts().entrySet()) {
+                    Tally.Counts counts = entry.getValue();
+                    ps.setLong(1, taskId);
+                    ps.setString(2, entry.getKey().wireName());
+                    ps.setInt(3, counts.sent);
+                    ps.setInt(4, counts.failed);
+                    ps.setInt(5, counts.rejected);
+                    ps.setInt(6, counts.fallbackIn);
+                    ps.setInt(7, counts.fallbackOut);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            if (!tally.rejectedTokens().isEmpty()) {
+                try (PreparedStatement ps = c.prepareStatement("delete from push_device_tokens"
+                        + " where device_id = ? and channel = ? and token = ?")) {
+                    for (Tally.RejectedToken rejected : tally.rejectedTokens()) {
+                        ps.setLong(1, rejected.deviceId());
+                        ps.setString(2, rejected.channel().wireName());
+                        ps.setString(3, rejected.token());
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+            }
+            // the expansion may still be writing batches (state expanding): it completes the task itself if the
+            // workers were faster (TaskStore.finish); the row lock orders the two
+            String last = "state = 'dispatching' and batches_done + 1 >= batches_total";
+            try (PreparedStatement ps = c.prepareStatement("update push_tasks set batches_done = batches_done + 1,"
+                    + " batches_expired = batches_expired + ?,"
+                    + " state = case when " + last + " then case when batches_expired + ? > 0 then 'expired'"
+                    + " else 'done' end else state end,"
+                    + " finished_at = case when " + last + " then now() else finished_at end where task_id = ?")) {
+                int expiredBatch = expired ? 1 : 0;
+                ps.setInt(1, expiredBatch);
+                ps.setInt(2, expiredBatch);
+                ps.setLong(3, taskId);
+                ps.executeUpdate();
+            }
+            return true;
+        });
+    }
+}

@@ -1,0 +1,202 @@
+package io.imcore.pushworker.dispatch;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.push.Channel;
+import io.imcore.common.push.PushBatch;
+import io.imcore.pushworker.config.WorkerConfig;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * One consumer per served channel topic (group {@code push-worker.<channel>}, read_committed): it polls at most
+ * {@code batches-in-flight} records, processes them in parallel, and commits per partition up to the first record
+ * that did not finish; that one and the ones after it are read again. Nothing is queued beyond one poll, so a slow
+ * provider slows the poll (back-pressure), and the consumer lag shows it. On shutdown every consumer finishes the
+ * round it is in (abandoning retry waits), commits and leaves its group.
+ */
+@ApplicationScoped
+public class ChannelConsumers {
+
+    private static final Logger LOG = Logger.getLogger(ChannelConsumers.class);
+
+    private final WorkerConfig config;
+    private final BatchDispatcher dispatcher;
+    private final WorkerMetrics metrics;
+    private final ObjectMapper mapper;
+    private final String bootstrapServers;
+    private final boolean enabled;
+    private final List<ChannelConsumer> consumers = new ArrayList<>();
+
+    public ChannelConsumers(WorkerConfig config, BatchDispatcher dispatcher, WorkerMetrics metrics,
+            ObjectMapper mapper, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+            @ConfigProperty(name = "im.push.worker.enabled", defaultValue = "true") boolean enabled) {
+        this.config = config;
+        this.dispatcher = dispatcher;
+        this.metrics = metrics;
+        this.mapper = mapper;
+        this.bootstrapServers = bootstrapServers;
+        this.enabled = enabled;
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (!enabled) {
+            return;
+        }
+        for (String name : config.channels()) {
+            Channel channel = Channel.fromWireName(name.trim()).orElseThrow(() ->
+                    new IllegalArgumentException("im.push.worker.channels: unknown channel " + name));
+            ChannelConsumer consumer = new ChannelConsumer(channel);
+            consumers.add(consumer);
+            consumer.thread.start();
+        }
+        LOG.infof("consuming %s", config.channels());
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        dispatcher.stop();
+        consumers.forEach(c -> c.running = false);
+        for (ChannelConsumer consumer : consumers) {
+            consumer.thread.join(15_000);
+        }
+    }
+
+    private final class ChannelConsumer {
+
+        private final Channel channel;
+        private final KafkaConsumer<String, String> consumer;
+        private final ExecutorService pool;
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        ChannelConsumer(Channel channel) {
+            this.channel = channel;
+            Properties props = new Properties();
+            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            props.put(ConsumerConfig.GROUP_ID_CONFIG, "push-worker." + channel.wireName());
+            props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchesInFlight());
+            // a round waits for its slowest batch, retries included (bounded by max-attempts and max-backoff)
+            props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) TimeUnit.MINUTES.toMillis(10));
+            this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+            new KafkaClientMetrics(consumer).bindTo(metrics.registry());
+            this.pool = Executors.newFixedThreadPool(config.batchesInFlight(), r -> {
+                Thread t = new Thread(r, "push-" + channel.wireName() + "-sender");
+                t.setDaemon(true);
+                return t;
+            });
+            this.thread = new Thread(this::loop, "push-" + channel.wireName() + "-consumer");
+            this.thread.setDaemon(true);
+        }
+
+        private void loop() {
+            try {
+                consumer.subscribe(List.of(channel.topic()));
+                while (running) {
+                    ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(500));
+                    if (!records.isEmpty()) {
+                        round(records);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "%s consumer stopped", channel.wireName());
+            } finally {
+                pool.shutdownNow();
+                consumer.close(Duration.ofSeconds(5));
+            }
+        }
+
+        /** Processes one poll's records in parallel, then commits what finished. */
+        private void round(ConsumerRecords<String, String> records) throws InterruptedException {
+            Map<ConsumerRecord<String, String>, Future<Boolean>> results = new HashMap<>();
+            metrics.inFlight(channel).set(records.count());
+            for (ConsumerRecord<String, String> record : records) {
+                results.put(record, pool.submit(() -> handle(record)));
+            }
+            Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+            boolean replay = false;
+            for (TopicPartition partition : records.partitions()) {
+                long next = -1;
+                for (ConsumerRecord<String, String> record : records.records(partition)) {
+                    if (!finished(results.get(record))) {
+                        consumer.seek(partition, record.offset());
+                        replay = true;
+                        break;
+                    }
+                    next = record.offset() + 1;
+                }
+                if (next >= 0) {
+                    commit.put(partition, new OffsetAndMetadata(next));
+                }
+            }
+            metrics.inFlight(channel).set(0);
+            if (!commit.isEmpty()) {
+                consumer.commitSync(commit);
+            }
+            if (replay && running) {
+                Thread.sleep(1_000); // the database or a provider is away: do not spin
+            }
+        }
+
+        private boolean finished(Future<Boolean> result) throws InterruptedException {
+            try {
+                return result.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                return false;
+            }
+        }
+
+        /** True when the record is done with (processed, counted before, or unreadable and skipped). */
+        private boolean handle(ConsumerRecord<String, String> record) {
+            PushBatch batch;
+            try {
+                batch = mapper.readValue(record.value(), PushBatch.class);
+            } catch (Exception e) {
+                LOG.errorf("skipping unreadable record %s-%d@%d", record.topic(), record.partition(), record.offset());
+                return true;
+            }
+            if (batch.v() != PushBatch.VERSION) {
+                LOG.errorf("skipping record %s of format version %d", batch.key(), batch.v());
+                return true;
+            }
+            try {
+                dispatcher.process(batch);
+                return true;
+            } catch (BatchDispatcher.Abandoned e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (RuntimeException e) {
+                LOG.warnf("task %d batch %d failed, to be read again: %s", batch.taskId(), batch.batchNo(),
+                        e.getMessage());
+                return false;
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.imcore.pushworker.dispatch;
+
+import io.imcore.common.push.CertificateSecrets;
+import io.imcore.common.push.CertificateSecrets.Column;
+import io.imcore.common.push.Channel;
+import io.imcore.common.store.Database;
+import io.imcore.pushworker.channel.Credentials;
+import io.imcore.pushworker.config.WorkerConfig;
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * The apps' decrypted certificates per channel and environment, each read again after
+ * {@code im.push.worker.credentials-ttl}; {@link Credentials#version()} tells adapters when one was re-uploaded.
+ */
+@Startup // a missing or malformed certificate key stops the worker at startup, not at its first batch
+@ApplicationScoped
+public class CredentialCache {
+
+    private static final Logger LOG = Logger.getLogger(CredentialCache.class);
+
+    private record Key(String appId, Channel channel, int environment) {}
+
+    private record Entry(Optional<Credentials> credentials, long loadedAtNanos) {}
+
+    private final Database database;
+    private final CertificateSecrets secrets;
+    private final long ttlNanos;
+    private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+
+    public CredentialCache(Database database, WorkerConfig config,
+            @ConfigProperty(name = CertificateSecrets.KEY_SETTING) Optional<String> key) {
+        this.database = database;
+        this.secrets = new CertificateSecrets(key.orElse(null));
+        this.ttlNanos = config.credentialsTtl().toNanos();
+    }
+
+    /** The app's certificate for the channel and environment, or empty when it has none (or it does not decrypt). */
+    public Optional<Credentials> get(String appId, Channel channel, int environment) {
+        Key key = new Key(appId, channel, environment);
+        Entry entry = entries.get(key);
+        if (entry == null || System.nanoTime() - entry.loadedAtNanos > ttlNanos) {
+            entry = new Entry(load(key), System.nanoTime());
+            entries.put(key, entry);
+        }
+        return entry.credentials;
+    }
+
+    private Optional<Credentials> load(Key key) {
+        int provider = key.channel.provider();
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select name, provider_app_id, app_key, app_secret_enc,"
+                    + " certificate_enc, updated_at from push_certificates"
+                    + " where app_id = ? and provider = ? and environment = ?")) {
+                ps.setString(1, key.appId);
+                ps.setInt(2, provider);
+                ps.setInt(3, key.environment);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    try {
+                        return Optional.of(new Credentials(key.appId, key.channel, key.environment, rs.getString(1),
+                                rs.getString(2), rs.getString(3),
+                                secrets.open(rs.getBytes(4), key.appId, provider, key.environment, Column.APP_SECRET),
+                                secrets.open(rs.getBytes(5), key.appId, provider, key.environment, Column.CERTIFICATE),
+                                ChronoUnit.MICROS.between(java.time.Instant.EPOCH, rs.getTimestamp(6).toInstant())));
+                    } catch (RuntimeException e) {
+                        LOG.errorf("app %s: the %s certificate (environment %d) does not decrypt: %s", key.appId,
+                                key.channel.wireName(), key.environment, e.getMessage());
+                        return Optional.empty();
+                    }
+                }
+            }
+        });
+    }
+}

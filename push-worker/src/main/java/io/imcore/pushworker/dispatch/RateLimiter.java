@@ -1,0 +1,39 @@
+package io.imcore.pushworker.dispatch;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A token bucket of {@code rate} permits per second holding at most one second's worth. A caller may take more
+ * than is there (a batch of 1000 from a bucket of 500/s): the bucket goes into debt and the caller waits it off,
+ * so large batches are paced rather than refused. Blocking, thread-safe.
+ */
+final class RateLimiter {
+
+    private final double ratePerNano;
+    private final double capacity;
+    private double tokens;
+    private long refilledAt;
+
+    RateLimiter(double perSecond) {
+        this.ratePerNano = perSecond / TimeUnit.SECONDS.toNanos(1);
+        this.capacity = perSecond;
+        this.tokens = perSecond;
+        this.refilledAt = System.nanoTime();
+    }
+
+    /** Takes {@code permits}, sleeping as long as the bucket needs to pay them. */
+    void acquire(int permits) throws InterruptedException {
+        long waitNanos = reserve(permits);
+        if (waitNanos > 0) {
+            TimeUnit.NANOSECONDS.sleep(waitNanos);
+        }
+    }
+
+    private synchronized long reserve(int permits) {
+        long now = System.nanoTime();
+        tokens = Math.min(capacity, tokens + (now - refilledAt) * ratePerNano);
+        refilledAt = now;
+        tokens -= permits;
+        return tokens >= 0 ? 0 : (long) (-tokens / ratePerNano);
+    }
+}

@@ -1,0 +1,74 @@
+package io.imcore.pushworker.dispatch;
+
+import io.imcore.common.push.Channel;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Prometheus metrics per channel (docs/push-worker.md): targets by outcome, retries, provider call latency and
+ * batches in flight. Consumer lag comes from the Kafka client metrics ({@code kafka_consumer_fetch_manager_records_lag_max}).
+ */
+@ApplicationScoped
+public class WorkerMetrics {
+
+    /** Outcomes of a target, the {@code outcome} tag of push_worker_targets_total. */
+    enum Result {
+        SENT, REJECTED, FAILED, EXPIRED, FALLBACK
+    }
+
+    private final MeterRegistry registry;
+    private final Map<Channel, Map<Result, Counter>> targets = new EnumMap<>(Channel.class);
+    private final Map<Channel, Counter> retries = new EnumMap<>(Channel.class);
+    private final Map<Channel, Timer> calls = new EnumMap<>(Channel.class);
+    private final Map<Channel, AtomicInteger> inFlight = new EnumMap<>(Channel.class);
+
+    public WorkerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        for (Channel channel : Channel.values()) {
+            String name = channel.wireName();
+            Map<Result, Counter> byResult = new EnumMap<>(Result.class);
+            for (Result result : Result.values()) {
+                byResult.put(result, Counter.builder("push_worker_targets").tag("channel", name)
+                        .tag("outcome", result.name().toLowerCase()).description("targets by outcome")
+                        .register(registry));
+            }
+            targets.put(channel, byResult);
+            retries.put(channel, Counter.builder("push_worker_retries").tag("channel", name)
+                    .description("targets sent again after a transient failure").register(registry));
+            calls.put(channel, Timer.builder("push_worker_provider_call").tag("channel", name)
+                    .description("one adapter call (one provider request, or a set of per-token requests)")
+                    .publishPercentiles(0.5, 0.99).register(registry));
+            AtomicInteger gauge = new AtomicInteger();
+            registry.gauge("push_worker_batches_in_flight", io.micrometer.core.instrument.Tags.of("channel", name),
+                    gauge);
+            inFlight.put(channel, gauge);
+        }
+    }
+
+    void targets(Channel channel, Result result, int count) {
+        if (count > 0) {
+            targets.get(channel).get(result).increment(count);
+        }
+    }
+
+    void retried(Channel channel, int count) {
+        retries.get(channel).increment(count);
+    }
+
+    Timer calls(Channel channel) {
+        return calls.get(channel);
+    }
+
+    AtomicInteger inFlight(Channel channel) {
+        return inFlight.get(channel);
+    }
+
+    MeterRegistry registry() {
+        return registry;
+    }
+}
