@@ -53,6 +53,7 @@ for s in "${SERVICES[@]}"; do
   stop "$s" &
 done
 wait
+stop simulators
 stop kafka
 stop embedded-pg
 stop postgres

@@ -10,6 +10,10 @@ PG_PORT="${PG_PORT:-15432}"
 KAFKA_PORT="${KAFKA_PORT:-19092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-19093}"
 GATEWAY_PORT="${GATEWAY_PORT:-8080}"
+# the seven push provider simulators (push-simulators) listen on SIMULATOR_PORT .. SIMULATOR_PORT+6, in the order
+# ios, cloud, vendor_a, vendor_b, vendor_c, vendor_d, vendor_e
+SIMULATOR_PORT="${SIMULATOR_PORT:-18441}"
+SIMULATOR_CHANNELS=(ios cloud vendor_a vendor_b vendor_c vendor_d vendor_e)
 BASE_URL="http://127.0.0.1:$GATEWAY_PORT"
 
 SERVICES=(auth-service message-service push-service push-worker)
@@ -24,6 +28,7 @@ marker() {
     embedded-pg) echo "$LOCAL/embedded-pg/target/embedded-pg.jar" ;;
     kafka) echo "$LOCAL/kafka/server.properties" ;;
     gateway) echo "$LOCAL/nginx/nginx.conf" ;;
+    simulators) echo "$ROOT/push-simulators/target/push-simulators.jar" ;;
     *) echo "$ROOT/$1/target/quarkus-app/quarkus-run.jar" ;;
   esac
 }
@@ -41,6 +46,20 @@ running_pid() {
 # True when something accepts TCP connections on 127.0.0.1:PORT.
 port_open() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# simulator_url CHANNEL: the base URL of a channel's provider simulator.
+simulator_url() {
+  local i
+  for i in "${!SIMULATOR_CHANNELS[@]}"; do
+    if [[ "${SIMULATOR_CHANNELS[$i]}" == "$1" ]]; then
+      if [[ "$1" == ios ]]; then
+        echo "https://127.0.0.1:$((SIMULATOR_PORT + i))"
+      else
+        echo "http://127.0.0.1:$((SIMULATOR_PORT + i))"
+      fi
+    fi
+  done
 }
 
 # json_get JSON EXPR: evaluates the Python expression EXPR on the parsed JSON `d` and prints the result.

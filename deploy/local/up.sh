@@ -121,6 +121,9 @@ build_services() {
   for s in "${SERVICES[@]}"; do
     [[ -f "$s/target/quarkus-app/quarkus-run.jar" ]] || die "$s/target/quarkus-app/quarkus-run.jar missing: build first"
   done
+  if ! running_pid simulators >/dev/null && [[ "${SKIP_BUILD:-0}" != 1 && ! -f push-simulators/target/push-simulators.jar ]]; then
+    "${MVN[@]}" package -DskipTests -pl push-simulators
+  fi
 }
 
 # ---- keys --------------------------------------------------------------------------------------------------
@@ -150,6 +153,12 @@ ensure_keys() {
     mv "$KEYS/push-certificate-key.tmp" "$KEYS/push-certificate-key"
   fi
   PUSH_CERTIFICATE_KEY="$(<"$KEYS/push-certificate-key")"
+  # authenticates providers' delivery-receipt callbacks (docs/push-worker.md)
+  if [[ ! -f "$KEYS/push-receipt-key" ]]; then
+    openssl rand -hex 24 >"$KEYS/push-receipt-key.tmp"
+    mv "$KEYS/push-receipt-key.tmp" "$KEYS/push-receipt-key"
+  fi
+  PUSH_RECEIPT_KEY="$(<"$KEYS/push-receipt-key")"
 }
 
 # ---- PostgreSQL --------------------------------------------------------------------------------------------
@@ -323,9 +332,48 @@ print(id)')"
       --topic "push.$channel" --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \
       || die_with_log kafka-topics "cannot create topic push.$channel"
   done
+  # svcpush device acks from message-service to push-worker (docs/events.md)
+  "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
+    --topic push.receipts --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \
+    || die_with_log kafka-topics "cannot create topic push.receipts"
   "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
     --topic push.expansion --partitions 6 --config cleanup.policy=compact,delete --config retention.ms=604800000 \
     >>"$LOGS/kafka-topics.log" 2>&1 || die_with_log kafka-topics "cannot create topic push.expansion"
+}
+
+# ---- push provider simulators -------------------------------------------------------------------------------
+
+# Local servers speaking APNs, FCM and the five phone makers' protocols (push-simulators), so a push travels end to
+# end without real providers; push-worker is pointed at them (push_worker_channel_settings).
+start_simulators() {
+  local jar="$ROOT/push-simulators/target/push-simulators.jar" i
+  if running_pid simulators >/dev/null; then
+    log "provider simulators: already running"
+    return
+  fi
+  [[ -f "$jar" ]] || die "$jar missing: build first"
+  for i in "${!SIMULATOR_CHANNELS[@]}"; do
+    require_free_port "simulator ${SIMULATOR_CHANNELS[$i]}" "$((SIMULATOR_PORT + i))" SIMULATOR_PORT
+  done
+  log "provider simulators: starting on 127.0.0.1:$SIMULATOR_PORT..$((SIMULATOR_PORT + 6))"
+  launch simulators java -Xmx512m -jar "$jar" "$LOCAL/simulators" "$SIMULATOR_PORT"
+  wait_for simulators 30 log_contains simulators "simulators started"
+}
+
+# push-worker's channel settings as system properties: every channel at its simulator; svcpush at message-service.
+# For real providers leave these out (the defaults in push-worker's application.properties are the providers' hosts).
+push_worker_channel_settings() {
+  local channel url receipts="http://127.0.0.1:$GATEWAY_PORT/push/receipt"
+  for channel in "${SIMULATOR_CHANNELS[@]}"; do
+    url="$(simulator_url "$channel")"
+    echo "-Dim.push.worker.channel.$channel.base-url=$url"
+    echo "-Dim.push.worker.channel.$channel.development-base-url=$url"
+    echo "-Dim.push.worker.channel.$channel.receipt-url=$receipts/$channel?key=$PUSH_RECEIPT_KEY"
+  done
+  echo "-Dim.push.worker.channel.ios.trust-certificate=$LOCAL/simulators/apns-ca.pem"
+  echo "-Dim.push.worker.channel.cloud.auth-url=$(simulator_url cloud)/token"
+  echo "-Dim.push.worker.channel.vendor_a.auth-url=$(simulator_url vendor_a)/oauth2/v3/token"
+  echo "-Dim.push.worker.channel.svcpush.base-url=http://127.0.0.1:${SERVICE_PORT[message-service]}"
 }
 
 # ---- services ----------------------------------------------------------------------------------------------
@@ -336,7 +384,7 @@ service_ready() {
 
 # All stopped services start at once; then each gets SERVICE_WAIT_SECONDS to report ready.
 start_services() {
-  local s db extra_env pending=() next=() deadline
+  local s db extra_env java_options pending=() next=() deadline
   for s in "${SERVICES[@]}"; do
     if running_pid "$s" >/dev/null; then
       log "$s: already running"
@@ -350,9 +398,14 @@ start_services() {
         # the auth view asks auth-service about users registered a moment ago (docs/events.md)
         extra_env=(IM_AUTH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[auth-service]}")
       fi
+      java_options=()
       if [[ "$s" == push-service ]]; then
         # a stable replica id: a restarted push-service fences its predecessor's open Kafka transactions at once
-        extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY" IM_PUSH_FANOUT_REPLICA_ID=local-push-service)
+        extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY" IM_PUSH_FANOUT_REPLICA_ID=local-push-service
+          IM_PUSH_RECEIPT_KEY="$PUSH_RECEIPT_KEY")
+      elif [[ "$s" == push-worker ]]; then
+        extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY")
+        mapfile -t java_options < <(push_worker_channel_settings)
       fi
       log "$s: starting on 127.0.0.1:${SERVICE_PORT[$s]}"
       launch "$s" env \
@@ -365,7 +418,7 @@ start_services() {
         IM_JWT_PUBLIC_KEY_LOCATION="$KEYS/jwt-public.pem" \
         IM_PLATFORM_KEY="$PLATFORM_KEY" \
         "${extra_env[@]}" \
-        java -Xmx256m -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
+        java -Xmx256m "${java_options[@]}" -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
     fi
     pending+=("$s")
   done
@@ -455,6 +508,59 @@ ensure_demo_app() {
   mv "$LOCAL/env.tmp" "$LOCAL/env"
 }
 
+# Push on for the demo app, with a certificate per provider (production environment) whose credentials the
+# simulators accept: devices bound with notifier_name demo-<channel> are pushed to end to end. Certificates already
+# uploaded (by an earlier run, or by you) are kept.
+ensure_demo_push() {
+  local response provider channel body
+  response="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
+    "$BASE_URL/push/enable?value=true")"
+  [[ "$(json_get "$response" 'd["code"]' 2>/dev/null)" == 200 ]] || die "POST /push/enable answered: $response"
+  if [[ ! -f "$KEYS/demo-apns.p8" ]]; then
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$KEYS/demo-apns.p8.tmp" 2>/dev/null
+    mv "$KEYS/demo-apns.p8.tmp" "$KEYS/demo-apns.p8"
+  fi
+  if [[ ! -f "$KEYS/demo-fcm.pem" ]]; then
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$KEYS/demo-fcm.pem.tmp" 2>/dev/null
+    mv "$KEYS/demo-fcm.pem.tmp" "$KEYS/demo-fcm.pem"
+  fi
+  for provider in 1 7 2 3 6 5 4; do
+    response="$(curl -sS --max-time 10 -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
+      "$BASE_URL/push/certificate?provider=$provider&environment=1")"
+    [[ "$(json_get "$response" 'd["data"] is None' 2>/dev/null)" == True ]] || continue
+    body="$(python3 - "$provider" "$KEYS" "$(simulator_url cloud)/token" <<'PY'
+import json, sys
+provider, keys, token_uri = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+channel = {1: "ios", 7: "cloud", 2: "vendor_a", 3: "vendor_b", 6: "vendor_c", 5: "vendor_d", 4: "vendor_e"}[provider]
+cert = {"provider": provider, "environment": 1, "name": "demo-" + channel, "app_id": "", "app_key": "",
+        "app_secret": "demo-" + channel + "-secret", "certificate": ""}
+if channel == "ios":
+    cert.update(app_id="DEMOTEAM01.com.example.demo", app_key="DEMOKEY001", app_secret="",
+                certificate=open(keys + "/demo-apns.p8").read())
+elif channel == "cloud":
+    cert.update(app_secret="", certificate=json.dumps({
+        "type": "service_account", "project_id": "demo-project", "private_key_id": "demo",
+        "private_key": open(keys + "/demo-fcm.pem").read(), "client_email": "push@demo-project.iam.gserviceaccount.com",
+        "client_id": "1", "token_uri": token_uri}))
+elif channel in ("vendor_a", "vendor_d", "vendor_e"):
+    cert.update(app_id="100200300")
+    if channel == "vendor_d":
+        cert.update(app_key="demo-vivo-app-key")
+elif channel == "vendor_b":
+    cert.update(app_id="com.example.demo")
+elif channel == "vendor_c":
+    cert.update(app_key="demo-oppo-app-key")
+print(json.dumps(cert))
+PY
+)"
+    response="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
+      -H 'Content-Type: application/json' --data "$body" "$BASE_URL/push/certificate")"
+    [[ "$(json_get "$response" 'd["code"]' 2>/dev/null)" == 200 ]] \
+      || die "POST /push/certificate (provider $provider) answered: $response"
+  done
+  log "demo app: push on, certificates demo-ios, demo-cloud, demo-vendor_a .. demo-vendor_e (at the simulators)"
+}
+
 # ---- main --------------------------------------------------------------------------------------------------
 
 started=$SECONDS
@@ -465,8 +571,10 @@ build_services
 ensure_keys
 start_postgres
 start_kafka
+start_simulators
 start_services
 start_gateway
 ensure_demo_app
+ensure_demo_push
 log "stack up in $((SECONDS - started)) s; source .local/env for:"
 cat "$LOCAL/env"

@@ -15,6 +15,11 @@ public @interface Access {
     enum Level {
         /** The operator: header {@code platform-key}; no app or token. */
         PLATFORM,
+        /**
+         * No headers: the endpoint authenticates the caller itself (a push provider's delivery-receipt callback,
+         * which carries a secret in the URL we gave the provider).
+         */
+        CALLBACK,
         /** Any caller of a known app (header {@code app_id}); an access-token is ignored. */
         APP,
         /** A user token, or an admin token (which may act as a user or group via headers). */

@@ -49,6 +49,7 @@ public class RequestContextFilter {
         Access.Level level = access == null ? Access.Level.USER : access.value();
         switch (level) {
             case PLATFORM -> checkPlatformKey(request.getHeaderString(PLATFORM_KEY));
+            case CALLBACK -> { }
             case APP -> context.set(authenticator.knownApp(request.getHeaderString(APP_ID)), null, null, null);
             case USER, ADMIN -> authenticateToken(request, level);
         }

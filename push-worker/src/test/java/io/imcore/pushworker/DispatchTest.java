@@ -1,0 +1,226 @@
+package io.imcore.pushworker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.push.Channel;
+import io.imcore.common.push.PushBatch;
+import io.imcore.common.store.Database;
+import io.imcore.pushworker.WorkerFixture.Device;
+import io.imcore.simulators.Faults;
+import io.imcore.simulators.ProviderSimulator;
+import io.imcore.simulators.Simulators;
+import io.imcore.testing.TopicWriter;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The worker against the real topics, the push schema and the provider simulators: what is sent, what is counted,
+ * and that a batch counts once however often it is delivered.
+ */
+@QuarkusTest
+@QuarkusTestResource(ProvidersResource.class)
+class DispatchTest {
+
+    private static final List<Channel> OS_CHANNELS = List.of(Channel.IOS, Channel.CLOUD, Channel.VENDOR_A,
+            Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D, Channel.VENDOR_E);
+
+    @Inject
+    Database database;
+
+    @Inject
+    ObjectMapper mapper;
+
+    private WorkerFixture fixture;
+    private final Simulators simulators = ProvidersResource.simulators();
+
+    @BeforeEach
+    void app() throws Exception {
+        fixture = new WorkerFixture(database, mapper).withCertificates();
+    }
+
+    private ProviderSimulator simulator(Channel channel) {
+        return simulators.get(channel.wireName());
+    }
+
+    @Test
+    void everyChannelSendsItsBatchAndTheLastBatchCompletesTheTask() throws Exception {
+        long task = fixture.task(OS_CHANNELS.size());
+        List<Device> all = new ArrayList<>();
+        int batchNo = 0;
+        for (Channel channel : OS_CHANNELS) {
+            List<Device> devices = List.of(fixture.device(channel, "tok"), fixture.device(channel, "tok"),
+                    fixture.device(channel, "tok"));
+            all.addAll(devices);
+            fixture.send(task, batchNo++, channel, fixture.message("hello", "+1"), null,
+                    devices.stream().map(Device::target).toList());
+        }
+        fixture.awaitState(task, "done");
+        for (Channel channel : OS_CHANNELS) {
+            assertEquals(3, fixture.count(task, channel, "sent"), channel + " sent");
+            assertEquals(0, fixture.count(task, channel, "failed"), channel + " failed");
+        }
+        for (Device device : all) {
+            assertEquals(1, simulator(device.channel()).recorder().deliveriesTo(device.token()),
+                    device.token() + " delivered once");
+        }
+        assertEquals(OS_CHANNELS.size(), fixture.intValue(
+                "select batches_done from push_tasks where task_id = ?", task));
+    }
+
+    @Test
+    void aRedeliveredBatchIsNeitherSentNorCountedAgain() throws Exception {
+        long task = fixture.task(2);
+        Device device = fixture.device(Channel.VENDOR_B, "tok");
+        List<PushBatch.Target> targets = List.of(device.target());
+        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("once", "+1"), null, targets);
+        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("once", "+1"), null, targets);
+        WorkerFixture.awaitConsumed(Channel.VENDOR_B.topic(), "push-worker.vendor_b");
+        assertEquals(1, fixture.count(task, Channel.VENDOR_B, "sent"));
+        assertEquals(1, simulator(Channel.VENDOR_B).recorder().deliveriesTo(device.token()));
+        assertEquals(1, fixture.intValue("select batches_done from push_tasks where task_id = ?", task));
+        assertEquals("dispatching", fixture.state(task), "one of two batches done");
+    }
+
+    @Test
+    void aBatchLeftMidwayIsSentAgainAndCountedOnceWithoutRaisingTheBadgeTwice() throws Exception {
+        long task = fixture.task(1);
+        Device device = fixture.device(Channel.IOS, "tok");
+        // a worker claimed the batch, raised the badge from 3 to 4 and died before counting it
+        fixture.execute("update push_devices set badge = 4 where device_id = ?", device.deviceId());
+        fixture.execute("insert into push_worker_batches (task_id, batch_no, state) values (?, 0, 'sending')", task);
+        fixture.send(task, 0, Channel.IOS, fixture.message("again", "+1"), null, List.of(device.target()));
+        fixture.awaitState(task, "done");
+        assertEquals(1, fixture.count(task, Channel.IOS, "sent"));
+        assertEquals(4, fixture.intValue("select badge from push_devices where device_id = ?", device.deviceId()));
+        String body = lastRequestTo(Channel.IOS, device.token());
+        assertTrue(body.contains("\"badge\":4"), body);
+    }
+
+    @Test
+    void badgesAreRaisedOrSetPerDeviceAndLeftAloneByPassThrough() throws Exception {
+        Device device = fixture.device(Channel.IOS, "tok");
+        long raise = fixture.task(1);
+        fixture.send(raise, 0, Channel.IOS, fixture.message("raise", "+2"), null, List.of(device.target()));
+        fixture.awaitState(raise, "done");
+        assertEquals(2, fixture.intValue("select badge from push_devices where device_id = ?", device.deviceId()));
+        long set = fixture.task(1);
+        fixture.send(set, 0, Channel.IOS, fixture.message("set", "7"), null, List.of(device.target()));
+        fixture.awaitState(set, "done");
+        assertEquals(7, fixture.intValue("select badge from push_devices where device_id = ?", device.deviceId()));
+        long passThrough = fixture.task(1);
+        ObjectNode cmd = fixture.message("cmd", "+1").put("type", "cmd");
+        fixture.send(passThrough, 0, Channel.IOS, cmd, null, List.of(device.target()));
+        fixture.awaitState(passThrough, "done");
+        assertEquals(7, fixture.intValue("select badge from push_devices where device_id = ?", device.deviceId()));
+    }
+
+    @Test
+    void afterShowEndTimeNothingIsSentAndTheTaskEndsExpired() throws Exception {
+        long task = fixture.task(1);
+        Device device = fixture.device(Channel.VENDOR_C, "tok");
+        fixture.send(task, 0, Channel.VENDOR_C, fixture.message("late", "+1"),
+                Instant.now().minusSeconds(1).getEpochSecond(), List.of(device.target()));
+        fixture.awaitState(task, "expired");
+        assertEquals(0, fixture.count(task, Channel.VENDOR_C, "sent"));
+        assertEquals(1, fixture.count(task, Channel.VENDOR_C, "failed"));
+        assertEquals(0, simulator(Channel.VENDOR_C).recorder().deliveriesTo(device.token()));
+    }
+
+    @Test
+    void withoutACertificateTheTargetsFail() throws Exception {
+        WorkerFixture bare = new WorkerFixture(database, mapper);
+        long task = bare.task(1);
+        Device device = bare.device(Channel.VENDOR_D, "tok");
+        bare.send(task, 0, Channel.VENDOR_D, bare.message("no cert", "+1"), null, List.of(device.target()));
+        bare.awaitState(task, "done");
+        assertEquals(1, bare.count(task, Channel.VENDOR_D, "failed"));
+        assertEquals(0, simulator(Channel.VENDOR_D).recorder().deliveriesTo(device.token()));
+    }
+
+    @Test
+    void aTokenTheProviderRefusesIsCountedRejectedAndUnbound() throws Exception {
+        for (Channel channel : OS_CHANNELS) {
+            long task = fixture.task(1);
+            Device good = fixture.device(channel, "tok");
+            Device invalid = fixture.device(channel, Faults.INVALID_PREFIX);
+            fixture.send(task, 0, channel, fixture.message("mixed", "+1"), null,
+                    List.of(good.target(), invalid.target()));
+            fixture.awaitState(task, "done");
+            assertEquals(1, fixture.count(task, channel, "sent"), channel + " sent");
+            assertEquals(1, fixture.count(task, channel, "rejected"), channel + " rejected");
+            assertEquals(0, fixture.intValue("select count(*) from push_device_tokens where device_id = ?",
+                    invalid.deviceId()), channel + ": the refused token is unbound");
+            assertEquals(1, fixture.intValue("select count(*) from push_device_tokens where device_id = ?",
+                    good.deviceId()), channel + ": the good token stays");
+        }
+    }
+
+    @Test
+    void aTransientFailureIsRetriedUntilAccepted() throws Exception {
+        long task = fixture.task(1);
+        Device flaky = fixture.device(Channel.IOS, Faults.FLAKY_PREFIX);
+        fixture.send(task, 0, Channel.IOS, fixture.message("flaky", "+1"), null, List.of(flaky.target()));
+        fixture.awaitState(task, "done");
+        assertEquals(1, fixture.count(task, Channel.IOS, "sent"));
+        assertEquals(1, simulator(Channel.IOS).recorder().deliveriesTo(flaky.token()));
+    }
+
+    @Test
+    void aProviderOutageExhaustsTheAttemptsAndCountsTheTargetsFailed() throws Exception {
+        long task = fixture.task(1);
+        Device device = fixture.device(Channel.VENDOR_E, "tok");
+        simulator(Channel.VENDOR_E).faults().inject(Faults.Kind.TRANSIENT, 5);
+        fixture.send(task, 0, Channel.VENDOR_E, fixture.message("outage", "+1"), null, List.of(device.target()));
+        fixture.awaitState(task, "done");
+        assertEquals(1, fixture.count(task, Channel.VENDOR_E, "failed"));
+        assertEquals(0, fixture.count(task, Channel.VENDOR_E, "sent"));
+    }
+
+    @Test
+    void svcpushDeliversToOnlineDevicesAndSendsOfflineOnesOnTheirOsChannel() throws Exception {
+        long task = fixture.task(1);
+        Device online = fixture.device(Channel.SVCPUSH, null);
+        Device offline = fixture.device(Channel.SVCPUSH, null);
+        Device offlineNoFallback = fixture.device(Channel.SVCPUSH, null);
+        Device route = fixture.device(Channel.VENDOR_B, "fallback");
+        LiveNotifyStandIn.online.add(online.userId());
+        fixture.send(task, 0, Channel.SVCPUSH, fixture.message("live", "+1"), null, List.of(
+                online.svcpushTarget(route), offline.svcpushTarget(route), offlineNoFallback.svcpushTarget(null)));
+        fixture.awaitState(task, "done");
+        assertEquals(1, fixture.count(task, Channel.SVCPUSH, "sent"));
+        assertEquals(1, fixture.count(task, Channel.SVCPUSH, "fallback_out"));
+        assertEquals(1, fixture.count(task, Channel.SVCPUSH, "failed"), "offline without a fallback route");
+        assertEquals(1, fixture.count(task, Channel.VENDOR_B, "fallback_in"));
+        assertEquals(1, fixture.count(task, Channel.VENDOR_B, "sent"));
+        assertEquals(1, simulator(Channel.VENDOR_B).recorder().deliveriesTo(route.token()));
+    }
+
+    @Test
+    void aDeviceAckCountsAsReceivedOnce() throws Exception {
+        long task = fixture.task(1);
+        Device device = fixture.device(Channel.SVCPUSH, null);
+        String ack = mapper.writeValueAsString(new io.imcore.pushworker.receipt.ReceiptFeed.ReceiptEvent(1, task,
+                fixture.appId, "svcpush", device.userId(), device.deviceSn()));
+        TopicWriter.send("push.receipts", String.valueOf(task), ack);
+        TopicWriter.send("push.receipts", String.valueOf(task), ack);
+        WorkerFixture.awaitConsumed("push.receipts", "push-worker.receipts");
+        assertEquals(1, fixture.count(task, Channel.SVCPUSH, "received"));
+    }
+
+    private String lastRequestTo(Channel channel, String token) {
+        return simulator(channel).recorder().requests().stream()
+                .filter(r -> r.path().contains(token) || r.body().contains(token))
+                .reduce((first, second) -> second)
+                .map(io.imcore.simulators.Recorder.Request::body)
+                .orElseThrow(() -> new AssertionError("no request to " + token));
+    }
+}

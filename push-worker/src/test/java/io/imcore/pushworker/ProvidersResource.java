@@ -1,0 +1,66 @@
+package io.imcore.pushworker;
+
+import io.imcore.simulators.Simulators;
+import io.imcore.testing.SharedInfrastructure;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The shared PostgreSQL and Kafka, push-service's schema, the seven provider simulators and the svcpush stand-in,
+ * started once per test JVM, with the worker's channels pointed at them.
+ */
+public class ProvidersResource implements QuarkusTestResourceLifecycleManager {
+
+    static final String PLATFORM_KEY = "test-platform-key";
+    private static Simulators simulators;
+    private static Path workDir;
+
+    static synchronized Simulators simulators() {
+        if (simulators == null) {
+            try {
+                workDir = Files.createTempDirectory("push-simulators");
+                simulators = Simulators.start(workDir, 0);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot start the provider simulators", e);
+            }
+        }
+        return simulators;
+    }
+
+    @Override
+    public Map<String, String> start() {
+        Map<String, String> config = new HashMap<>(SharedInfrastructure.get().quarkusConfig());
+        Simulators sims = simulators();
+        for (var entry : sims.byChannel().entrySet()) {
+            String channel = entry.getKey();
+            int port = entry.getValue().port();
+            String prefix = "im.push.worker.channel." + channel + ".";
+            boolean tls = channel.equals("ios");
+            String base = (tls ? "https" : "http") + "://127.0.0.1:" + port;
+            config.put(prefix + "base-url", base);
+            config.put(prefix + "development-base-url", base);
+            if (tls) {
+                config.put(prefix + "trust-certificate", workDir.resolve("apns-ca.pem").toString());
+            }
+        }
+        config.put("im.push.worker.channel.cloud.auth-url", "http://127.0.0.1:" + sims.get("cloud").port() + "/token");
+        config.put("im.push.worker.channel.vendor_a.auth-url",
+                "http://127.0.0.1:" + sims.get("vendor_a").port() + "/oauth2/v3/token");
+        try {
+            config.put("im.push.worker.channel.svcpush.base-url",
+                    "http://127.0.0.1:" + LiveNotifyStandIn.start(PLATFORM_KEY));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        config.put("im.platform-key", PLATFORM_KEY);
+        return config;
+    }
+
+    @Override
+    public void stop() {
+        // shared by every test class of this JVM
+    }
+}

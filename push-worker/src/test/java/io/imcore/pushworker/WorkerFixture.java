@@ -1,0 +1,262 @@
+package io.imcore.pushworker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.push.CertificateSecrets;
+import io.imcore.common.push.CertificateSecrets.Column;
+import io.imcore.common.push.Channel;
+import io.imcore.common.push.PushBatch;
+import io.imcore.common.store.Database;
+import io.imcore.testing.Eventually;
+import io.imcore.testing.SharedInfrastructure;
+import io.imcore.testing.TopicWriter;
+import java.security.KeyPairGenerator;
+import java.security.spec.ECGenParameterSpec;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Test data in push-service's tables (an app of its own per test, its certificates, tasks and devices) and channel
+ * records on the real topics, as push-service's expansion writes them.
+ */
+final class WorkerFixture {
+
+    static final String CERTIFICATE_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+    private static final AtomicLong NEXT_USER = new AtomicLong(System.nanoTime() % 1_000_000_000L);
+
+    /** A registered device with its token on one channel. */
+    record Device(long deviceId, long userId, int deviceSn, Channel channel, String token) {
+
+        PushBatch.Target target() {
+            return new PushBatch.Target(deviceId, userId, deviceSn, token, "cert-" + channel.wireName(), 1, null);
+        }
+
+        PushBatch.Target svcpushTarget(Device fallback) {
+            return new PushBatch.Target(deviceId, userId, deviceSn, null, null, null, fallback == null ? null
+                    : new PushBatch.OsRoute(fallback.channel.wireName(), fallback.token,
+                            "cert-" + fallback.channel.wireName(), 1));
+        }
+    }
+
+    final String appId = "app" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final Database database;
+    private final ObjectMapper mapper;
+
+    WorkerFixture(Database database, ObjectMapper mapper) {
+        this.database = database;
+        this.mapper = mapper;
+    }
+
+    /** Certificates for every OS channel (environment 1, and 0 for ios), sealed as push-service seals them. */
+    WorkerFixture withCertificates() throws Exception {
+        KeyPairGenerator ec = KeyPairGenerator.getInstance("EC");
+        ec.initialize(new ECGenParameterSpec("secp256r1"));
+        String p8 = pem("PRIVATE KEY", ec.generateKeyPair().getPrivate().getEncoded());
+        KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+        rsa.initialize(2048);
+        ObjectNode serviceAccount = new ObjectMapper().createObjectNode()
+                .put("type", "service_account").put("project_id", "demo-project")
+                .put("private_key_id", "k1")
+                .put("private_key", pem("PRIVATE KEY", rsa.generateKeyPair().getPrivate().getEncoded()))
+                .put("client_email", "push@demo-project.iam.gserviceaccount.com").put("client_id", "1")
+                .put("token_uri", "https://oauth2.googleapis.com/token");
+        certificate(Channel.IOS, 1, "ABCDE12345.com.example.chat", "KEY1234567", "", p8);
+        certificate(Channel.IOS, 0, "ABCDE12345.com.example.chat", "KEY1234567", "", p8);
+        certificate(Channel.CLOUD, 1, "", "", "", serviceAccount.toString());
+        certificate(Channel.VENDOR_A, 1, "10086", "", "huawei-secret", "");
+        certificate(Channel.VENDOR_B, 1, "com.example.chat", "", "xiaomi-secret", "");
+        certificate(Channel.VENDOR_C, 1, "", "oppo-key", "oppo-master-secret", "");
+        certificate(Channel.VENDOR_D, 1, "10010", "vivo-key", "vivo-secret", "");
+        certificate(Channel.VENDOR_E, 1, "110000", "", "meizu-secret", "");
+        return this;
+    }
+
+    private void certificate(Channel channel, int environment, String providerAppId, String appKey,
+            String appSecret, String certificate) {
+        CertificateSecrets secrets = new CertificateSecrets(CERTIFICATE_KEY);
+        int provider = channel.provider();
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("insert into push_certificates (app_id, provider,"
+                    + " environment, name, provider_app_id, app_key, app_secret_enc, certificate_enc)"
+                    + " values (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, appId);
+                ps.setInt(2, provider);
+                ps.setInt(3, environment);
+                ps.setString(4, "cert-" + channel.wireName() + (environment == 0 ? "-dev" : ""));
+                ps.setString(5, providerAppId);
+                ps.setString(6, appKey);
+                ps.setBytes(7, secrets.seal(appSecret, appId, provider, environment, Column.APP_SECRET));
+                ps.setBytes(8, secrets.seal(certificate, appId, provider, environment, Column.CERTIFICATE));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** A task as the expansion leaves it: dispatching with its batch count known. */
+    long task(int batchesTotal) {
+        return database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("insert into push_tasks (app_id, state, request,"
+                    + " batches_total) values (?, 'dispatching', '{}'::jsonb, ?) returning task_id")) {
+                ps.setString(1, appId);
+                ps.setInt(2, batchesTotal);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    /** A device with a token on the channel (svcpush: no token). */
+    Device device(Channel channel, String tokenPrefix) {
+        long userId = NEXT_USER.incrementAndGet();
+        String token = channel == Channel.SVCPUSH ? null : tokenPrefix + "-" + channel.wireName() + "-" + userId;
+        long deviceId = database.inTransaction(c -> {
+            long id;
+            try (PreparedStatement ps = c.prepareStatement("insert into push_devices (app_id, user_id, device_sn)"
+                    + " values (?, ?, 1) returning device_id")) {
+                ps.setString(1, appId);
+                ps.setLong(2, userId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    id = rs.getLong(1);
+                }
+            }
+            if (token != null) {
+                try (PreparedStatement ps = c.prepareStatement("insert into push_device_tokens (device_id, channel,"
+                        + " app_id, token, notifier_name, environment) values (?, ?, ?, ?, ?, 1)")) {
+                    ps.setLong(1, id);
+                    ps.setString(2, channel.wireName());
+                    ps.setString(3, appId);
+                    ps.setString(4, token);
+                    ps.setString(5, "cert-" + channel.wireName());
+                    ps.executeUpdate();
+                }
+            }
+            return id;
+        });
+        return new Device(deviceId, userId, 1, channel, token);
+    }
+
+    ObjectNode message(String title, String badge) {
+        ObjectNode message = mapper.createObjectNode().put("type", "text").put("title", title)
+                .put("body", "body of " + title).put("badge", badge);
+        message.putObject("channels");
+        return message;
+    }
+
+    void send(long taskId, int batchNo, Channel channel, ObjectNode message, Long showEndTime,
+            List<PushBatch.Target> targets) throws Exception {
+        PushBatch batch = new PushBatch(PushBatch.VERSION, taskId, appId, batchNo, channel.wireName(), message,
+                showEndTime, targets);
+        TopicWriter.send(channel.topic(), batch.key(), mapper.writeValueAsString(batch));
+    }
+
+    void awaitState(long taskId, String state) {
+        Eventually.until(Duration.ofSeconds(30), "task " + taskId + " " + state, () -> state.equals(state(taskId)));
+    }
+
+    String state(long taskId) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select state from push_tasks where task_id = ?")) {
+                ps.setLong(1, taskId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getString(1) : null;
+                }
+            }
+        });
+    }
+
+    /** push_task_counts of the task: channel -> column -> value. */
+    Map<String, Map<String, Integer>> counts(long taskId) {
+        return database.read(c -> {
+            Map<String, Map<String, Integer>> counts = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("select channel, target, sent, received, failed,"
+                    + " rejected, fallback_in, fallback_out from push_task_counts where task_id = ?")) {
+                ps.setLong(1, taskId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Map<String, Integer> row = new HashMap<>();
+                        for (String column : List.of("target", "sent", "received", "failed", "rejected",
+                                "fallback_in", "fallback_out")) {
+                            row.put(column, rs.getInt(column));
+                        }
+                        counts.put(rs.getString(1), row);
+                    }
+                }
+            }
+            return counts;
+        });
+    }
+
+    int count(long taskId, Channel channel, String column) {
+        return counts(taskId).getOrDefault(channel.wireName(), Map.of()).getOrDefault(column, 0);
+    }
+
+    int intValue(String sql, Object... parameters) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    ps.setObject(i + 1, parameters[i]);
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getInt(1) : -1;
+                }
+            }
+        });
+    }
+
+    void execute(String sql, Object... parameters) {
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    ps.setObject(i + 1, parameters[i]);
+                }
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** Waits until the consumer group has committed every record of the topic (it has seen them all). */
+    static void awaitConsumed(String topic, String group) {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
+        try (Admin admin = Admin.create(props)) {
+            Eventually.until(Duration.ofSeconds(30), topic + " consumed by " + group, () -> {
+                Map<TopicPartition, OffsetAndMetadata> committed =
+                        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+                var partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
+                Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+                partitions.forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+                var ends = admin.listOffsets(latest).all().get();
+                for (var end : ends.entrySet()) {
+                    OffsetAndMetadata at = committed.get(end.getKey());
+                    if (end.getValue().offset() > 0 && (at == null || at.offset() < end.getValue().offset())) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+        }
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+    }
+}
