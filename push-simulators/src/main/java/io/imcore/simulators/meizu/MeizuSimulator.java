@@ -6,6 +6,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -13,6 +14,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -60,6 +62,12 @@ public class MeizuSimulator extends ProviderSimulator {
         super.reset();
         secrets.clear();
         pendingReceipts.clear();
+    }
+
+    /** Form bodies of 1000 pushIds exceed Vert.x's default form attribute limit (8 KiB). */
+    @Override
+    protected HttpServerOptions serverOptions(Path workDir) {
+        return new HttpServerOptions().setMaxFormAttributeSize(4 << 20);
     }
 
     @Override
