@@ -207,7 +207,10 @@ public class VivoAdapter implements ChannelAdapter {
         body.put("appKey", appKey);
         body.put("timestamp", timestamp);
         body.put("sign", authSign(appId, appKey, timestamp, appSecret));
-        URI uri = settings.authUrl().orElseGet(() -> resolve(credentials, AUTH_PATH));
+        URI uri = settings.authUrl()
+                .map(u -> u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/")
+                        ? URI.create(u.toString().replaceAll("/$", "") + AUTH_PATH) : u)
+                .orElseGet(() -> resolve(credentials, AUTH_PATH));
         JsonNode answer = post(uri, body, null);
         int result = answer.path("result").asInt(-1);
         String token = answer.path("authToken").asText("");
