@@ -1,18 +1,423 @@
 package io.imcore.simulators.vivo;
 
+import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** UNFINISHED: the vendor_d provider simulator; its protocol routes are not written yet. */
+/**
+ * vendor_d: the vivo push server API (docs/channels/vendor_d.md): {@code /message/auth} issues authTokens (24 h),
+ * {@code /message/saveListPayload} + {@code /message/pushToList} and {@code /message/send} need one in the
+ * {@code authToken} header. Apps registered with {@code POST /_sim/apps} (or {@link #registerApp}) get their auth sign
+ * and appKey checked; others only need a well-formed sign. Delivery receipts are posted in vivo's callback format,
+ * batched every {@value #RECEIPT_FLUSH_MILLIS} ms.
+ */
 public class VivoSimulator extends ProviderSimulator {
+
+    static final long TOKEN_LIFETIME_MILLIS = 24L * 3600 * 1000;
+    static final long TIMESTAMP_WINDOW_MILLIS = 10L * 60 * 1000;
+    static final long RECEIPT_FLUSH_MILLIS = 100;
+    static final int RECEIPT_TARGETS_PER_CALLBACK = 1000;
+
+    private record App(String appKey, String appSecret) {}
+
+    private record Token(String appId, long expiresAt) {}
+
+    private record Payload(String appId, String callback, String param, int pushMode) {}
+
+    private record PendingReceipt(String taskId, String param, String regId) {}
+
+    private final Map<String, App> apps = new ConcurrentHashMap<>();
+    private final Map<String, Token> tokens = new ConcurrentHashMap<>();
+    private final Map<String, Payload> payloads = new ConcurrentHashMap<>();
+    private final AtomicLong taskIds = new AtomicLong(600_000_000L);
+    private final Map<String, Queue<PendingReceipt>> pendingReceipts = new ConcurrentHashMap<>();
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    private volatile HttpClient callbackClient;
 
     @Override
     public String channel() {
         return "vendor_d";
     }
 
+    /** Registers an app: its auth requests must then carry its appKey and a sign made with its appSecret. */
+    public void registerApp(String appId, String appKey, String appSecret) {
+        apps.put(appId, new App(appKey, appSecret));
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        apps.clear();
+        tokens.clear();
+        payloads.clear();
+        pendingReceipts.clear();
+    }
+
     @Override
     protected void routes(Router router) {
-        // not written yet
+        router.post("/_sim/apps").handler(ctx -> {
+            JsonObject body = ctx.body().asJsonObject();
+            registerApp(body.getString("app_id"), body.getString("app_key"), body.getString("app_secret"));
+            json(ctx, 200, new JsonObject().put("ok", true));
+        });
+        router.post("/message/auth").handler(this::auth);
+        router.post("/message/saveListPayload").handler(this::saveListPayload);
+        router.post("/message/pushToList").handler(this::pushToList);
+        router.post("/message/send").handler(this::send);
+    }
+
+    // ---- auth ----
+
+    private void auth(RoutingContext ctx) {
+        JsonObject body = jsonBody(ctx);
+        if (body == null) {
+            answer(ctx, 10055, "请求体不合法");
+            return;
+        }
+        Faults.Kind fault = faults().next();
+        if (fault == Faults.Kind.TRANSIENT) {
+            serverError(ctx);
+            return;
+        }
+        String appId = text(body.getValue("appId"));
+        String appKey = body.getString("appKey");
+        Object timestampValue = body.getValue("timestamp");
+        String sign = body.getString("sign");
+        if (appId == null) {
+            answer(ctx, 10200, "appId 不能为空");
+            return;
+        }
+        if (appKey == null || appKey.isEmpty()) {
+            answer(ctx, 10201, "appKey 不能为空");
+            return;
+        }
+        if (!(timestampValue instanceof Number timestamp)) {
+            answer(ctx, 10203, "timestamp 不能为空");
+            return;
+        }
+        if (sign == null || sign.isEmpty()) {
+            answer(ctx, 10204, "sign 不能为空");
+            return;
+        }
+        if (Math.abs(System.currentTimeMillis() - timestamp.longValue()) > TIMESTAMP_WINDOW_MILLIS) {
+            answer(ctx, 10207, "timestamp 不合法");
+            return;
+        }
+        if (fault == Faults.Kind.AUTH) {
+            answer(ctx, 10206, "sign 不合法");
+            return;
+        }
+        App app = apps.get(appId);
+        if (app != null) {
+            if (!app.appKey().equals(appKey)) {
+                answer(ctx, 10202, "appKey 不合法");
+                return;
+            }
+            if (!md5(appId + appKey + timestamp.longValue() + app.appSecret()).equals(sign)) {
+                answer(ctx, 10206, "sign 不合法");
+                return;
+            }
+        } else if (!sign.matches("[0-9a-f]{32}")) {
+            answer(ctx, 10206, "sign 不合法");
+            return;
+        }
+        String token = UUID.randomUUID().toString().replace("-", "") + Long.toHexString(System.nanoTime());
+        tokens.put(token, new Token(appId, System.currentTimeMillis() + TOKEN_LIFETIME_MILLIS));
+        reply(ctx, 200, new JsonObject().put("result", 0).put("desc", "请求成功").put("authToken", token));
+    }
+
+    /** The app of a valid authToken header, or null after answering the error. */
+    private String authorized(RoutingContext ctx, JsonObject body) {
+        if (body == null) {
+            answer(ctx, 10055, "请求体不合法");
+            return null;
+        }
+        String header = ctx.request().getHeader("authToken");
+        Token token = header == null ? null : tokens.get(header);
+        if (token == null || token.expiresAt() < System.currentTimeMillis()) {
+            answer(ctx, 10000, "authToken 不合法");
+            return null;
+        }
+        Faults.Kind fault = faults().next();
+        if (fault == Faults.Kind.TRANSIENT) {
+            serverError(ctx);
+            return null;
+        }
+        if (fault == Faults.Kind.AUTH) {
+            tokens.remove(header); // revoked: the client must authenticate again
+            answer(ctx, 10000, "authToken 不合法");
+            return null;
+        }
+        String appId = text(body.getValue("appId"));
+        if (appId != null && !appId.equals(token.appId())) {
+            answer(ctx, 10094, "appId 与鉴权信息不一致");
+            return null;
+        }
+        return token.appId();
+    }
+
+    // ---- push ----
+
+    /** Checks the notification fields; answers the error and returns false when one is wrong. */
+    private boolean validMessage(RoutingContext ctx, JsonObject body) {
+        String title = body.getString("title");
+        String content = body.getString("content");
+        if (title == null || title.isEmpty() || vivoLength(title) > 40) {
+            answer(ctx, 10055, "title 不合法");
+            return false;
+        }
+        if (content == null || content.isEmpty() || vivoLength(content) > 100) {
+            answer(ctx, 10055, "content 不合法");
+            return false;
+        }
+        Integer notifyType = intOrNull(body.getValue("notifyType"));
+        Integer skipType = intOrNull(body.getValue("skipType"));
+        if (notifyType == null || notifyType < 1 || notifyType > 4 || skipType == null || skipType < 1 || skipType > 4) {
+            answer(ctx, 10055, "notifyType/skipType 不合法");
+            return false;
+        }
+        if (skipType != 1 && (body.getString("skipContent") == null || body.getString("skipContent").isEmpty())) {
+            answer(ctx, 10055, "skipContent 不能为空");
+            return false;
+        }
+        Integer ttl = intOrNull(body.getValue("timeToLive"));
+        if (body.containsKey("timeToLive") && (ttl == null || ttl < 900 || ttl > 7 * 24 * 3600)) {
+            answer(ctx, 10055, "timeToLive 不合法");
+            return false;
+        }
+        String requestId = body.getString("requestId");
+        if (requestId == null || requestId.isEmpty()) {
+            answer(ctx, 10055, "requestId 不能为空");
+            return false;
+        }
+        Object custom = body.getValue("clientCustomMap");
+        if (custom != null && !(custom instanceof JsonObject)) {
+            answer(ctx, 10055, "clientCustomMap 不合法");
+            return false;
+        }
+        return true;
+    }
+
+    private void saveListPayload(RoutingContext ctx) {
+        JsonObject body = jsonBody(ctx);
+        String appId = authorized(ctx, body);
+        if (appId == null || !validMessage(ctx, body)) {
+            return;
+        }
+        String taskId = Long.toString(taskIds.incrementAndGet());
+        payloads.put(taskId, payload(appId, body));
+        reply(ctx, 200, new JsonObject().put("result", 0).put("desc", "请求成功").put("taskId", taskId));
+    }
+
+    private void pushToList(RoutingContext ctx) {
+        JsonObject body = jsonBody(ctx);
+        String appId = authorized(ctx, body);
+        if (appId == null) {
+            return;
+        }
+        Object regIdsValue = body.getValue("regIds");
+        if (!(regIdsValue instanceof JsonArray regIds) || regIds.size() < 2 || regIds.size() > 1000) {
+            answer(ctx, 10055, "regIds 个数须在2到1000之间");
+            return;
+        }
+        String taskId = text(body.getValue("taskId"));
+        Payload payload = taskId == null ? null : payloads.get(taskId);
+        if (payload == null || !payload.appId().equals(appId)) {
+            answer(ctx, 10303, "taskId 不合法");
+            return;
+        }
+        String requestId = body.getString("requestId");
+        if (requestId == null || requestId.isEmpty()) {
+            answer(ctx, 10055, "requestId 不能为空");
+            return;
+        }
+        JsonArray invalid = new JsonArray();
+        List<String> accepted = new ArrayList<>(regIds.size());
+        for (Object value : regIds) {
+            String regId = String.valueOf(value);
+            if (Faults.isInvalid(regId)) {
+                invalid.add(new JsonObject().put("status", 1).put("userid", regId));
+            } else {
+                recorder().delivered(regId);
+                accepted.add(regId);
+            }
+        }
+        receipts(payload, taskId, accepted);
+        JsonObject answer = new JsonObject().put("result", 0).put("desc", "请求成功").put("requestId", requestId);
+        if (!invalid.isEmpty()) {
+            answer.put("invalidUsers", invalid);
+        }
+        reply(ctx, 200, answer);
+    }
+
+    private void send(RoutingContext ctx) {
+        JsonObject body = jsonBody(ctx);
+        String appId = authorized(ctx, body);
+        if (appId == null || !validMessage(ctx, body)) {
+            return;
+        }
+        String regId = body.getString("regId");
+        if ((regId == null || regId.isEmpty()) && (body.getString("alias") == null)) {
+            answer(ctx, 10050, "alias和regId 不能都为空");
+            return;
+        }
+        if (Faults.isInvalid(regId)) {
+            answer(ctx, 10302, "regId 不合法");
+            return;
+        }
+        recorder().delivered(regId);
+        String taskId = Long.toString(taskIds.incrementAndGet());
+        receipts(payload(appId, body), taskId, List.of(regId));
+        reply(ctx, 200, new JsonObject().put("result", 0).put("desc", "请求成功").put("taskId", taskId));
+    }
+
+    private static Payload payload(String appId, JsonObject body) {
+        JsonObject extra = body.getValue("extra") instanceof JsonObject o ? o : null;
+        Integer pushMode = intOrNull(body.getValue("pushMode"));
+        return new Payload(appId, extra == null ? null : extra.getString("callback"),
+                extra == null ? null : extra.getString("callback.param"), pushMode == null ? 0 : pushMode);
+    }
+
+    // ---- receipts ----
+
+    /** Queues delivery receipts (formal messages with a callback only), posted by the next flush. */
+    private void receipts(Payload payload, String taskId, List<String> regIds) {
+        if (payload.callback() == null || payload.callback().isEmpty() || payload.pushMode() != 0 || regIds.isEmpty()) {
+            return;
+        }
+        Queue<PendingReceipt> queue = pendingReceipts.computeIfAbsent(payload.callback(),
+                u -> new ConcurrentLinkedQueue<>());
+        for (String regId : regIds) {
+            queue.add(new PendingReceipt(taskId, payload.param(), regId));
+        }
+        if (flushScheduled.compareAndSet(false, true)) {
+            vertx().setTimer(RECEIPT_FLUSH_MILLIS, id -> flushReceipts());
+        }
+    }
+
+    /**
+     * vivo's receipt: a JSON object keyed by vivo taskId, each {@code {"param": callback.param, "targets": "regId1,
+     * regId2"}}.
+     */
+    private void flushReceipts() {
+        flushScheduled.set(false);
+        for (Map.Entry<String, Queue<PendingReceipt>> entry : pendingReceipts.entrySet()) {
+            Queue<PendingReceipt> queue = entry.getValue();
+            while (!queue.isEmpty()) {
+                Map<String, JsonObject> byTask = new LinkedHashMap<>();
+                Map<String, StringBuilder> targets = new LinkedHashMap<>();
+                PendingReceipt receipt;
+                int count = 0;
+                while (count < RECEIPT_TARGETS_PER_CALLBACK && (receipt = queue.poll()) != null) {
+                    PendingReceipt r = receipt;
+                    byTask.computeIfAbsent(r.taskId(), t -> new JsonObject().put("param", r.param() == null ? "" : r.param()));
+                    StringBuilder list = targets.computeIfAbsent(r.taskId(), t -> new StringBuilder());
+                    if (list.length() > 0) {
+                        list.append(',');
+                    }
+                    list.append(r.regId());
+                    count++;
+                }
+                if (count == 0) {
+                    break;
+                }
+                JsonObject body = new JsonObject();
+                byTask.forEach((taskId, item) -> body.put(taskId, item.put("targets", targets.get(taskId).toString())));
+                post(entry.getKey(), body.encode());
+            }
+        }
+    }
+
+    private void post(String url, String body) {
+        HttpClient client = callbackClient;
+        if (client == null) {
+            synchronized (this) {
+                if (callbackClient == null) {
+                    callbackClient = vertx().createHttpClient();
+                }
+                client = callbackClient;
+            }
+        }
+        RequestOptions options;
+        try {
+            options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url)
+                    .putHeader("content-type", "application/json");
+        } catch (RuntimeException e) {
+            return; // not a URL we can call
+        }
+        client.request(options)
+                .compose(request -> request.send(Buffer.buffer(body)))
+                .onSuccess(response -> response.body())
+                .onFailure(e -> { /* a receipt endpoint that is down loses the receipt, as with vivo */ });
+    }
+
+    // ---- helpers ----
+
+    private static JsonObject jsonBody(RoutingContext ctx) {
+        try {
+            return ctx.body() == null || ctx.body().buffer() == null ? null : ctx.body().asJsonObject();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private void answer(RoutingContext ctx, int result, String desc) {
+        reply(ctx, 200, new JsonObject().put("result", result).put("desc", desc));
+    }
+
+    private void serverError(RoutingContext ctx) {
+        later(() -> ctx.response().setStatusCode(500).end("Internet server error!"));
+    }
+
+    private static String text(Object value) {
+        if (value == null) {
+            return null;
+        }
+        String text = String.valueOf(value);
+        return text.isEmpty() ? null : text;
+    }
+
+    private static Integer intOrNull(Object value) {
+        return value instanceof Number n ? n.intValue() : null;
+    }
+
+    /** vivo's length: a non-ASCII BMP character counts two, ASCII and emoji one. */
+    static int vivoLength(String text) {
+        int length = 0;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            length += cp < 0x80 || Character.isSupplementaryCodePoint(cp) ? 1 : 2;
+            i += Character.charCount(cp);
+        }
+        return length;
+    }
+
+    static String md5(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
