@@ -23,7 +23,8 @@ public interface ChannelAdapter extends AutoCloseable {
      * Sends the notification to the deliveries (at most {@link #maxTargetsPerRequest()}) and blocks until each has
      * an outcome, within the channel's request timeout. Returns one outcome per delivery, in the same order.
      * Provider, network and credential errors are outcomes ({@link Outcome#retry}: transient or auth failures;
-     * {@link Outcome#rejected}: the token is invalid for good), never exceptions.
+     * {@link Outcome#rejected}: the token is invalid for good; {@link Outcome#failed}: this message cannot go through
+     * this provider at all), never exceptions.
      */
     List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries);
 

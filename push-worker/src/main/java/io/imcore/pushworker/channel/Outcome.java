@@ -17,13 +17,22 @@ public record Outcome(Kind kind, String reason, Duration retryAfter) {
         /** The token is invalid, unregistered or not of this app: the token is unbound, never retried. */
         REJECTED,
         /** Transient (overload, 5xx, timeout, connection lost) or credentials refused: retried with backoff. */
-        RETRY
+        RETRY,
+        /**
+         * Failed for good, but not the token's fault (the provider cannot carry this message, e.g. a message kind it
+         * does not offer, or a payload it refuses whatever the device): counted as failed at once, nothing unbound.
+         */
+        FAILED
     }
 
     public static final Outcome ACCEPTED = new Outcome(Kind.ACCEPTED, null, null);
 
     public static Outcome rejected(String reason) {
         return new Outcome(Kind.REJECTED, reason, null);
+    }
+
+    public static Outcome failed(String reason) {
+        return new Outcome(Kind.FAILED, reason, null);
     }
 
     public static Outcome retry(String reason) {

@@ -173,6 +173,10 @@ public class BatchDispatcher {
                                     tally.rejected(p.delivery.target().deviceId(), channel, p.delivery.token());
                                 }
                             }
+                            case FAILED -> {
+                                tally.of(channel).failed++;
+                                metrics.targets(channel, Result.FAILED, 1);
+                            }
                             case RETRY -> {
                                 retry.add(p);
                                 if (outcome.retryAfter() != null && outcome.retryAfter().compareTo(wait) > 0) {

@@ -129,7 +129,7 @@ public class VivoAdapter implements ChannelAdapter {
         }
         if (notification.isPassThrough()) {
             // vivo's server API has notification messages only (no pass-through for third-party apps).
-            return Collections.nCopies(deliveries.size(), Outcome.retry("vendor_d_no_pass_through"));
+            return Collections.nCopies(deliveries.size(), Outcome.failed("vendor_d_no_pass_through"));
         }
         String stale = null;
         try {
