@@ -6,12 +6,14 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -53,6 +55,12 @@ public class OppoSimulator extends ProviderSimulator {
         super.reset();
         apps.clear();
         tokens.clear();
+    }
+
+    /** Form bodies of 1000 targets are far larger than Vert.x's default 8 KiB form attribute limit. */
+    @Override
+    protected HttpServerOptions serverOptions(Path workDir) {
+        return new HttpServerOptions().setMaxFormAttributeSize(16 << 20);
     }
 
     @Override

@@ -201,7 +201,7 @@ class HuaweiAdapterTest {
         assertEquals(1000, adapter.maxTargetsPerRequest());
         String[] tokens = new String[1000];
         for (int i = 0; i < tokens.length; i++) {
-            tokens[i] = "t" + i;
+            tokens[i] = String.format("IQAAAAC%0120x", i); // real tokens are about this long
         }
         List<Outcome> out = adapter.send(credentials("s"), text("t", "b"), deliveries(tokens));
         assertTrue(out.stream().allMatch(o -> o == Outcome.ACCEPTED));
