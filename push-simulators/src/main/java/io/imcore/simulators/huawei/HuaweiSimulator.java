@@ -1,18 +1,196 @@
 package io.imcore.simulators.huawei;
 
+import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** UNFINISHED: the vendor_a provider simulator; its protocol routes are not written yet. */
+/**
+ * vendor_a: Huawei Push Kit. {@code POST /oauth2/v3/token} (client credentials) issues Bearer tokens valid 3600 s;
+ * {@code POST /v1/{appId}/messages:send} takes 1..1000 tokens and answers 80000000, 80100000 with the illegal tokens,
+ * 80300007 when all are invalid, 80200001/80200003 for a missing, foreign or expired token. Delivery receipts (the
+ * AppGallery Connect receipt configuration) go to the URL set with {@link #setReceiptUrl} or
+ * {@code POST /_sim/receipt {"url"}}, for messages with a {@code bi_tag}.
+ */
 public class HuaweiSimulator extends ProviderSimulator {
+
+    static final long TOKEN_SECONDS = 3600;
+
+    private record Issued(String clientId, long expiresAtMillis) {}
+
+    private final Map<String, String> apps = new ConcurrentHashMap<>(); // client id -> client secret
+    private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
+    private final AtomicLong requestIds = new AtomicLong();
+    private volatile String receiptUrl;
+    private HttpClient callbacks;
 
     @Override
     public String channel() {
         return "vendor_a";
     }
 
+    /** Registers an app: its tokens are then only issued for this client secret (our certificate fields). */
+    public void registerApp(String appId, String appKey, String appSecret, String certificate) {
+        apps.put(appId, appSecret == null ? "" : appSecret);
+    }
+
+    /** The receipt address configured for the apps (null: no receipts). */
+    public void setReceiptUrl(String url) {
+        this.receiptUrl = url;
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        apps.clear();
+        tokens.clear();
+    }
+
     @Override
     protected void routes(Router router) {
-        // not written yet
+        router.post("/_sim/apps").handler(ctx -> {
+            JsonObject b = ctx.body().asJsonObject();
+            registerApp(b.getString("app_id"), b.getString("app_key"), b.getString("app_secret"),
+                    b.getString("certificate"));
+            json(ctx, 200, new JsonObject().put("ok", true));
+        });
+        router.post("/_sim/receipt").handler(ctx -> {
+            setReceiptUrl(ctx.body().asJsonObject().getString("url"));
+            json(ctx, 200, new JsonObject().put("ok", true));
+        });
+        router.post("/oauth2/v3/token").handler(this::token);
+        router.postWithRegex("/v1/([^/]+)/messages:send").handler(this::send);
+    }
+
+    private void token(RoutingContext ctx) {
+        String grant = ctx.request().getFormAttribute("grant_type");
+        String clientId = ctx.request().getFormAttribute("client_id");
+        String secret = ctx.request().getFormAttribute("client_secret");
+        if (!"client_credentials".equals(grant) || empty(clientId) || empty(secret)) {
+            reply(ctx, 400, new JsonObject().put("error", 1102).put("sub_error", 20001)
+                    .put("error_description", "missing required parameter"));
+            return;
+        }
+        String registered = apps.get(clientId);
+        if (registered != null && !registered.equals(secret)) {
+            reply(ctx, 400, new JsonObject().put("error", 1101).put("sub_error", 20003)
+                    .put("error_description", "invalid client"));
+            return;
+        }
+        String token = "CF" + UUID.randomUUID().toString().replace("-", "");
+        tokens.put(token, new Issued(clientId, System.currentTimeMillis() + TOKEN_SECONDS * 1000));
+        reply(ctx, 200, new JsonObject().put("access_token", token).put("expires_in", TOKEN_SECONDS)
+                .put("token_type", "Bearer"));
+    }
+
+    private void send(RoutingContext ctx) {
+        String appId = ctx.pathParam("param0");
+        String auth = ctx.request().getHeader("Authorization");
+        String bearer = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).trim() : null;
+        Issued issued = bearer == null ? null : tokens.get(bearer);
+        if (issued == null || !issued.clientId().equals(appId)) {
+            reply(ctx, 401, result("80200001", "Oauth authentication error"));
+            return;
+        }
+        if (issued.expiresAtMillis() < System.currentTimeMillis()) {
+            tokens.remove(bearer);
+            reply(ctx, 401, result("80200003", "Oauth Token expired."));
+            return;
+        }
+        Faults.Kind fault = faults().next();
+        if (fault == Faults.Kind.AUTH) {
+            tokens.remove(bearer);
+            reply(ctx, 401, result("80200003", "Oauth Token expired."));
+            return;
+        }
+        if (fault == Faults.Kind.TRANSIENT) {
+            reply(ctx, 503, result("81000001", "System inner error"));
+            return;
+        }
+        JsonObject message;
+        JsonArray list;
+        try {
+            message = ctx.body().asJsonObject().getJsonObject("message");
+            list = message.getJsonArray("token");
+        } catch (RuntimeException e) {
+            reply(ctx, 400, result("80100003", "Illegal payload"));
+            return;
+        }
+        if (list == null || list.isEmpty() || list.size() > 1000) {
+            reply(ctx, 400, result("80300010", "The number of tokens in the message body exceeds the default value"));
+            return;
+        }
+        List<String> accepted = new ArrayList<>(list.size());
+        JsonArray illegal = new JsonArray();
+        for (int i = 0; i < list.size(); i++) {
+            String token = list.getString(i);
+            if (Faults.isInvalid(token)) {
+                illegal.add(token);
+            } else {
+                accepted.add(token);
+            }
+        }
+        if (accepted.isEmpty()) {
+            reply(ctx, 400, result("80300007", "All the tokens are invalid"));
+            return;
+        }
+        accepted.forEach(recorder()::delivered);
+        String requestId = Long.toString(System.currentTimeMillis()) + requestIds.incrementAndGet();
+        if (illegal.isEmpty()) {
+            reply(ctx, 200, result("80000000", "Success").put("requestId", requestId));
+        } else {
+            String msg = new JsonObject().put("success", accepted.size()).put("failure", illegal.size())
+                    .put("illegal_tokens", illegal).encode();
+            reply(ctx, 200, result("80100000", msg).put("requestId", requestId));
+        }
+        JsonObject android = message.getJsonObject("android");
+        String biTag = android == null ? null : android.getString("bi_tag");
+        String url = receiptUrl;
+        if (url != null && biTag != null) {
+            JsonArray statuses = new JsonArray();
+            long now = System.currentTimeMillis();
+            for (String token : accepted) {
+                statuses.add(new JsonObject().put("biTag", biTag).put("appid", appId).put("token", token)
+                        .put("status", 0).put("timestamp", now).put("requestId", requestId));
+            }
+            String body = new JsonObject().put("statuses", statuses).encode();
+            later(() -> post(url, body));
+        }
+    }
+
+    private void post(String url, String body) {
+        HttpClient client = callbacks;
+        if (client == null) {
+            synchronized (this) {
+                if (callbacks == null) {
+                    callbacks = vertx().createHttpClient();
+                }
+                client = callbacks;
+            }
+        }
+        client.request(new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url)
+                        .putHeader("content-type", "application/json"))
+                .compose(req -> req.send(Buffer.buffer(body)))
+                .onSuccess(resp -> resp.body());
+    }
+
+    private static JsonObject result(String code, String msg) {
+        return new JsonObject().put("code", code).put("msg", msg);
+    }
+
+    private static boolean empty(String s) {
+        return s == null || s.isBlank();
     }
 }

@@ -1,5 +1,8 @@
 package io.imcore.pushworker.channel.huawei;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
@@ -7,16 +10,42 @@ import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
-import java.util.Collections;
+import io.imcore.pushworker.channel.http.VendorHttp;
+import io.imcore.pushworker.channel.http.VendorTokenCache;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
-/** UNFINISHED: the vendor_a adapter; it does not call its provider yet and answers every target with a retry. */
+/**
+ * vendor_a: Huawei Push Kit, HTTP v1 API (docs/channels/vendor_a.md). OAuth 2.0 client credentials (app_id = client
+ * id, app_secret = client secret) give a Bearer token; {@code POST {base}/v1/{appId}/messages:send} carries up to
+ * 1000 tokens. One request per send, except that with a badge class the deliveries are grouped by badge number
+ * (the badge is per device, the message per request).
+ */
 public class HuaweiAdapter implements ChannelAdapter {
 
+    static final int MAX_TOKENS = 1000;
+    static final int TITLE_MAX = 100;
+    static final int BODY_MAX = 1000;
+    static final String TOKEN_PATH = "/oauth2/v3/token";
+
     private final ChannelSettings settings;
+    private final HttpClient http;
+    private final VendorTokenCache tokens;
 
     public HuaweiAdapter(ChannelSettings settings) {
         this.settings = settings;
+        this.http = VendorHttp.client(settings);
+        this.tokens = new VendorTokenCache(this::fetchToken);
     }
 
     @Override
@@ -26,11 +55,236 @@ public class HuaweiAdapter implements ChannelAdapter {
 
     @Override
     public int maxTargetsPerRequest() {
-        return 1000;
+        return MAX_TOKENS;
     }
 
     @Override
     public List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries) {
-        return Collections.nCopies(deliveries.size(), Outcome.retry("adapter not written yet"));
+        int n = deliveries.size();
+        if (n == 0) {
+            return List.of();
+        }
+        if (n > MAX_TOKENS) {
+            throw new IllegalArgumentException("at most " + MAX_TOKENS + " deliveries per send, got " + n);
+        }
+        String token;
+        try {
+            token = tokens.get(credentials);
+        } catch (VendorTokenCache.AuthException e) {
+            return VendorHttp.all(n, Outcome.retry("auth: " + e.getMessage()));
+        }
+        ObjectNode settingsOf = notification.channelSettings(Channel.VENDOR_A);
+        String badgeClass = Notification.text(settingsOf, "badge_class");
+        // groups of delivery indexes sharing one request body
+        Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            Integer badge = badgeClass == null || notification.isPassThrough() ? null : deliveries.get(i).badge();
+            groups.computeIfAbsent(badge == null ? -1 : badge, b -> new ArrayList<>()).add(i);
+        }
+        URI uri = VendorHttp.resolve(settings.baseUrl(credentials.environment()),
+                "/v1/" + credentials.providerAppId() + "/messages:send");
+        Outcome[] out = new Outcome[n];
+        List<Map.Entry<Integer, List<Integer>>> pending = new ArrayList<>(groups.entrySet());
+        boolean refreshed = false;
+        while (!pending.isEmpty()) {
+            List<Map.Entry<Integer, List<Integer>>> authRefused = new ArrayList<>();
+            int wave = Math.max(1, settings.maxConcurrentRequests());
+            for (int from = 0; from < pending.size(); from += wave) {
+                List<Map.Entry<Integer, List<Integer>>> slice =
+                        pending.subList(from, Math.min(pending.size(), from + wave));
+                List<CompletableFuture<Boolean>> calls = new ArrayList<>();
+                for (Map.Entry<Integer, List<Integer>> group : slice) {
+                    String body = body(notification, settingsOf, badgeClass, group.getKey(), group.getValue(),
+                            deliveries);
+                    HttpRequest request = HttpRequest.newBuilder(uri)
+                            .timeout(settings.requestTimeout())
+                            .header("Content-Type", "application/json; charset=UTF-8")
+                            .header("Authorization", "Bearer " + token)
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build();
+                    calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                            .handle((response, error) -> classify(response, error, group.getValue(), deliveries,
+                                    out)));
+                }
+                for (int i = 0; i < calls.size(); i++) {
+                    if (calls.get(i).join()) {
+                        authRefused.add(slice.get(i));
+                    }
+                }
+            }
+            if (authRefused.isEmpty()) {
+                break;
+            }
+            if (refreshed) {
+                authRefused.forEach(g -> g.getValue().forEach(i -> out[i] = Outcome.retry("auth refused")));
+                break;
+            }
+            refreshed = true;
+            try {
+                token = tokens.refresh(credentials, token);
+            } catch (VendorTokenCache.AuthException e) {
+                Outcome retry = Outcome.retry("auth: " + e.getMessage());
+                authRefused.forEach(g -> g.getValue().forEach(i -> out[i] = retry));
+                break;
+            }
+            pending = authRefused;
+        }
+        return List.of(out);
+    }
+
+    /** Fills the group's outcomes; true when the access token was refused (the caller refreshes it once). */
+    private static boolean classify(HttpResponse<String> response, Throwable error, List<Integer> group,
+            List<Delivery> deliveries, Outcome[] out) {
+        if (error != null) {
+            Outcome retry = Outcome.retry("io: " + rootMessage(error));
+            group.forEach(i -> out[i] = retry);
+            return false;
+        }
+        int status = response.statusCode();
+        JsonNode json = VendorHttp.json(response.body());
+        String code = json == null ? "" : json.path("code").asText("");
+        if (status == 401 || code.equals("80200001") || code.equals("80200003")) {
+            return true;
+        }
+        switch (code) {
+            case "80000000" -> group.forEach(i -> out[i] = Outcome.ACCEPTED);
+            case "80100000" -> {
+                Set<String> illegal = illegalTokens(json.path("msg").asText(""));
+                for (int i : group) {
+                    out[i] = illegal.contains(deliveries.get(i).token()) ? Outcome.rejected("80100000 illegal token")
+                            : Outcome.ACCEPTED;
+                }
+            }
+            case "80300007" -> group.forEach(i -> out[i] = Outcome.rejected("80300007 invalid token"));
+            default -> {
+                Duration after = VendorHttp.retryAfter(response);
+                Outcome retry = Outcome.retry((code.isEmpty() ? "http " + status : code) + " "
+                        + (json == null ? "" : json.path("msg").asText("")), after);
+                group.forEach(i -> out[i] = retry);
+            }
+        }
+        return false;
+    }
+
+    /** The illegal tokens listed in an 80100000 answer's msg (a JSON string). */
+    static Set<String> illegalTokens(String msg) {
+        Set<String> out = new HashSet<>();
+        JsonNode parsed = VendorHttp.json(msg);
+        if (parsed != null) {
+            for (String field : new String[] {"illegal_tokens", "illegalTokens"}) {
+                JsonNode list = parsed.get(field);
+                if (list != null && list.isArray()) {
+                    list.forEach(t -> out.add(t.asText()));
+                } else if (list != null && list.isObject()) { // v3 form: reason -> tokens
+                    list.forEach(tokens -> tokens.forEach(t -> out.add(t.asText())));
+                }
+            }
+        }
+        return out;
+    }
+
+    String body(Notification notification, ObjectNode settingsOf, String badgeClass, int badge, List<Integer> group,
+            List<Delivery> deliveries) {
+        ObjectNode root = VendorHttp.JSON.createObjectNode();
+        root.put("validate_only", false);
+        ObjectNode message = root.putObject("message");
+        ObjectNode ext = notification.ext();
+        ObjectNode android = message.putObject("android");
+        android.put("bi_tag", Long.toString(notification.taskId()));
+        Long end = notification.message().hasNonNull("show_end_time")
+                ? notification.message().get("show_end_time").asLong() : null;
+        if (end != null) {
+            long ttl = Math.max(1, end - System.currentTimeMillis() / 1000);
+            android.put("ttl", ttl + "s");
+        }
+        if (notification.isPassThrough()) {
+            message.put("data", ext.isEmpty() ? notification.body() : ext.toString());
+        } else {
+            if (!ext.isEmpty()) {
+                message.put("data", ext.toString());
+            }
+            ObjectNode n = android.putObject("notification");
+            n.put("title", VendorHttp.truncate(notification.title(), TITLE_MAX));
+            n.put("body", VendorHttp.truncate(notification.body(), BODY_MAX));
+            String bigText = notification.bigText();
+            if (bigText != null) {
+                n.put("style", 1);
+                n.put("big_title", VendorHttp.truncate(notification.title(), TITLE_MAX));
+                n.put("big_body", VendorHttp.truncate(bigText, BODY_MAX));
+            }
+            String image = notification.attachmentUrl();
+            if (image != null) {
+                n.put("image", image);
+            }
+            String channelId = Notification.text(settingsOf, "channel_id");
+            if (channelId != null) {
+                n.put("channel_id", channelId);
+            }
+            String sound = Notification.text(settingsOf, "sound");
+            if (sound != null) {
+                n.put("sound", sound);
+                n.put("default_sound", false);
+            }
+            ObjectNode click = n.putObject("click_action");
+            String intent = Notification.text(settingsOf, "intent");
+            if ("intent".equals(Notification.text(settingsOf, "click_action")) && intent != null) {
+                click.put("type", 1);
+                click.put(VendorHttp.isUri(intent) ? "intent" : "action", intent);
+            } else {
+                click.put("type", 3);
+            }
+            if (badgeClass != null && badge >= 0) {
+                ObjectNode b = n.putObject("badge");
+                b.put("class", badgeClass);
+                b.put("set_num", badge);
+            }
+        }
+        ArrayNode tokenList = message.putArray("token");
+        for (int i : group) {
+            tokenList.add(deliveries.get(i).token());
+        }
+        return root.toString();
+    }
+
+    private VendorTokenCache.Token fetchToken(Credentials credentials) throws VendorTokenCache.AuthException {
+        URI uri = settings.authUrl().map(u -> VendorHttp.endpoint(u, TOKEN_PATH))
+                .orElseGet(() -> VendorHttp.resolve(settings.baseUrl(credentials.environment()), TOKEN_PATH));
+        String form = VendorHttp.form(Map.of(
+                "grant_type", "client_credentials",
+                "client_id", nullToEmpty(credentials.providerAppId()),
+                "client_secret", nullToEmpty(credentials.appSecret())));
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(settings.requestTimeout())
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form))
+                .build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new VendorTokenCache.AuthException("interrupted");
+        } catch (Exception e) {
+            throw new VendorTokenCache.AuthException("token endpoint: " + rootMessage(e));
+        }
+        JsonNode json = VendorHttp.json(response.body());
+        if (response.statusCode() != 200 || json == null || !json.hasNonNull("access_token")) {
+            String why = json == null ? "" : json.path("error").asText("") + " " + json.path("error_description").asText("");
+            throw new VendorTokenCache.AuthException("token refused: http " + response.statusCode() + " " + why.trim());
+        }
+        return new VendorTokenCache.Token(json.get("access_token").asText(),
+                Duration.ofSeconds(json.path("expires_in").asLong(3600)));
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
     }
 }

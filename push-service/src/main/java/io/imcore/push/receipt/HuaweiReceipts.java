@@ -1,0 +1,56 @@
+package io.imcore.push.receipt;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.push.Channel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * vendor_a (Huawei Push Kit) receipts: JSON {@code {"statuses":[{"biTag","token","status",...}]}}; status 0 is
+ * delivered; biTag is the task id the adapter set.
+ */
+public class HuaweiReceipts implements ReceiptFormat {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Override
+    public Channel channel() {
+        return Channel.VENDOR_A;
+    }
+
+    @Override
+    public List<Receipt> parse(String contentType, String body) {
+        JsonNode statuses;
+        try {
+            statuses = JSON.readTree(body == null ? "" : body).get("statuses");
+        } catch (Exception e) {
+            throw new IllegalArgumentException("not a vendor_a receipt body", e);
+        }
+        if (statuses == null || !statuses.isArray()) {
+            throw new IllegalArgumentException("not a vendor_a receipt body: no statuses array");
+        }
+        List<Receipt> out = new ArrayList<>();
+        for (JsonNode s : statuses) {
+            Long task = taskId(s.path("biTag").asText(null));
+            String token = s.path("token").asText(null);
+            if (task != null && token != null && !token.isEmpty() && s.path("status").isIntegralNumber()
+                    && s.path("status").asInt() == 0) {
+                out.add(new Receipt(task, token));
+            }
+        }
+        return out;
+    }
+
+    /** The task id from a callback parameter, or null when it is not one of ours. */
+    static Long taskId(String param) {
+        if (param == null || param.isEmpty() || param.length() > 19) {
+            return null;
+        }
+        try {
+            return Long.parseLong(param);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

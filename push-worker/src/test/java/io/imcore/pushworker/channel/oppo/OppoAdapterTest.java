@@ -1,0 +1,255 @@
+package io.imcore.pushworker.channel.oppo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import io.imcore.common.push.Channel;
+import io.imcore.pushworker.channel.ChannelSettings;
+import io.imcore.pushworker.channel.Credentials;
+import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.Notification;
+import io.imcore.pushworker.channel.Outcome;
+import io.imcore.simulators.Faults;
+import io.imcore.simulators.Recorder;
+import io.imcore.simulators.oppo.OppoSimulator;
+import io.vertx.core.Vertx;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OppoAdapterTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static Vertx vertx;
+    static OppoSimulator sim;
+    static URI base;
+    static OppoAdapter adapter;
+    static int version = 1;
+
+    @BeforeAll
+    static void start(@TempDir Path dir) throws Exception {
+        vertx = Vertx.vertx();
+        sim = new OppoSimulator();
+        int port = sim.start(vertx, "127.0.0.1", 0, dir).toCompletionStage().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        base = URI.create("http://127.0.0.1:" + port);
+        adapter = adapter(Optional.empty());
+    }
+
+    static OppoAdapter adapter(Optional<URI> receiptUrl) {
+        return new OppoAdapter(new ChannelSettings(Channel.VENDOR_C, base, base, Optional.of(base), receiptUrl,
+                Optional.empty(), Duration.ofSeconds(5), 4));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @BeforeEach
+    void reset() {
+        sim.reset();
+    }
+
+    static Credentials credentials(String masterSecret) {
+        return new Credentials("app1", Channel.VENDOR_C, 1, "op", "", "appkey1", masterSecret, "", version++);
+    }
+
+    static Notification text(String title, String body) {
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", title).put("body", body)
+                .put("badge", "+1");
+        m.putObject("channels");
+        return new Notification(99L, "app1", m);
+    }
+
+    static List<Delivery> deliveries(String... tokens) {
+        List<Delivery> out = new ArrayList<>();
+        for (String t : tokens) {
+            out.add(new Delivery(null, t, null));
+        }
+        return out;
+    }
+
+    static List<Recorder.Request> sends() {
+        return sim.recorder().requests().stream().filter(r -> r.path().endsWith("/unicast_batch")).toList();
+    }
+
+    static List<Recorder.Request> auths() {
+        return sim.recorder().requests().stream().filter(r -> r.path().equals("/server/v1/auth")).toList();
+    }
+
+    static Map<String, String> form(String body) {
+        Map<String, String> out = new HashMap<>();
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                    URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    @Test
+    void mapsEveryField() throws Exception {
+        long end = System.currentTimeMillis() / 1000 + 600;
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "T".repeat(70))
+                .put("body", "short").put("big_text", "B".repeat(300)).put("badge", "+1")
+                .put("show_end_time", end);
+        m.putObject("ext").put("k", "v");
+        m.putObject("channels").putObject("vendor_c").put("channel_id", "im")
+                .put("click_action", "intent").put("intent", "app://chat/1");
+        List<Outcome> out = adapter(Optional.of(URI.create("http://cb.example/push/receipt/vendor_c")))
+                .send(credentials("ms"), new Notification(99L, "app1", m), deliveries("r1", "r2"));
+        assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED), out);
+        assertEquals(1, sends().size());
+        Recorder.Request req = sends().get(0);
+        String token = req.headers().get("auth_token");
+        assertNotNull(token);
+        Map<String, String> f = form(req.body());
+        assertEquals(token, f.get("auth_token"));
+        JsonNode messages = JSON.readTree(f.get("messages"));
+        assertEquals(2, messages.size());
+        assertEquals(2, messages.get(0).get("target_type").asInt());
+        assertEquals("r1", messages.get(0).get("target_value").asText());
+        assertEquals("r2", messages.get(1).get("target_value").asText());
+        JsonNode n = messages.get(0).get("notification");
+        assertEquals("T".repeat(OppoAdapter.TITLE_MAX), n.get("title").asText());
+        assertEquals(2, n.get("style").asInt());
+        assertEquals("B".repeat(OppoAdapter.LONG_CONTENT_MAX), n.get("content").asText());
+        assertEquals(5, n.get("click_action_type").asInt());
+        assertEquals("app://chat/1", n.get("click_action_url").asText());
+        assertEquals("{\"k\":\"v\"}", n.get("action_parameters").asText());
+        assertEquals("im", n.get("channel_id").asText());
+        assertEquals(end * 1000, n.get("show_end_time").asLong());
+        assertTrue(n.get("off_line_ttl").asLong() > 590);
+        assertEquals("http://cb.example/push/receipt/vendor_c", n.get("call_back_url").asText());
+        assertEquals("99", n.get("call_back_parameter").asText());
+    }
+
+    @Test
+    void authSignatureAndTokenReuse() {
+        sim.registerApp("", "appkey1", "master", "");
+        Credentials c = credentials("master");
+        assertEquals(Outcome.ACCEPTED, adapter.send(c, text("t", "b"), deliveries("r1")).get(0));
+        assertEquals(Outcome.ACCEPTED, adapter.send(c, text("t", "b"), deliveries("r2")).get(0));
+        assertEquals(1, auths().size());
+        Map<String, String> f = form(auths().get(0).body());
+        assertEquals("appkey1", f.get("app_key"));
+        assertEquals(OppoAdapter.sign("appkey1", f.get("timestamp"), "master"), f.get("sign"));
+        JsonNode n = VendorJson.notification(sends().get(0));
+        assertEquals(0, n.get("click_action_type").asInt());
+        assertEquals(1, n.get("style").asInt());
+        assertFalse(n.has("call_back_url"));
+    }
+
+    @Test
+    void wrongMasterSecretIsRetry() {
+        sim.registerApp("", "appkey1", "master", "");
+        Outcome o = adapter.send(credentials("wrong"), text("t", "b"), deliveries("r1")).get(0);
+        assertEquals(Outcome.Kind.RETRY, o.kind());
+        assertEquals(0, sends().size());
+    }
+
+    @Test
+    void authFaultRefreshesOnce() {
+        Credentials c = credentials("m");
+        adapter.send(c, text("t", "b"), deliveries("r1"));
+        sim.faults().inject(Faults.Kind.AUTH, 1);
+        assertEquals(Outcome.ACCEPTED, adapter.send(c, text("t", "b"), deliveries("r2")).get(0));
+        assertEquals(2, auths().size());
+        sim.faults().inject(Faults.Kind.AUTH, 2);
+        assertEquals(Outcome.Kind.RETRY, adapter.send(c, text("t", "b"), deliveries("r3")).get(0).kind());
+    }
+
+    @Test
+    void thousandTokensInOneRequest() throws Exception {
+        assertEquals(1000, adapter.maxTargetsPerRequest());
+        String[] tokens = new String[1000];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = String.format("CN_%040x", i); // real regIds are about this long
+        }
+        List<Outcome> out = adapter.send(credentials("m"), text("t", "b"), deliveries(tokens));
+        assertTrue(out.stream().allMatch(o -> o == Outcome.ACCEPTED));
+        assertEquals(1, sends().size());
+        assertEquals(1000, JSON.readTree(form(sends().get(0).body()).get("messages")).size());
+        assertEquals(1000, sim.recorder().distinctTokens());
+    }
+
+    @Test
+    void perMessageErrors() {
+        List<Outcome> out = adapter.send(credentials("m"), text("t", "b"),
+                deliveries("good1", Faults.INVALID_PREFIX + "1", Faults.FLAKY_PREFIX + "1"));
+        assertEquals(Outcome.ACCEPTED, out.get(0));
+        assertEquals(Outcome.Kind.REJECTED, out.get(1).kind());
+        assertEquals(Outcome.Kind.RETRY, out.get(2).kind());
+        assertEquals(Outcome.ACCEPTED,
+                adapter.send(credentials("m"), text("t", "b"), deliveries(Faults.FLAKY_PREFIX + "1")).get(0));
+    }
+
+    @Test
+    void transientFaultIsRetry() {
+        sim.faults().inject(Faults.Kind.TRANSIENT, 1);
+        List<Outcome> out = adapter.send(credentials("m"), text("t", "b"), deliveries("a", "b"));
+        assertTrue(out.stream().allMatch(o -> o.kind() == Outcome.Kind.RETRY), out.toString());
+        assertEquals(0, sim.recorder().deliveries());
+    }
+
+    @Test
+    void receiptCallbackCarriesTheTaskId() throws Exception {
+        BlockingQueue<String> bodies = new LinkedBlockingQueue<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", ex -> {
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        server.start();
+        try {
+            URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/push/receipt/vendor_c");
+            adapter(Optional.of(url)).send(credentials("m"), text("t", "b"),
+                    deliveries("r1", Faults.INVALID_PREFIX + "x", "r2"));
+            String body = bodies.poll(10, TimeUnit.SECONDS);
+            assertNotNull(body);
+            JsonNode list = JSON.readTree(body);
+            assertEquals(2, list.size());
+            assertEquals("99", list.get(0).get("param").asText());
+            assertEquals("push_arrive", list.get(0).get("eventType").asText());
+            assertEquals("r1", list.get(0).get("registrationIds").asText());
+            assertEquals("r2", list.get(1).get("registrationIds").asText());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /** Reads the first message's notification of a recorded send. */
+    static final class VendorJson {
+        static JsonNode notification(Recorder.Request r) {
+            try {
+                return JSON.readTree(form(r.body()).get("messages")).get(0).get("notification");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package io.imcore.pushworker.channel.xiaomi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import io.imcore.common.push.Channel;
+import io.imcore.pushworker.channel.ChannelSettings;
+import io.imcore.pushworker.channel.Credentials;
+import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.Notification;
+import io.imcore.pushworker.channel.Outcome;
+import io.imcore.simulators.Faults;
+import io.imcore.simulators.Recorder;
+import io.imcore.simulators.xiaomi.XiaomiSimulator;
+import io.vertx.core.Vertx;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class XiaomiAdapterTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static Vertx vertx;
+    static XiaomiSimulator sim;
+    static URI base;
+    static XiaomiAdapter adapter;
+
+    @BeforeAll
+    static void start(@TempDir Path dir) throws Exception {
+        vertx = Vertx.vertx();
+        sim = new XiaomiSimulator();
+        int port = sim.start(vertx, "127.0.0.1", 0, dir).toCompletionStage().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        base = URI.create("http://127.0.0.1:" + port);
+        adapter = adapter(Optional.empty());
+    }
+
+    static XiaomiAdapter adapter(Optional<URI> receiptUrl) {
+        return new XiaomiAdapter(new ChannelSettings(Channel.VENDOR_B, base, base, Optional.empty(), receiptUrl,
+                Optional.empty(), Duration.ofSeconds(5), 4));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @BeforeEach
+    void reset() {
+        sim.reset();
+    }
+
+    static Credentials credentials(String secret) {
+        return new Credentials("app1", Channel.VENDOR_B, 1, "mi", "com.example.chat", "", secret, "", 1L);
+    }
+
+    static Notification text(String title, String body) {
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", title).put("body", body)
+                .put("badge", "+1");
+        m.putObject("channels");
+        return new Notification(88L, "app1", m);
+    }
+
+    static List<Delivery> deliveries(String... tokens) {
+        List<Delivery> out = new ArrayList<>();
+        for (String t : tokens) {
+            out.add(new Delivery(null, t, null));
+        }
+        return out;
+    }
+
+    static List<Recorder.Request> sends() {
+        return sim.recorder().requests().stream().filter(r -> r.path().startsWith("/v3/message/regid")).toList();
+    }
+
+    static Map<String, String> form(String body) {
+        Map<String, String> out = new HashMap<>();
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                    URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    @Test
+    void mapsEveryField() throws Exception {
+        long end = System.currentTimeMillis() / 1000 + 600;
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "标".repeat(60))
+                .put("body", "short").put("big_text", "B".repeat(200)).put("badge", "+1")
+                .put("show_end_time", end);
+        m.putObject("ext").put("k", "v");
+        m.putObject("channels").putObject("vendor_b").put("sound", "ding").put("channel_id", "im")
+                .put("click_action", "intent").put("intent", "intent:#Intent;component=com.example/.Chat;end");
+        List<Outcome> out = adapter(Optional.of(URI.create("http://cb.example/push/receipt/vendor_b")))
+                .send(credentials("sec"), new Notification(88L, "app1", m), deliveries("r1", "r2"));
+        assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED), out);
+        assertEquals(1, sends().size());
+        Recorder.Request req = sends().get(0);
+        assertEquals("key=sec", req.headers().get("authorization"));
+        assertTrue(req.headers().get("content-type").startsWith("application/x-www-form-urlencoded"));
+        Map<String, String> f = form(req.body());
+        assertEquals("r1,r2", f.get("registration_id"));
+        assertEquals("com.example.chat", f.get("restricted_package_name"));
+        assertEquals("标".repeat(XiaomiAdapter.TITLE_MAX), f.get("title"));
+        assertEquals("B".repeat(XiaomiAdapter.DESCRIPTION_MAX), f.get("description"));
+        assertEquals("1", f.get("extra.notification_style_type"));
+        assertEquals("{\"k\":\"v\"}", f.get("payload"));
+        assertEquals("0", f.get("pass_through"));
+        assertEquals("-1", f.get("notify_type"));
+        assertEquals("88", f.get("notify_id"));
+        assertEquals("2", f.get("extra.notify_effect"));
+        assertEquals("intent:#Intent;component=com.example/.Chat;end", f.get("extra.intent_uri"));
+        assertEquals("android.resource://com.example.chat/raw/ding", f.get("extra.sound_uri"));
+        assertEquals("im", f.get("extra.channel_id"));
+        long ttl = Long.parseLong(f.get("time_to_live"));
+        assertTrue(ttl > 590_000 && ttl <= 600_000, "ttl " + ttl);
+        assertEquals("http://cb.example/push/receipt/vendor_b", f.get("extra.callback"));
+        assertEquals("88", f.get("extra.callback.param"));
+        assertEquals("1", f.get("extra.callback.type"));
+    }
+
+    @Test
+    void defaultsAndPassThrough() {
+        adapter.send(credentials("sec"), text("t", "b"), deliveries("r1"));
+        Map<String, String> f = form(sends().get(0).body());
+        assertEquals("1", f.get("extra.notify_effect"));
+        assertFalse(f.containsKey("extra.callback"));
+        assertFalse(f.containsKey("payload"));
+        ObjectNode cmd = JSON.createObjectNode().put("type", "cmd").put("title", "").put("body", "");
+        cmd.putObject("ext").put("op", "sync");
+        assertEquals(List.of(Outcome.ACCEPTED),
+                adapter.send(credentials("sec"), new Notification(9L, "app1", cmd), deliveries("r1")));
+        Map<String, String> p = form(sends().get(1).body());
+        assertEquals("1", p.get("pass_through"));
+        assertEquals("{\"op\":\"sync\"}", p.get("payload"));
+        assertFalse(p.containsKey("title"));
+    }
+
+    @Test
+    void registeredAppChecksTheKey() {
+        sim.registerApp("com.example.chat", "", "right", "");
+        Outcome wrong = adapter.send(credentials("wrong"), text("t", "b"), deliveries("r1")).get(0);
+        assertEquals(Outcome.Kind.RETRY, wrong.kind());
+        assertTrue(wrong.reason().contains("21301"), wrong.reason());
+        assertEquals(Outcome.ACCEPTED, adapter.send(credentials("right"), text("t", "b"), deliveries("r1")).get(0));
+        assertEquals(1, sim.recorder().deliveries());
+    }
+
+    @Test
+    void authFaultIsRetry() {
+        sim.faults().inject(Faults.Kind.AUTH, 1);
+        assertEquals(Outcome.Kind.RETRY, adapter.send(credentials("s"), text("t", "b"), deliveries("r1")).get(0).kind());
+        assertEquals(Outcome.ACCEPTED, adapter.send(credentials("s"), text("t", "b"), deliveries("r1")).get(0));
+    }
+
+    @Test
+    void thousandTokensInOneRequest() {
+        assertEquals(1000, adapter.maxTargetsPerRequest());
+        String[] tokens = new String[1000];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = String.format("CN_%040x", i); // real regIds are about this long
+        }
+        List<Outcome> out = adapter.send(credentials("s"), text("t", "b"), deliveries(tokens));
+        assertTrue(out.stream().allMatch(o -> o == Outcome.ACCEPTED));
+        assertEquals(1, sends().size());
+        assertEquals(1000, form(sends().get(0).body()).get("registration_id").split(",").length);
+        assertEquals(1000, sim.recorder().distinctTokens());
+    }
+
+    @Test
+    void badRegIdsRejectedOthersAccepted() {
+        List<Outcome> out = adapter.send(credentials("s"), text("t", "b"),
+                deliveries("good1", Faults.INVALID_PREFIX + "1", "good2"));
+        assertEquals(Outcome.ACCEPTED, out.get(0));
+        assertEquals(Outcome.Kind.REJECTED, out.get(1).kind());
+        assertEquals(Outcome.ACCEPTED, out.get(2));
+        List<Outcome> all = adapter.send(credentials("s"), text("t", "b"),
+                deliveries(Faults.INVALID_PREFIX + "2", Faults.INVALID_PREFIX + "3"));
+        assertTrue(all.stream().allMatch(o -> o.kind() == Outcome.Kind.REJECTED), all.toString());
+    }
+
+    @Test
+    void transientFaultIsRetry() {
+        sim.faults().inject(Faults.Kind.TRANSIENT, 1);
+        List<Outcome> out = adapter.send(credentials("s"), text("t", "b"), deliveries("a", "b"));
+        assertTrue(out.stream().allMatch(o -> o.kind() == Outcome.Kind.RETRY), out.toString());
+        assertEquals(0, sim.recorder().deliveries());
+    }
+
+    @Test
+    void receiptCallbackCarriesTheTaskId() throws Exception {
+        BlockingQueue<String[]> bodies = new LinkedBlockingQueue<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", ex -> {
+            bodies.add(new String[] {ex.getRequestHeaders().getFirst("content-type"),
+                    new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)});
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        server.start();
+        try {
+            URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/push/receipt/vendor_b");
+            adapter(Optional.of(url)).send(credentials("s"), text("t", "b"),
+                    deliveries("r1", Faults.INVALID_PREFIX + "x", "r2"));
+            String[] got = bodies.poll(10, TimeUnit.SECONDS);
+            assertNotNull(got);
+            assertTrue(got[0].startsWith("application/x-www-form-urlencoded"));
+            JsonNode data = JSON.readTree(form(got[1]).get("data"));
+            JsonNode receipt = data.elements().next();
+            assertEquals("88", receipt.get("param").asText());
+            assertEquals(1, receipt.get("type").asInt());
+            assertEquals("r1,r2", receipt.get("targets").asText());
+        } finally {
+            server.stop(0);
+        }
+    }
+}
