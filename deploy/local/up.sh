@@ -358,6 +358,10 @@ start_simulators() {
   log "provider simulators: starting on 127.0.0.1:$SIMULATOR_PORT..$((SIMULATOR_PORT + 6))"
   launch simulators java -Xmx512m -jar "$jar" "$LOCAL/simulators" "$SIMULATOR_PORT"
   wait_for simulators 30 log_contains simulators "simulators started"
+  # vendor_a's receipt address is set in the provider's console, not per message: tell its simulator
+  curl -fsS --max-time 5 -X POST -H 'Content-Type: application/json' \
+    --data "{\"url\":\"http://127.0.0.1:$GATEWAY_PORT/push/receipt/vendor_a?key=$PUSH_RECEIPT_KEY\"}" \
+    "$(simulator_url vendor_a)/_sim/receipt" >/dev/null || die "the vendor_a simulator refused its receipt address"
 }
 
 # push-worker's channel settings as system properties: every channel at its simulator; svcpush at message-service.

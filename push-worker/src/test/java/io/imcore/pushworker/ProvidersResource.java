@@ -33,22 +33,7 @@ public class ProvidersResource implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         Map<String, String> config = new HashMap<>(SharedInfrastructure.get().quarkusConfig());
-        Simulators sims = simulators();
-        for (var entry : sims.byChannel().entrySet()) {
-            String channel = entry.getKey();
-            int port = entry.getValue().port();
-            String prefix = "im.push.worker.channel." + channel + ".";
-            boolean tls = channel.equals("ios");
-            String base = (tls ? "https" : "http") + "://127.0.0.1:" + port;
-            config.put(prefix + "base-url", base);
-            config.put(prefix + "development-base-url", base);
-            if (tls) {
-                config.put(prefix + "trust-certificate", workDir.resolve("apns-ca.pem").toString());
-            }
-        }
-        config.put("im.push.worker.channel.cloud.auth-url", "http://127.0.0.1:" + sims.get("cloud").port() + "/token");
-        config.put("im.push.worker.channel.vendor_a.auth-url",
-                "http://127.0.0.1:" + sims.get("vendor_a").port() + "/oauth2/v3/token");
+        config.putAll(channelConfig(simulators(), workDir));
         try {
             config.put("im.push.worker.channel.svcpush.base-url",
                     "http://127.0.0.1:" + LiveNotifyStandIn.start(PLATFORM_KEY));
@@ -56,6 +41,26 @@ public class ProvidersResource implements QuarkusTestResourceLifecycleManager {
             throw new IllegalStateException(e);
         }
         config.put("im.platform-key", PLATFORM_KEY);
+        return config;
+    }
+
+    /** Every OS channel of the worker pointed at its simulator. */
+    static Map<String, String> channelConfig(Simulators sims, Path simulatorsDir) {
+        Map<String, String> config = new HashMap<>();
+        for (var entry : sims.byChannel().entrySet()) {
+            String channel = entry.getKey();
+            String prefix = "im.push.worker.channel." + channel + ".";
+            boolean tls = channel.equals("ios");
+            String base = (tls ? "https" : "http") + "://127.0.0.1:" + entry.getValue().port();
+            config.put(prefix + "base-url", base);
+            config.put(prefix + "development-base-url", base);
+            if (tls) {
+                config.put(prefix + "trust-certificate", simulatorsDir.resolve("apns-ca.pem").toString());
+            }
+        }
+        config.put("im.push.worker.channel.cloud.auth-url", "http://127.0.0.1:" + sims.get("cloud").port() + "/token");
+        config.put("im.push.worker.channel.vendor_a.auth-url",
+                "http://127.0.0.1:" + sims.get("vendor_a").port() + "/oauth2/v3/token");
         return config;
     }
 

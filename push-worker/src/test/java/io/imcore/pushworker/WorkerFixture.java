@@ -2,20 +2,15 @@ package io.imcore.pushworker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.CertificateSecrets;
-import io.imcore.common.push.CertificateSecrets.Column;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.store.Database;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.SharedInfrastructure;
 import io.imcore.testing.TopicWriter;
-import java.security.KeyPairGenerator;
-import java.security.spec.ECGenParameterSpec;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +29,6 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class WorkerFixture {
 
-    static final String CERTIFICATE_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
     private static final AtomicLong NEXT_USER = new AtomicLong(System.nanoTime() % 1_000_000_000L);
 
     /** A registered device with its token on one channel. */
@@ -61,49 +55,12 @@ final class WorkerFixture {
     }
 
     /** Certificates for every OS channel (environment 1, and 0 for ios), sealed as push-service seals them. */
-    WorkerFixture withCertificates() throws Exception {
-        KeyPairGenerator ec = KeyPairGenerator.getInstance("EC");
-        ec.initialize(new ECGenParameterSpec("secp256r1"));
-        String p8 = pem("PRIVATE KEY", ec.generateKeyPair().getPrivate().getEncoded());
-        KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
-        rsa.initialize(2048);
-        ObjectNode serviceAccount = new ObjectMapper().createObjectNode()
-                .put("type", "service_account").put("project_id", "demo-project")
-                .put("private_key_id", "k1")
-                .put("private_key", pem("PRIVATE KEY", rsa.generateKeyPair().getPrivate().getEncoded()))
-                .put("client_email", "push@demo-project.iam.gserviceaccount.com").put("client_id", "1")
-                .put("token_uri", "https://oauth2.googleapis.com/token");
-        certificate(Channel.IOS, 1, "ABCDE12345.com.example.chat", "KEY1234567", "", p8);
-        certificate(Channel.IOS, 0, "ABCDE12345.com.example.chat", "KEY1234567", "", p8);
-        certificate(Channel.CLOUD, 1, "", "", "", serviceAccount.toString());
-        certificate(Channel.VENDOR_A, 1, "10086", "", "huawei-secret", "");
-        certificate(Channel.VENDOR_B, 1, "com.example.chat", "", "xiaomi-secret", "");
-        certificate(Channel.VENDOR_C, 1, "", "oppo-key", "oppo-master-secret", "");
-        certificate(Channel.VENDOR_D, 1, "10010", "vivo-key", "vivo-secret", "");
-        certificate(Channel.VENDOR_E, 1, "110000", "", "meizu-secret", "");
-        return this;
-    }
-
-    private void certificate(Channel channel, int environment, String providerAppId, String appKey,
-            String appSecret, String certificate) {
-        CertificateSecrets secrets = new CertificateSecrets(CERTIFICATE_KEY);
-        int provider = channel.provider();
+    WorkerFixture withCertificates() {
         database.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("insert into push_certificates (app_id, provider,"
-                    + " environment, name, provider_app_id, app_key, app_secret_enc, certificate_enc)"
-                    + " values (?, ?, ?, ?, ?, ?, ?, ?)")) {
-                ps.setString(1, appId);
-                ps.setInt(2, provider);
-                ps.setInt(3, environment);
-                ps.setString(4, "cert-" + channel.wireName() + (environment == 0 ? "-dev" : ""));
-                ps.setString(5, providerAppId);
-                ps.setString(6, appKey);
-                ps.setBytes(7, secrets.seal(appSecret, appId, provider, environment, Column.APP_SECRET));
-                ps.setBytes(8, secrets.seal(certificate, appId, provider, environment, Column.CERTIFICATE));
-                ps.executeUpdate();
-            }
+            TestCertificates.insertAll(c, appId);
             return null;
         });
+        return this;
     }
 
     /** A task as the expansion leaves it: dispatching with its batch count known. */
@@ -253,10 +210,5 @@ final class WorkerFixture {
                 return true;
             });
         }
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
     }
 }
