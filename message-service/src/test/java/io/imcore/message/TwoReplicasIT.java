@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two processes of the packaged message-service on one PostgreSQL and one Kafka, as two Kubernetes replicas:
- * a message sent through one reaches a device connected to the other, de-duplication holds across them, and the
- * connections of a replica killed with SIGKILL stop counting as online.
+ * a message or a svcpush notification sent through one reaches a device connected to the other, de-duplication
+ * holds across them, and the connections of a replica killed with SIGKILL stop counting as online.
  */
 class TwoReplicasIT {
 
@@ -47,6 +47,7 @@ class TwoReplicasIT {
     private static final String APP = "app" + UUID.randomUUID().toString().substring(0, 8);
     private static final long ALICE = 20_001;
     private static final long BOB = 20_002;
+    private static final String PLATFORM_KEY = "it-platform-key";
 
     @BeforeAll
     static void startTwoReplicas() throws Exception {
@@ -67,7 +68,7 @@ class TwoReplicasIT {
 
     private static ServiceProcess start(String name) throws Exception {
         return ServiceProcess.start("replica-" + name, Map.of("im.message.replica-id", "replica_" + name,
-                "im.message.presence-heartbeat", "1s", "im.message.presence-expiry", "4S"));
+                "im.message.presence-heartbeat", "1s", "im.message.presence-expiry", "4S", "im.platform-key", PLATFORM_KEY));
     }
 
     private static Connection database() throws Exception {
@@ -114,6 +115,32 @@ class TwoReplicasIT {
             JsonNode page = call(one, "GET", "/message/conversation?opposite_id=" + BOB, token(ALICE, 1), null);
             JsonNode messages = page.path("data").path("messages");
             assertEquals("DELIVERED", messages.get(messages.size() - 1).path("status").asText());
+        }
+    }
+
+    @Test
+    void notificationThroughOneReplicaReachesADeviceOnTheOther() throws Exception {
+        ServiceProcess one = REPLICAS.get(0);
+        ServiceProcess two = REPLICAS.get(1);
+        try (LiveClient bobTablet = LiveClient.authenticated("127.0.0.1", two.port(), APP, token(BOB, 5), null)) {
+            String body = "{\"app_id\":\"" + APP + "\",\"task_id\":77,\"notification\":{\"type\":\"text\","
+                    + "\"title\":\"Hello\",\"body\":\"across replicas\"},\"devices\":["
+                    + "{\"user_id\":" + ALICE + ",\"device_sn\":9,\"badge\":null},"
+                    + "{\"user_id\":" + BOB + ",\"device_sn\":5,\"badge\":2}]}";
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + one.port()
+                    + "/internal/live/notify")).header("platform-key", PLATFORM_KEY)
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            JsonNode answer = JSON.readTree(HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body());
+            assertEquals(200, answer.path("code").asInt(), answer.toString());
+            assertEquals("[1]", answer.path("data").path("delivered").toString());
+            assertEquals("[0]", answer.path("data").path("offline").toString());
+            JsonNode frame = bobTablet.next("notification", Duration.ofSeconds(10));
+            assertNotNull(frame, "bob's socket on replica two gets the notification handed to replica one");
+            assertEquals(77, frame.path("task_id").asLong());
+            assertEquals("across replicas", frame.path("notification").path("body").asText());
+            assertEquals(2, frame.path("notification").path("badge").asInt());
+            bobTablet.send("{\"type\":\"notification_ack\",\"task_id\":77}");
+            assertEquals(200, bobTablet.next("notification_ack", Duration.ofSeconds(10)).path("code").asInt());
         }
     }
 

@@ -84,4 +84,9 @@ public final class Dtos {
 
     @RegisterForReflection
     public record OnlineDevice(int deviceSn, long connectedAt) {}
+
+    /** Answer of POST /internal/live/notify: indexes into the request's devices. */
+    @RegisterForReflection
+    @JsonPropertyOrder({"delivered", "offline"})
+    public record LiveNotifyResult(List<Integer> delivered, List<Integer> offline) {}
 }

@@ -33,4 +33,11 @@ public interface MessageConfig {
     /** A client connection that sends nothing (not even ping) for this long is closed. */
     @WithDefault("90S")
     Duration liveIdleTimeout();
+
+    /**
+     * How long a svcpush notification handed to another replica stays stored for that replica to read (it reads
+     * it within milliseconds of the NOTIFY; older rows are purged).
+     */
+    @WithDefault("10M")
+    Duration liveNotificationRetention();
 }

@@ -49,17 +49,47 @@ public class LiveConnections {
             return;
         }
         for (LiveSession session : sessions) {
-            if (skipDeviceSn != null && skipDeviceSn == session.deviceSn) {
-                continue;
+            if (skipDeviceSn == null || skipDeviceSn != session.deviceSn) {
+                write(session, frame);
             }
-            if (session.socket.writeQueueFull()) {
-                slowClientsDropped.increment();
-                session.socket.close((short) 1008, "too slow");
-                continue;
-            }
-            session.socket.writeTextMessage(frame);
-            framesSent.increment();
         }
+    }
+
+    /**
+     * Writes a svcpush notification frame to the device's connection here and remembers the task for the device's
+     * ack; false when no connection here took it. Should a reconnect have left an older connection of the device
+     * open for a moment, only the newest gets the frame.
+     */
+    boolean notify(String appId, long userId, int deviceSn, long taskId, String frame) {
+        Set<LiveSession> sessions = byUser.get(LiveSession.key(appId, userId));
+        if (sessions == null) {
+            return false;
+        }
+        LiveSession newest = null;
+        for (LiveSession session : sessions) {
+            if (session.deviceSn == deviceSn && (newest == null || session.connectedSeq > newest.connectedSeq)) {
+                newest = session;
+            }
+        }
+        if (newest == null) {
+            return false;
+        }
+        newest.delivered(taskId);
+        return write(newest, frame);
+    }
+
+    private boolean write(LiveSession session, String frame) {
+        if (session.socket.isClosed()) {
+            return false;
+        }
+        if (session.socket.writeQueueFull()) {
+            slowClientsDropped.increment();
+            session.socket.close((short) 1008, "too slow");
+            return false;
+        }
+        session.socket.writeTextMessage(frame);
+        framesSent.increment();
+        return true;
     }
 
     List<LiveSession> all() {

@@ -26,7 +26,8 @@ import org.jboss.logging.Logger;
  * The devices' live connection, {@code GET /ws} upgraded to a WebSocket; JSON text frames as documented in
  * docs/live-protocol.md. The first frame must be {@code auth} (user token and device_sn) within
  * {@code im.message.live-auth-timeout}; then the server sends {@code message} frames and the device answers
- * with {@code ack} (DELIVERED) and {@code ping}. Database work runs on worker threads, never the event loop.
+ * with {@code ack} (DELIVERED) and {@code ping}; svcpush {@code notification} frames are answered with
+ * {@code notification_ack} ({@link LivePush}). Database work runs on worker threads, never the event loop.
  */
 @ApplicationScoped
 public class LiveEndpoint {
@@ -40,17 +41,19 @@ public class LiveEndpoint {
     private final PresenceService presence;
     private final ConversationService conversations;
     private final LiveConnections connections;
+    private final LivePush pushes;
     private final ObjectMapper mapper;
     private final MessageConfig config;
 
     public LiveEndpoint(Vertx vertx, TokenAuthenticator authenticator, PresenceService presence,
-            ConversationService conversations, LiveConnections connections, ObjectMapper mapper,
+            ConversationService conversations, LiveConnections connections, LivePush pushes, ObjectMapper mapper,
             MessageConfig config) {
         this.vertx = vertx;
         this.authenticator = authenticator;
         this.presence = presence;
         this.conversations = conversations;
         this.connections = connections;
+        this.pushes = pushes;
         this.mapper = mapper;
         this.config = config;
     }
@@ -101,7 +104,15 @@ public class LiveEndpoint {
                         acknowledge(current, frame);
                     }
                 }
-                default -> reply(socket, error("error", ErrorCode.BAD_PARAMETER, "type: auth, ack or ping"));
+                case "notification_ack" -> {
+                    if (current == null) {
+                        socket.close(CLOSE_AUTH_FAILED, "auth frame expected");
+                    } else {
+                        acknowledgeNotification(current, frame);
+                    }
+                }
+                default -> reply(socket, error("error", ErrorCode.BAD_PARAMETER,
+                        "type: auth, ack, notification_ack or ping"));
             }
         });
         socket.binaryMessageHandler(b -> socket.close(CLOSE_POLICY, "text frames only"));
@@ -182,6 +193,46 @@ public class LiveEndpoint {
                 reply(session.socket, error("ack", failure.errorCode(), failure.getMessage()));
             }
         });
+    }
+
+    /**
+     * {"type":"notification_ack","task_id":..}: the device got the task's svcpush notification on this connection.
+     * The first ack publishes one receipt; a repeated one is answered the same and publishes nothing.
+     */
+    private void acknowledgeNotification(LiveSession session, JsonNode frame) {
+        JsonNode given = frame.get("task_id");
+        if (given == null || !given.isIntegralNumber() || !given.canConvertToLong() || given.asLong() <= 0) {
+            reply(session.socket, error("notification_ack", ErrorCode.BAD_PARAMETER,
+                    "task_id: must be a positive integer"));
+            return;
+        }
+        long taskId = given.asLong();
+        switch (session.claimAck(taskId)) {
+            case NOT_DELIVERED -> reply(session.socket, error("notification_ack", ErrorCode.BAD_PARAMETER,
+                    "task_id: no notification of this task was delivered on this connection"));
+            case REPEATED -> reply(session.socket, notificationAcked(taskId));
+            case FIRST -> vertx.executeBlocking(() -> {
+                pushes.publishReceipt(session, taskId);
+                return null;
+            }, false).onComplete(result -> {
+                if (result.succeeded()) {
+                    reply(session.socket, notificationAcked(taskId));
+                } else {
+                    session.releaseAck(taskId);
+                    LOG.warnf("svcpush receipt not stored: %s", result.cause().getMessage());
+                    reply(session.socket, error("notification_ack", ErrorCode.UNAVAILABLE,
+                            ErrorCode.UNAVAILABLE.defaultMessage()));
+                }
+            });
+        }
+    }
+
+    private static Map<String, Object> notificationAcked(long taskId) {
+        Map<String, Object> frame = new LinkedHashMap<>();
+        frame.put("type", "notification_ack");
+        frame.put("code", ErrorCode.OK.code());
+        frame.put("task_id", taskId);
+        return frame;
     }
 
     /** Closes connections that stayed silent (no frame, not even ping) longer than the idle timeout. */

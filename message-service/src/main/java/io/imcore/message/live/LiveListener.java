@@ -27,8 +27,8 @@ import org.postgresql.PGNotification;
 
 /**
  * Receives this replica's NOTIFY channel (see {@link LiveRouter}), loads the named messages and writes them to
- * the recipients' connections here. Live frames are a fast path: a client that was away reads the conversation
- * over HTTP, which is always complete.
+ * the recipients' connections here; svcpush notifications go to {@link LivePush}. Live frames are a fast path: a
+ * client that was away reads the conversation over HTTP, which is always complete.
  */
 @ApplicationScoped
 public class LiveListener {
@@ -39,17 +39,19 @@ public class LiveListener {
     private final Database database;
     private final MessageStore messages;
     private final LiveConnections connections;
+    private final LivePush pushes;
     private final ObjectMapper mapper;
     private final String channel;
     private volatile boolean running;
     private Thread worker;
 
     public LiveListener(AgroalDataSource dataSource, Database database, MessageStore messages,
-            LiveConnections connections, ObjectMapper mapper, PresenceService presence) {
+            LiveConnections connections, LivePush pushes, ObjectMapper mapper, PresenceService presence) {
         this.dataSource = dataSource;
         this.database = database;
         this.messages = messages;
         this.connections = connections;
+        this.pushes = pushes;
         this.mapper = mapper;
         this.channel = LiveRouter.channel(presence.replicaId());
     }
@@ -103,9 +105,21 @@ public class LiveListener {
 
     private void deliver(PGNotification[] notifications) {
         List<Route> routes = new ArrayList<>();
+        Map<Long, List<LivePush.Target>> pushed = new LinkedHashMap<>();
         for (PGNotification notification : notifications) {
             try {
                 JsonNode payload = mapper.readTree(notification.getParameter());
+                if (payload.has("n")) {
+                    // a svcpush notification: {"n":<row id>,"t":[[user_id,device_sn,badge],...]}
+                    List<LivePush.Target> targets = pushed.computeIfAbsent(payload.get("n").asLong(),
+                            id -> new ArrayList<>());
+                    for (JsonNode entry : payload.get("t")) {
+                        JsonNode badge = entry.get(2);
+                        targets.add(new LivePush.Target(entry.get(0).asLong(), entry.get(1).asInt(),
+                                badge.isNull() ? null : badge.asInt()));
+                    }
+                    continue;
+                }
                 String appId = payload.get("a").asText();
                 for (JsonNode entry : payload.get("d")) {
                     JsonNode users = entry.get(2);
@@ -118,6 +132,9 @@ public class LiveListener {
             } catch (Exception e) {
                 LOG.errorf("skipping unreadable live notification: %s", e.getMessage());
             }
+        }
+        if (!pushed.isEmpty()) {
+            pushes.deliverAnnounced(pushed);
         }
         if (routes.isEmpty()) {
             return;

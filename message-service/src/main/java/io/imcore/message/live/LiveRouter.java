@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.Set;
  * Tells the replicas that hold a recipient's live connection about new messages: one PostgreSQL NOTIFY per replica
  * (more for very large fan-outs). Sent in the send's transaction, or right after its auto-committed statement, so
  * only committed messages are announced. The payload names messages and users, never content (NOTIFY payloads stay
- * under 8000 bytes); the replica loads the rows ({@link LiveListener}).
+ * under 8000 bytes); the replica loads the rows ({@link LiveListener}). svcpush notifications travel the same way
+ * ({@link LivePush}).
  */
 @ApplicationScoped
 public class LiveRouter {
@@ -68,6 +70,34 @@ public class LiveRouter {
                 send(ps, replica.getKey(), payload.append("]}").toString());
             }
         }
+    }
+
+    /** One NOTIFY of a stored svcpush notification: its channel and its payload after the row id. */
+    record NotificationPayload(String channel, String tail) {}
+
+    /**
+     * The NOTIFY payloads telling each replica which of its devices get a stored notification:
+     * {@code {"n":<row id>,"t":[[user_id,device_sn,badge or null],...]}}, one per replica unless too long. The row
+     * id (at most 20 characters) is added by the statement that stores the row; the tails leave room for it.
+     */
+    static List<NotificationPayload> notificationPayloads(Map<String, List<LivePush.Target>> byReplica) {
+        List<NotificationPayload> payloads = new ArrayList<>();
+        for (Map.Entry<String, List<LivePush.Target>> replica : byReplica.entrySet()) {
+            StringBuilder tail = new StringBuilder("\"t\":[");
+            boolean empty = true;
+            for (LivePush.Target target : replica.getValue()) {
+                String entry = "[" + target.userId() + "," + target.deviceSn() + "," + target.badge() + "]";
+                if (!empty && tail.length() + entry.length() + 32 > MAX_PAYLOAD_CHARS) {
+                    payloads.add(new NotificationPayload(channel(replica.getKey()), tail.append("]").toString()));
+                    tail = new StringBuilder("\"t\":[");
+                    empty = true;
+                }
+                tail.append(empty ? "" : ",").append(entry);
+                empty = false;
+            }
+            payloads.add(new NotificationPayload(channel(replica.getKey()), tail.append("]").toString()));
+        }
+        return payloads;
     }
 
     private static void send(PreparedStatement ps, String replicaId, String payload) throws SQLException {

@@ -1,9 +1,17 @@
 package io.imcore.message.live;
 
 import io.vertx.core.http.ServerWebSocket;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** One authenticated device connection on this replica. */
 public final class LiveSession {
+
+    /** How many svcpush tasks a connection remembers for their acknowledgement (the oldest are forgotten). */
+    private static final int REMEMBERED_TASKS = 128;
+
+    /** What a {@code notification_ack} may do: the task was not delivered here, or this is its first ack, or not. */
+    enum AckClaim { NOT_DELIVERED, FIRST, REPEATED }
 
     final ServerWebSocket socket;
     final String appId;
@@ -13,6 +21,13 @@ public final class LiveSession {
     volatile long lastSeenMs = System.currentTimeMillis();
     /** Presence sequence of this connection (its connection time in ms), carried by its presence events. */
     volatile long connectedSeq;
+    /** svcpush task ids delivered on this connection, oldest first, and whether each has been acknowledged. */
+    private final Map<Long, Boolean> deliveredTasks = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+            return size() > REMEMBERED_TASKS;
+        }
+    };
 
     LiveSession(ServerWebSocket socket, String appId, long userId, int deviceSn, String connectionId) {
         this.socket = socket;
@@ -28,5 +43,28 @@ public final class LiveSession {
 
     static String key(String appId, long userId) {
         return appId + ":" + userId;
+    }
+
+    /** A notification of the task is being written to this connection (a redelivery keeps an earlier ack). */
+    synchronized void delivered(long taskId) {
+        deliveredTasks.putIfAbsent(taskId, false);
+    }
+
+    /** Marks the task acknowledged; says whether it was delivered here and whether this is its first ack. */
+    synchronized AckClaim claimAck(long taskId) {
+        Boolean acked = deliveredTasks.get(taskId);
+        if (acked == null) {
+            return AckClaim.NOT_DELIVERED;
+        }
+        if (acked) {
+            return AckClaim.REPEATED;
+        }
+        deliveredTasks.put(taskId, true);
+        return AckClaim.FIRST;
+    }
+
+    /** The receipt of a first ack could not be stored: the device may ack again. */
+    synchronized void releaseAck(long taskId) {
+        deliveredTasks.replace(taskId, true, false);
     }
 }

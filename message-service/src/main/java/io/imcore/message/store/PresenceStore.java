@@ -75,6 +75,25 @@ public class PresenceStore {
         }
     }
 
+    /** Which of the devices ({@code userIds[i]}, {@code deviceSns[i]}) are connected, and where; one query. */
+    public List<Device> locate(Connection c, String appId, long[] userIds, int[] deviceSns, Duration expiry)
+            throws SQLException {
+        Integer[] sns = new Integer[deviceSns.length];
+        for (int i = 0; i < sns.length; i++) {
+            sns[i] = deviceSns[i];
+        }
+        try (PreparedStatement ps = c.prepareStatement("select p.app_id, p.user_id, p.device_sn, p.replica_id,"
+                + " (extract(epoch from p.connected_at) * 1000)::bigint from presence p" + LIVE_REPLICA
+                + " where p.app_id = ? and (p.user_id, p.device_sn) in"
+                + " (select t.user_id, t.device_sn from unnest(?::bigint[], ?::int[]) as t(user_id, device_sn))")) {
+            ps.setDouble(1, expiry.toMillis() / 1000.0);
+            ps.setString(2, appId);
+            ps.setArray(3, Database.bigints(c, userIds));
+            ps.setArray(4, c.createArrayOf("integer", sns));
+            return devices(ps);
+        }
+    }
+
     /** Removes replicas whose heartbeat stopped, and their connections; returns the connections removed. */
     public List<Device> reapDeadReplicas(Connection c, Duration expiry) throws SQLException {
         List<Device> removed;
