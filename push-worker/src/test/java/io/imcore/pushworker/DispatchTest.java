@@ -208,8 +208,8 @@ class DispatchTest {
     void aDeviceAckCountsAsReceivedOnce() throws Exception {
         long task = fixture.task(1);
         Device device = fixture.device(Channel.SVCPUSH, null);
-        String ack = mapper.writeValueAsString(new io.imcore.pushworker.receipt.ReceiptFeed.ReceiptEvent(1, task,
-                fixture.appId, "svcpush", device.userId(), device.deviceSn()));
+        String ack = mapper.writeValueAsString(io.imcore.common.events.PushReceipt.svcpush(task,
+                fixture.appId, device.userId(), device.deviceSn()));
         TopicWriter.send("push.receipts", String.valueOf(task), ack);
         TopicWriter.send("push.receipts", String.valueOf(task), ack);
         WorkerFixture.awaitConsumed("push.receipts", "push-worker.receipts");

@@ -1,5 +1,6 @@
 package io.imcore.message.live;
 
+import io.imcore.common.events.PushReceipt;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

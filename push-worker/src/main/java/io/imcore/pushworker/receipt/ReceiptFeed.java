@@ -1,5 +1,6 @@
 package io.imcore.pushworker.receipt;
 
+import io.imcore.common.events.PushReceipt;
 import io.imcore.common.events.TopicFeeder;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.Receipts;
@@ -11,17 +12,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * svcpush delivery confirmations: message-service publishes a device's {@code notification_ack} on
- * {@value #TOPIC}; each counts once into svcpush_received (common {@link Receipts}). One consumer group for all
+ * {@code push.receipts} ({@link PushReceipt}); each counts once into svcpush_received (common {@link Receipts}). One consumer group for all
  * replicas: the counting is idempotent, so a replayed poll changes nothing.
  */
 @ApplicationScoped
 public class ReceiptFeed {
-
-    /** message-service's device acks for svcpush notifications (docs/events.md). */
-    public static final String TOPIC = "push.receipts";
-
-    /** The record value, format version 1. */
-    public record ReceiptEvent(int v, long taskId, String appId, String channel, long userId, int deviceSn) {}
 
     private final TopicFeeder feeder;
     private final boolean enabled;
@@ -36,11 +31,11 @@ public class ReceiptFeed {
         if (!enabled) {
             return;
         }
-        feeder.feed(TOPIC, "push-worker.receipts", "push-receipts", (c, record) -> {
-            Optional<ReceiptEvent> receipt = feeder.read(record, ReceiptEvent.class);
+        feeder.feed(PushReceipt.TOPIC, "push-worker.receipts", "push-receipts", (c, record) -> {
+            Optional<PushReceipt> receipt = feeder.read(record, PushReceipt.class);
             Optional<Channel> channel = receipt.flatMap(r -> Channel.fromWireName(r.channel()));
-            if (receipt.isPresent() && receipt.get().v() == 1 && channel.isPresent()) {
-                ReceiptEvent r = receipt.get();
+            if (receipt.isPresent() && receipt.get().v() == PushReceipt.VERSION && channel.isPresent()) {
+                PushReceipt r = receipt.get();
                 Receipts.byDevice(c, r.taskId(), channel.get(), r.appId(), r.userId(), r.deviceSn());
             }
         });

@@ -1,4 +1,4 @@
-package io.imcore.message.live;
+package io.imcore.common.events;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.imcore.common.push.Channel;
@@ -6,7 +6,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * Record format (version 1) of topic {@value #TOPIC}: a device acknowledged a svcpush notification of a task on
- * its live connection (docs/events.md). Key: the task id, so one task's receipts stay in order on one partition.
+ * its live connection (docs/events.md), published by message-service, counted by push-worker. Key: the task id, so one task's receipts stay in order on one partition.
  */
 @RegisterForReflection
 @JsonPropertyOrder({"v", "task_id", "app_id", "channel", "user_id", "device_sn"})
@@ -16,7 +16,7 @@ public record PushReceipt(int v, long taskId, String appId, String channel, long
     public static final String TOPIC = "push.receipts";
     public static final int VERSION = 1;
 
-    static PushReceipt svcpush(long taskId, String appId, long userId, int deviceSn) {
+    public static PushReceipt svcpush(long taskId, String appId, long userId, int deviceSn) {
         return new PushReceipt(VERSION, taskId, appId, Channel.SVCPUSH.wireName(), userId, deviceSn);
     }
 
