@@ -14,11 +14,12 @@ const REQUIRED_ENV = {
     'KAFKA_BOOTSTRAP_SERVERS', 'IM_JWT_PUBLIC_KEY_LOCATION', 'QUARKUS_LOG_CONSOLE_JSON_ENABLED'],
   'auth-service': ['IM_JWT_PRIVATE_KEY_LOCATION', 'IM_PLATFORM_KEY'],
   'message-service': ['IM_MESSAGE_REPLICA_ID'],
-  'push-service': ['IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_FANOUT_REPLICA_ID'],
+  'push-service': ['IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_FANOUT_REPLICA_ID', 'IM_PUSH_RECEIPT_KEY'],
+  'push-worker': ['IM_PUSH_CERTIFICATE_KEY', 'IM_PLATFORM_KEY'],
 };
 // Values that must come from a Secret, never from the manifest or a ConfigMap.
 const SECRET_ENV = ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD', 'IM_PLATFORM_KEY',
-  'IM_PUSH_CERTIFICATE_KEY'];
+  'IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_RECEIPT_KEY'];
 // Replica ids that must be the pod's name (fieldRef metadata.name): unique per pod, never shared by two.
 const POD_NAME_ENV = ['IM_MESSAGE_REPLICA_ID', 'IM_PUSH_FANOUT_REPLICA_ID'];
 const HEALTH = { startupProbe: '/q/health/started', livenessProbe: '/q/health/live', readinessProbe: '/q/health/ready' };
