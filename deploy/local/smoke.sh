@@ -170,8 +170,8 @@ notify() {
     "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
 }
 
-# Exactly one target, on vendor_b (the certificate's provider), and expanded: the task waits for push-worker.
-ONE_VENDOR_B='d["data"][0]["state"] == "dispatching" and [k for k, v in d["data"][0].items() if k.endswith("_target") and v] == ["vendor_b_target"] and d["data"][0]["vendor_b_target"] == 1'
+# Exactly one target, on vendor_b (the certificate's provider), expanded, then sent by push-worker.
+ONE_VENDOR_B='d["data"][0]["state"] == "done" and d["data"][0]["vendor_b_sent"] == 1 and [k for k, v in d["data"][0].items() if k.endswith("_target") and v] == ["vendor_b_target"] and d["data"][0]["vendor_b_target"] == 1'
 
 step_push_enable_and_certificate() {
   call POST "/push/enable?value=true" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
@@ -205,7 +205,7 @@ step_push_notify() {
   expect "push to the user accepted with a task_id" 'd["code"] == 200 and d["data"]["task_id"] > 0'
   TASK_ID="$(json_get "$RESPONSE" 'd["data"]["task_id"]')"
   poll_task "$TASK_ID" "$ONE_VENDOR_B"
-  expect "task $TASK_ID dispatching, vendor_b_target 1, no other target" "$ONE_VENDOR_B"
+  expect "task $TASK_ID done, vendor_b_target 1 and sent 1, no other target" "$ONE_VENDOR_B"
   notify "{\"user_id\":[$USER_ID]}" "{\"request_id\":\"req-$USERNAME\"}"
   expect "repeated request_id returns the same task_id" "d['code'] == 200 and d['data']['task_id'] == $TASK_ID"
   notify "{\"tag\":[\"$PUSH_TAG\"]}"
@@ -216,6 +216,45 @@ step_push_notify() {
   expect "push to the alias accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
   poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" "$ONE_VENDOR_B"
   expect "the alias reaches the device on vendor_b" "$ONE_VENDOR_B"
+}
+
+# A device on each OS channel (bound to the demo app's certificates, which up.sh pointed at the provider
+# simulators) plus one whose token the provider refuses: one push to all of them, then task/detail shows exactly one
+# target and one sent per channel, the refused token is unbound, and the providers' delivery receipts arrive as
+# received (not ios and cloud: APNs and FCM have no delivery callbacks).
+step_push_every_channel() {
+  local channel user token users=() expected
+  for channel in ios cloud vendor_a vendor_c vendor_d vendor_e invalid; do
+    call POST /user/register/v2 "{\"username\":\"${USERNAME}_$channel\",\"password\":\"$PASSWORD\"}" "app_id: $APP_ID"
+    expect "user for $channel registered" 'd["code"] == 200'
+    user="$(json_get "$RESPONSE" 'd["data"]["user_id"]')"
+    users+=("$user")
+    call POST /token/user "{\"name\":\"${USERNAME}_$channel\",\"password\":\"$PASSWORD\",\"device_guid\":\"phone-$channel\"}" \
+      "app_id: $APP_ID"
+    token="$(json_get "$RESPONSE" 'd["data"]["token"]')"
+    if [[ "$channel" == invalid ]]; then
+      # the simulators refuse tokens starting with "invalid" as unregistered (push-simulators Faults)
+      call POST /user/token/bind "{\"device_sn\":1,\"device_token\":\"invalid-$USERNAME\",\"notifier_name\":\"demo-vendor_c\"}" \
+        "app_id: $APP_ID" "access-token: $token"
+    else
+      call POST /user/token/bind "{\"device_sn\":1,\"device_token\":\"$channel-$USERNAME\",\"notifier_name\":\"demo-$channel\"}" \
+        "app_id: $APP_ID" "access-token: $token"
+    fi
+    expect "$channel token bound" 'd["code"] == 200 and d["data"] is True'
+  done
+  notify "{\"user_id\":[$(IFS=,; echo "${users[*]}")]}" '{"distribution_strategy":"ospush_only"}'
+  expect "push to the seven devices accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
+  TASK_ID="$(json_get "$RESPONSE" 'd["data"]["task_id"]')"
+  expected='d["data"][0]["state"] == "done" and all(d["data"][0][c + "_target"] == 1 and d["data"][0][c + "_sent"] == 1 for c in ["ios", "cloud", "vendor_a", "vendor_d", "vendor_e"]) and (d["data"][0]["vendor_c_target"], d["data"][0]["vendor_c_sent"]) == (2, 1)'
+  poll_task "$TASK_ID" "$expected"
+  expect "task done: one sent per channel, the refused vendor_c token not sent" "$expected"
+  expected='all(d["data"][0][c + "_received"] == 1 for c in ["vendor_a", "vendor_c", "vendor_d", "vendor_e"]) and d["data"][0]["ios_received"] == d["data"][0]["cloud_received"] == 0'
+  poll_task "$TASK_ID" "$expected"
+  expect "the providers' delivery receipts counted as received" "$expected"
+  notify "{\"user_id\":[${users[6]}]}" '{"distribution_strategy":"ospush_only"}'
+  poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" 'd["data"][0]["state"] == "done"'
+  expect "the refused token was unbound: the device is no longer a target" \
+    'sum(v for k, v in d["data"][0].items() if k.endswith("_target")) == 0'
 }
 
 step_push_disabled() {
@@ -274,7 +313,7 @@ step_health() {
 }
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
-  conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_disabled push_opt_out
+  conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel push_disabled push_opt_out
   password_change_revokes wrong_password unknown_path health)
 
 for step in "${STEPS[@]}"; do
