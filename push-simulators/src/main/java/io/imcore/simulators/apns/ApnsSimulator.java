@@ -291,7 +291,9 @@ public class ApnsSimulator extends ProviderSimulator {
             return "InvalidProviderToken";
         }
         byte[] signature = decoder.decode(parts[2]);
-        if (signature.length != 64) {
+        // JOSE ES256 is R||S (64 bytes); APNs also takes the DER form some clients (Pushy) send
+        boolean raw = signature.length == 64;
+        if (!raw && (signature.length < 8 || signature[0] != 0x30)) {
             return "InvalidProviderToken";
         }
         if (!keys.isEmpty()) {
@@ -300,7 +302,7 @@ public class ApnsSimulator extends ProviderSimulator {
                 return "InvalidProviderToken";
             }
             try {
-                Signature verifier = Signature.getInstance("SHA256withECDSAinP1363Format");
+                Signature verifier = Signature.getInstance(raw ? "SHA256withECDSAinP1363Format" : "SHA256withECDSA");
                 verifier.initVerify(key.publicKey());
                 verifier.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
                 if (!verifier.verify(signature)) {

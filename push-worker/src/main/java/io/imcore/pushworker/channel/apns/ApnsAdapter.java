@@ -89,8 +89,12 @@ public class ApnsAdapter implements ChannelAdapter {
         PushType pushType = background ? PushType.BACKGROUND : PushType.ALERT;
         DeliveryPriority priority = background ? DeliveryPriority.CONSERVE_POWER : DeliveryPriority.IMMEDIATE;
         String collapseId = Notification.text(notification.ios(), "ios_collapse_id");
+        // Pushy writes apns-expiration as a 32-bit int: later times are capped (2038; far beyond any real task)
         Instant expiration = notification.message().hasNonNull("show_end_time")
-                ? Instant.ofEpochSecond(notification.message().path("show_end_time").asLong()) : null;
+                ? Instant.ofEpochSecond(Math.min(Integer.MAX_VALUE,
+                        Math.max(0, notification.message().path("show_end_time").asLong())))
+                // without an expiration Pushy sends 0 (try once, never store): keep it for a day instead
+                : Instant.now().plus(SimpleApnsPushNotification.DEFAULT_EXPIRATION_PERIOD);
         Map<Integer, String> payloads = new HashMap<>();
         long timeoutMillis = settings.requestTimeout().toMillis();
         Semaphore inFlight = new Semaphore(Math.max(1, settings.maxConcurrentRequests()));
@@ -189,6 +193,7 @@ public class ApnsAdapter implements ChannelAdapter {
             ApnsClientBuilder builder = new ApnsClientBuilder()
                     .setApnsServer(base.getHost(), base.getPort() > 0 ? base.getPort() : 443)
                     .setEventLoopGroup(eventLoopGroup)
+                    .setUseAlpn(true) // APNs negotiates h2 by ALPN too; servers without prior-knowledge h2 need it
                     .setConnectionTimeout(settings.requestTimeout());
             if (settings.trustCertificate().isPresent()) {
                 builder.setTrustedServerCertificateChain(settings.trustCertificate().get().toFile());
