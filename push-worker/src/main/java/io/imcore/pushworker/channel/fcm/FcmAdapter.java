@@ -337,6 +337,12 @@ public class FcmAdapter implements ChannelAdapter {
         }
     }
 
+    @Override
+    public void close() {
+        accounts.clear();
+        current.clear();
+    }
+
     private static Account failed(Credentials credentials, String error) {
         return new Account(credentials.cacheKey(), credentials.version(), null, null, error);
     }
