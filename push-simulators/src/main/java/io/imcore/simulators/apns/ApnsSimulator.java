@@ -42,7 +42,8 @@ import javax.net.ssl.X509TrustManager;
  * The ios provider: APNs' provider API ({@code POST /3/device/<token>} over HTTP/2 with TLS and ALPN h2).
  *
  * <p>At start it makes a self-signed server certificate for 127.0.0.1/localhost with the JDK's {@code keytool} and
- * writes it to {@code <workDir>/apns-ca.pem}, the file clients trust (im.push.worker.channel.ios.trust-certificate).
+ * writes it to {@code <workDir>/apns-ca.pem}, the file clients trust (im.push.worker.channel.ios.trust-certificate);
+ * a work dir that already holds one (a restart) keeps it.
  * Client certificates are requested, not required, so both token auth (ES256 JWT in {@code authorization}) and
  * certificate auth work. Apps registered with {@code POST /_sim/apps} ({@link #registerApp}) make it verify JWT
  * signatures with the registered key and client certificates against the registered ones; with none registered any
@@ -77,13 +78,9 @@ public class ApnsSimulator extends ProviderSimulator {
         Files.createDirectories(workDir);
         Path store = workDir.resolve("apns-server.p12");
         Path pem = workDir.resolve("apns-ca.pem");
-        Files.deleteIfExists(store);
-        keytool("-genkeypair", "-alias", "apns", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-sigalg", "SHA256withECDSA", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-validity", "3650", "-keystore", store.toString(), "-storetype", "PKCS12",
-                "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD);
-        keytool("-exportcert", "-rfc", "-alias", "apns", "-keystore", store.toString(), "-storetype", "PKCS12",
-                "-storepass", STORE_PASSWORD, "-file", pem.toString());
+        if (!Files.exists(store) || !Files.exists(pem)) { // kept across restarts: clients keep trusting it
+            generateCertificate(store, pem);
+        }
         return new HttpServerOptions()
                 .setSsl(true)
                 .setUseAlpn(true)
@@ -91,6 +88,17 @@ public class ApnsSimulator extends ProviderSimulator {
                 .setClientAuth(ClientAuth.REQUEST)
                 .setTrustOptions(TrustOptions.wrap(new AcceptAnyClient()))
                 .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(1000));
+    }
+
+    private static void generateCertificate(Path store, Path pem) throws Exception {
+        Files.deleteIfExists(store);
+        Files.deleteIfExists(pem);
+        keytool("-genkeypair", "-alias", "apns", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-sigalg", "SHA256withECDSA", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+                "-validity", "3650", "-keystore", store.toString(), "-storetype", "PKCS12",
+                "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD);
+        keytool("-exportcert", "-rfc", "-alias", "apns", "-keystore", store.toString(), "-storetype", "PKCS12",
+                "-storepass", STORE_PASSWORD, "-file", pem.toString());
     }
 
     private static void keytool(String... args) throws Exception {
