@@ -1,5 +1,9 @@
 package io.imcore.pushworker.channel.fcm;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.auth.oauth2.AccessToken;
+import com.google.auth.oauth2.ServiceAccountCredentials;
 import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
@@ -7,16 +11,108 @@ import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
-import java.util.Collections;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
+import org.jboss.logging.Logger;
 
-/** UNFINISHED: the cloud adapter; it does not call its provider yet and answers every target with a retry. */
+/**
+ * The cloud channel: FCM HTTP v1 ({@code POST <base>/v1/projects/<project_id>/messages:send}, one request per
+ * token) with a service-account OAuth2 access token (docs/channels/cloud.md).
+ *
+ * <p>One google-auth {@link ServiceAccountCredentials} per credentials version ({@link Credentials#cacheKey()}); its
+ * access token is fetched once and reused until it nears expiry. A 401 refreshes it once (only once for all the
+ * requests that used the same token) and repeats that request once.
+ */
 public class FcmAdapter implements ChannelAdapter {
 
+    static final String SCOPE = "https://www.googleapis.com/auth/firebase.messaging";
+    private static final Logger LOG = Logger.getLogger(FcmAdapter.class);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
     private final ChannelSettings settings;
+    private final HttpClient http;
+    private final Map<String, Account> accounts = new ConcurrentHashMap<>();
+    private final Map<String, Account> current = new ConcurrentHashMap<>();
+
+    /** One service account's state; {@code error} when its JSON is unusable. */
+    static final class Account {
+        final String cacheKey;
+        final long version;
+        final String projectId;
+        final ServiceAccountCredentials credentials;
+        final String error;
+
+        Account(String cacheKey, long version, String projectId, ServiceAccountCredentials credentials,
+                String error) {
+            this.cacheKey = cacheKey;
+            this.version = version;
+            this.projectId = projectId;
+            this.credentials = credentials;
+            this.error = error;
+        }
+
+        /** The current access token, fetched when absent or about to expire. */
+        synchronized String accessToken() throws IOException {
+            credentials.refreshIfExpired();
+            AccessToken token = credentials.getAccessToken();
+            if (token == null) {
+                throw new IOException("no access token");
+            }
+            return token.getTokenValue();
+        }
+
+        /** A fresh token after {@code refused} was refused (refreshed once however many requests saw it refused). */
+        synchronized String refreshAfter(String refused) throws IOException {
+            AccessToken token = credentials.getAccessToken();
+            if (token == null || token.getTokenValue().equals(refused)) {
+                credentials.refresh();
+            }
+            return credentials.getAccessToken().getTokenValue();
+        }
+    }
 
     public FcmAdapter(ChannelSettings settings) {
         this.settings = settings;
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_2)
+                .connectTimeout(settings.requestTimeout());
+        if (settings.trustCertificate().isPresent()) {
+            try {
+                builder.sslContext(sslContext(settings.trustCertificate().get()));
+            } catch (Exception e) {
+                LOG.warnf("cloud: trust certificate %s unusable, using the JDK's trust store: %s",
+                        settings.trustCertificate().get(), e.toString());
+            }
+        }
+        this.http = builder.build();
     }
 
     @Override
@@ -24,6 +120,7 @@ public class FcmAdapter implements ChannelAdapter {
         return Channel.CLOUD;
     }
 
+    /** HTTP v1 takes one token per request; a send call fans out up to this many requests. */
     @Override
     public int maxTargetsPerRequest() {
         return 500;
@@ -31,6 +128,253 @@ public class FcmAdapter implements ChannelAdapter {
 
     @Override
     public List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries) {
-        return Collections.nCopies(deliveries.size(), Outcome.retry("adapter not written yet"));
+        int n = deliveries.size();
+        List<Outcome> outcomes = new ArrayList<>(n);
+        Account account = account(credentials);
+        String accessToken = null;
+        String error = account.error;
+        if (error == null) {
+            try {
+                accessToken = account.accessToken();
+            } catch (Exception e) {
+                error = "auth: " + describe(e);
+            }
+        }
+        if (error != null) {
+            for (int i = 0; i < n; i++) {
+                outcomes.add(Outcome.retry(error));
+            }
+            return outcomes;
+        }
+        URI uri = sendUri(credentials.environment(), account.projectId);
+        long now = Instant.now().getEpochSecond();
+        Map<Integer, String> bodies = new HashMap<>();
+        long timeoutMillis = settings.requestTimeout().toMillis();
+        Semaphore inFlight = new Semaphore(Math.max(1, settings.maxConcurrentRequests()));
+        List<CompletableFuture<Outcome>> futures = new ArrayList<>(n);
+        for (Delivery delivery : deliveries) {
+            Integer badge = notification.isPassThrough() ? null : delivery.badge();
+            String message = bodies.computeIfAbsent(badge, b -> FcmMessage.build(notification, b, now));
+            String body = FcmMessage.withToken(message, delivery.token());
+            CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+            futures.add(outcome);
+            try {
+                if (!inFlight.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) {
+                    outcome.complete(Outcome.retry("timeout waiting for a request slot"));
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                outcome.complete(Outcome.retry("interrupted"));
+                continue;
+            }
+            outcome.whenComplete((o, e) -> inFlight.release());
+            post(account, uri, body, accessToken, true).whenComplete((o, e) ->
+                    outcome.complete(e != null ? Outcome.retry("connection: " + describe(e)) : o));
+            // the request itself times out; this only guards against a refresh that hangs
+            outcome.completeOnTimeout(Outcome.retry("timeout"), 3 * timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+        for (CompletableFuture<Outcome> future : futures) {
+            outcomes.add(future.join());
+        }
+        return outcomes;
+    }
+
+    private CompletableFuture<Outcome> post(Account account, URI uri, String body, String accessToken,
+            boolean mayRefresh) {
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(settings.requestTimeout())
+                .header("Authorization", "Bearer " + accessToken)
+                .header("Content-Type", "application/json; charset=UTF-8")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                .build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                .handle((response, error) -> {
+                    if (error != null) {
+                        return CompletableFuture.completedFuture(Outcome.retry("connection: " + describe(error)));
+                    }
+                    FcmError fcmError = FcmError.of(response);
+                    if (response.statusCode() == 401 && mayRefresh && !fcmError.is("THIRD_PARTY_AUTH_ERROR")) {
+                        String fresh;
+                        try {
+                            fresh = account.refreshAfter(accessToken);
+                        } catch (Exception e) {
+                            return CompletableFuture.completedFuture(Outcome.retry("auth: " + describe(e)));
+                        }
+                        return post(account, uri, body, fresh, false);
+                    }
+                    return CompletableFuture.completedFuture(classify(response.statusCode(), fcmError,
+                            retryAfter(response)));
+                })
+                .thenCompose(f -> f);
+    }
+
+    /** The outcome of an FCM answer (docs/channels/cloud.md, errors). */
+    static Outcome classify(int status, FcmError error, Duration retryAfter) {
+        if (status >= 200 && status < 300) {
+            return Outcome.ACCEPTED;
+        }
+        String reason = error.reason(status);
+        if (error.is("UNREGISTERED") || error.is("SENDER_ID_MISMATCH") || status == 404) {
+            return Outcome.rejected(reason);
+        }
+        if (status == 400 && error.aboutToken()) {
+            return Outcome.rejected(reason);
+        }
+        if (status == 429 || status >= 500) {
+            return Outcome.retry(reason, retryAfter);
+        }
+        if (status == 401 || status == 403) {
+            return Outcome.retry("credentials refused: " + reason, retryAfter);
+        }
+        // a 400 about the message (too big, bad field): not the token's fault, so the token is kept; the contract
+        // has no "failed for good" outcome (docs/channels/cloud.md)
+        return Outcome.retry("message refused: " + reason, retryAfter);
+    }
+
+    /** Google's error JSON: {error: {code, message, status, details: [{@type, errorCode | fieldViolations}]}}. */
+    record FcmError(String status, String message, List<String> errorCodes, List<String> fields) {
+
+        static FcmError of(HttpResponse<String> response) {
+            List<String> codes = new ArrayList<>();
+            List<String> fields = new ArrayList<>();
+            if (response.statusCode() < 300) {
+                return new FcmError(null, null, codes, fields);
+            }
+            try {
+                JsonNode error = MAPPER.readTree(response.body()).path("error");
+                for (JsonNode detail : error.path("details")) {
+                    if (detail.hasNonNull("errorCode")) {
+                        codes.add(detail.get("errorCode").asText());
+                    }
+                    for (JsonNode violation : detail.path("fieldViolations")) {
+                        fields.add(violation.path("field").asText());
+                    }
+                }
+                return new FcmError(error.path("status").asText(null), error.path("message").asText(null), codes,
+                        fields);
+            } catch (Exception e) {
+                return new FcmError(null, null, codes, fields);
+            }
+        }
+
+        boolean is(String errorCode) {
+            return errorCodes.contains(errorCode);
+        }
+
+        /** A 400 naming the registration token (malformed or not an FCM token), not the message's content. */
+        boolean aboutToken() {
+            return fields.contains("message.token")
+                    || (message != null && message.toLowerCase().contains("registration token"));
+        }
+
+        String reason(int httpStatus) {
+            String code = errorCodes.isEmpty() ? (status != null ? status : "HTTP " + httpStatus) : errorCodes.get(0);
+            return message == null ? code : code + " (" + message + ")";
+        }
+    }
+
+    static Duration retryAfter(HttpResponse<?> response) {
+        String value = response.headers().firstValue("retry-after").orElse(null);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Duration.ofSeconds(Math.max(0, Long.parseLong(value.trim())));
+        } catch (NumberFormatException e) {
+            try {
+                Instant at = ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                Duration wait = Duration.between(Instant.now(), at);
+                return wait.isNegative() ? Duration.ZERO : wait;
+            } catch (RuntimeException e2) {
+                return null;
+            }
+        }
+    }
+
+    private URI sendUri(int environment, String projectId) {
+        String base = settings.baseUrl(environment).toString();
+        if (base.endsWith("/")) {
+            base = base.substring(0, base.length() - 1);
+        }
+        return URI.create(base + "/v1/projects/" + projectId + "/messages:send");
+    }
+
+    private Account account(Credentials credentials) {
+        Account account = accounts.computeIfAbsent(credentials.cacheKey(), key -> build(credentials));
+        String slot = credentials.appId() + "/" + credentials.environment();
+        Account[] replaced = new Account[1];
+        current.compute(slot, (s, previous) -> {
+            if (previous == null || previous.version < account.version) {
+                replaced[0] = previous;
+                return account;
+            }
+            return previous;
+        });
+        if (replaced[0] != null && !replaced[0].cacheKey.equals(account.cacheKey)) {
+            accounts.remove(replaced[0].cacheKey);
+        }
+        return account;
+    }
+
+    private Account build(Credentials credentials) {
+        String json = credentials.certificate() == null ? "" : credentials.certificate();
+        try {
+            String projectId = MAPPER.readTree(json).path("project_id").asText("");
+            if (projectId.isEmpty()) {
+                return failed(credentials, "credentials: the service-account JSON has no project_id");
+            }
+            ServiceAccountCredentials.Builder builder;
+            try (InputStream in = new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))) {
+                builder = ServiceAccountCredentials.fromStream(in).toBuilder();
+            }
+            builder.setScopes(List.of(SCOPE));
+            settings.authUrl().ifPresent(builder::setTokenServerUri);
+            return new Account(credentials.cacheKey(), credentials.version(), projectId, builder.build(), null);
+        } catch (Exception e) {
+            LOG.warnf("cloud credentials of %s unusable: %s", credentials, e.toString());
+            return failed(credentials, "credentials: " + describe(e));
+        }
+    }
+
+    @Override
+    public void close() {
+        accounts.clear();
+        current.clear();
+    }
+
+    private static Account failed(Credentials credentials, String error) {
+        return new Account(credentials.cacheKey(), credentials.version(), null, null, error);
+    }
+
+    private static String describe(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + cause.getMessage());
+    }
+
+    /** The JDK's trust anchors plus the PEM file's certificates. */
+    private static SSLContext sslContext(Path pem) throws Exception {
+        KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+        store.load(null, null);
+        TrustManagerFactory defaults = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        defaults.init((KeyStore) null);
+        int i = 0;
+        for (var manager : defaults.getTrustManagers()) {
+            if (manager instanceof X509TrustManager x509) {
+                for (X509Certificate cert : x509.getAcceptedIssuers()) {
+                    store.setCertificateEntry("jdk-" + i++, cert);
+                }
+            }
+        }
+        try (InputStream in = Files.newInputStream(pem)) {
+            for (Certificate cert : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                store.setCertificateEntry("extra-" + i++, cert);
+            }
+        }
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(store);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, factory.getTrustManagers(), null);
+        return context;
     }
 }
