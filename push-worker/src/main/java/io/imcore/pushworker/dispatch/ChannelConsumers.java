@@ -134,9 +134,12 @@ public class ChannelConsumers {
         /** Processes one poll's records in parallel, then commits what finished. */
         private void round(ConsumerRecords<String, String> records) throws InterruptedException {
             Map<ConsumerRecord<String, String>, Future<Boolean>> results = new HashMap<>();
+            // a batch delivered twice in one poll is processed once: the copies share the first one's result
+            Map<String, Future<Boolean>> byKey = new HashMap<>();
             metrics.inFlight(channel).set(records.count());
             for (ConsumerRecord<String, String> record : records) {
-                results.put(record, pool.submit(() -> handle(record)));
+                results.put(record, byKey.computeIfAbsent(String.valueOf(record.key()),
+                        key -> pool.submit(() -> handle(record))));
             }
             Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
             boolean replay = false;

@@ -192,7 +192,7 @@ class VivoAdapterTest {
         VivoAdapter adapter = new VivoAdapter(settings(Optional.empty()));
         List<Outcome> outcomes = adapter.send(credentials("wrong-secret", 1), simple(1), deliveries("a", "b"));
         assertEquals(2, outcomes.size());
-        outcomes.forEach(o -> assertEquals(Outcome.Kind.FAILED, o.kind()));
+        outcomes.forEach(o -> assertEquals(Outcome.Kind.RETRY, o.kind()));
         assertTrue(outcomes.get(0).reason().contains("10206"), outcomes.get(0).reason());
         assertTrue(requests("/message/pushToList").isEmpty());
         assertEquals(0, simulator.recorder().deliveries());
@@ -212,7 +212,7 @@ class VivoAdapterTest {
         // refused again by the refresh (the auth request takes the second fault): retry, no loop
         simulator.faults().inject(Faults.Kind.AUTH, 2);
         List<Outcome> outcomes = adapter.send(c, simple(3), deliveries("e", "f"));
-        outcomes.forEach(o -> assertEquals(Outcome.Kind.FAILED, o.kind()));
+        outcomes.forEach(o -> assertEquals(Outcome.Kind.RETRY, o.kind()));
         assertTrue(outcomes.get(0).reason().contains("10206"), outcomes.get(0).reason());
         assertEquals(3, requests("/message/auth").size());
         assertEquals(0, simulator.recorder().deliveriesTo("e"));
@@ -263,7 +263,7 @@ class VivoAdapterTest {
         adapter.send(c, simple(1), deliveries("w1", "w2")); // token and payload cached
         simulator.faults().inject(Faults.Kind.TRANSIENT, 1);
         List<Outcome> outcomes = adapter.send(c, simple(1), deliveries("a", "b"));
-        outcomes.forEach(o -> assertEquals(Outcome.Kind.FAILED, o.kind()));
+        outcomes.forEach(o -> assertEquals(Outcome.Kind.RETRY, o.kind()));
         assertEquals("vendor_d_http_500", outcomes.get(0).reason());
         assertEquals(0, simulator.recorder().deliveriesTo("a"));
         assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED), adapter.send(c, simple(1), deliveries("a", "b")));
@@ -275,7 +275,7 @@ class VivoAdapterTest {
                 URI.create("http://127.0.0.1:1"), Optional.empty(), Optional.empty(), Optional.empty(),
                 Duration.ofSeconds(2), 4);
         List<Outcome> outcomes = new VivoAdapter(down).send(credentials("s", 1), simple(1), deliveries("a", "b"));
-        outcomes.forEach(o -> assertEquals(Outcome.Kind.FAILED, o.kind()));
+        outcomes.forEach(o -> assertEquals(Outcome.Kind.RETRY, o.kind()));
     }
 
     @Test
