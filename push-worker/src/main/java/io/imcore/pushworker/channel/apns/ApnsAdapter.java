@@ -150,9 +150,8 @@ public class ApnsAdapter implements ChannelAdapter {
             return Outcome.retry("credentials refused: " + reason);
         }
         // other 4xx (PayloadTooLarge, BadTopic, TopicDisallowed, BadCollapseId, ...): the message or the
-        // certificate's topic is wrong, not the token. Unbinding the token would be wrong, so it is a retry whose
-        // reason says so (see docs/channels/ios.md: the contract has no "failed for good" outcome yet).
-        return Outcome.retry("message refused: " + reason);
+        // certificate's topic is wrong, not the token: failed for good, the token kept
+        return Outcome.failed("message refused: " + reason);
     }
 
     private static Outcome failure(Throwable error) {

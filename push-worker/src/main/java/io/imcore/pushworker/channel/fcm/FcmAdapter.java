@@ -227,9 +227,8 @@ public class FcmAdapter implements ChannelAdapter {
         if (status == 401 || status == 403) {
             return Outcome.retry("credentials refused: " + reason, retryAfter);
         }
-        // a 400 about the message (too big, bad field): not the token's fault, so the token is kept; the contract
-        // has no "failed for good" outcome (docs/channels/cloud.md)
-        return Outcome.retry("message refused: " + reason, retryAfter);
+        // a 400 about the message (too big, bad field): not the token's fault: failed for good, the token kept
+        return Outcome.failed("message refused: " + reason);
     }
 
     /** Google's error JSON: {error: {code, message, status, details: [{@type, errorCode | fieldViolations}]}}. */
