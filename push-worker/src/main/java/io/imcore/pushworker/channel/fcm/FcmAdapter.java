@@ -181,6 +181,10 @@ public class FcmAdapter implements ChannelAdapter {
         for (CompletableFuture<Outcome> future : futures) {
             outcomes.add(future.join());
         }
+        Account newest = current.get(credentials.appId() + "/" + credentials.environment());
+        if (newest != null && newest.version > account.version) {
+            accounts.remove(account.cacheKey, account); // older credentials than the newest seen: not kept
+        }
         return outcomes;
     }
 
