@@ -108,7 +108,17 @@ public class ApnsAdapter implements ChannelAdapter {
         for (CompletableFuture<Outcome> future : futures) {
             outcomes.add(future.join()); // each completes within its timeout
         }
+        dropIfStale(credentials, client);
         return outcomes;
+    }
+
+    /** A call with credentials older than the newest seen for the app built a client nobody keeps: close it. */
+    private void dropIfStale(Credentials credentials, Client client) {
+        Client newest = current.get(credentials.appId() + "/" + credentials.environment());
+        if (newest != null && newest.version() > client.version() && clients.remove(client.cacheKey(), client)
+                && client.client() != null) {
+            client.client().close();
+        }
     }
 
     private CompletableFuture<Outcome> sendOne(Client client, Semaphore inFlight, long timeoutMillis,

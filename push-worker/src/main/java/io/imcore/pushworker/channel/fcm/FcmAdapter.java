@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,6 +62,8 @@ public class FcmAdapter implements ChannelAdapter {
     private final HttpClient http;
     private final Map<String, Account> accounts = new ConcurrentHashMap<>();
     private final Map<String, Account> current = new ConcurrentHashMap<>();
+    /** Cleartext hosts whose connection was upgraded to h2c (see {@link #upgradeCleartext}). */
+    private final Set<String> upgraded = ConcurrentHashMap.newKeySet();
 
     /** One service account's state; {@code error} when its JSON is unusable. */
     static final class Account {
@@ -147,6 +150,7 @@ public class FcmAdapter implements ChannelAdapter {
             return outcomes;
         }
         URI uri = sendUri(credentials.environment(), account.projectId);
+        upgradeCleartext(uri);
         long now = Instant.now().getEpochSecond();
         Map<Integer, String> bodies = new HashMap<>();
         long timeoutMillis = settings.requestTimeout().toMillis();
@@ -176,6 +180,10 @@ public class FcmAdapter implements ChannelAdapter {
         }
         for (CompletableFuture<Outcome> future : futures) {
             outcomes.add(future.join());
+        }
+        Account newest = current.get(credentials.appId() + "/" + credentials.environment());
+        if (newest != null && newest.version > account.version) {
+            accounts.remove(account.cacheKey, account); // older credentials than the newest seen: not kept
         }
         return outcomes;
     }
@@ -287,6 +295,30 @@ public class FcmAdapter implements ChannelAdapter {
                 return wait.isNegative() ? Duration.ZERO : wait;
             } catch (RuntimeException e2) {
                 return null;
+            }
+        }
+    }
+
+    /**
+     * Over plain http (a local simulator) the JDK client only tries the h2c upgrade on a request without a body, and
+     * a POST never gets one: one bodiless request per host upgrades the connection so the POSTs share it (HTTP/2).
+     * https negotiates HTTP/2 by ALPN and needs none of this.
+     */
+    private void upgradeCleartext(URI uri) {
+        if (!"http".equalsIgnoreCase(uri.getScheme())) {
+            return;
+        }
+        String authority = uri.getAuthority();
+        if (upgraded.add(authority)) {
+            try {
+                http.send(HttpRequest.newBuilder(URI.create("http://" + authority + "/")).timeout(
+                        settings.requestTimeout()).method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(),
+                        HttpResponse.BodyHandlers.discarding());
+            } catch (Exception e) {
+                upgraded.remove(authority); // try again next time; the sends themselves use HTTP/1.1 meanwhile
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }

@@ -355,6 +355,11 @@ class ApnsAdapterTest {
         Credentials renewed = tokenAuth(1, "KEY1234567", key);
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(renewed, notification(SIMPLE), deliveries("tok-v")));
         assertNotNull(lastPush(production));
+        // a late batch with older (still valid) credentials is served by a temporary client, then the newest again
+        Credentials older = new Credentials("app1", Channel.IOS, 1, "ios-cert", "TEAM123456.com.example.chat",
+                "KEY1234567", "", key, 1);
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(older, notification(SIMPLE), deliveries("tok-v2")));
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(renewed, notification(SIMPLE), deliveries("tok-v3")));
     }
 
     /** A PKCS#12 with a self-signed client certificate, base64, password "secret" (made with keytool). */
