@@ -21,11 +21,19 @@
 #      6-partition scratch topic with acks=all, lz4 and the expander's batching (linger.ms=5, batch.size=256 KiB),
 #      --throughput -1: once with random payloads of the same average size (--record-size), once with a sample
 #      of the expansion's own records (--payload-file: same sizes and compressibility);
-#   6. prints a summary with the targets (expansion <= 30 s, push-service RSS < 400 MB).
+#   6. delivery: push-worker (WORKERS replicas: 1, or 2 with a second process started for the run) sends the
+#      same task through every channel to the provider simulators (the bench app's certificates point at them;
+#      the 10 % online devices go to svcpush, find no live connection in message-service and fall back to their OS
+#      channel). From acceptance until every counter is final (state done): deliveries per second, per channel,
+#      push-worker's RSS (every 500 ms), the simulators' distinct and repeated deliveries, and Kafka's own
+#      ConsumerPerformance reading the same number of records from the channel topics;
+#   7. prints a summary with the targets (expansion <= 30 s, push-service RSS < 400 MB, >= 20,000 deliveries/s,
+#      push-worker RSS < 300 MB).
 # The previous run's bench app (kept in .local/bench/push-apps for inspection) is deleted from the push
 # database when the next run starts.
 # Usage: deploy/bench/push.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
-# Knobs: DEVICES (1000000), ACCEPT_N (300), ACCEPT_C (4), ACCEPT_DELAY (2), LOAD_JAVA_OPTS.
+# Knobs: DEVICES (1000000), ACCEPT_N (300), ACCEPT_C (4), ACCEPT_DELAY (2), LOAD_JAVA_OPTS, WORKERS (1 or 2),
+#   DELIVERY_TIMEOUT (900 s).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/../local/lib.sh" # ROOT, LOCAL, PG_PORT, KAFKA_PORT, SERVICE_PORT
@@ -35,6 +43,9 @@ DEVICES="${DEVICES:-1000000}"
 ACCEPT_N="${ACCEPT_N:-300}"
 ACCEPT_C="${ACCEPT_C:-4}"
 ACCEPT_DELAY="${ACCEPT_DELAY:-2}"
+WORKERS="${WORKERS:-1}"
+DELIVERY_TIMEOUT="${DELIVERY_TIMEOUT:-900}"
+EXTRA_WORKER_PORT=8085
 LOAD_JAVA_OPTS="${LOAD_JAVA_OPTS:--XX:+UseSerialGC -Xmx256m}"
 PAGE_SIZE=5000 # im.push.fanout.page-size of push-service (application.properties)
 PERF_TOPIC=bench.push-perf
@@ -95,6 +106,8 @@ log "app $APP_ID created"
 
 # Every task of the bench app that is still scheduled (the accept-latency ones) is expired, however the run ends.
 cleanup() {
+  [[ -z "${sampler_pid:-}" ]] || kill "$sampler_pid" 2>/dev/null || true
+  [[ -z "${extra_worker_pid:-}" ]] || kill "$extra_worker_pid" 2>/dev/null || true
   psql_push -c "update push_tasks set state = 'expired', finished_at = now()
     where app_id = '$APP_ID' and state in ('scheduled', 'accepted')" >/dev/null 2>&1 || true
   kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --delete --if-exists \
@@ -110,6 +123,8 @@ until [[ "$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token
   sleep 0.5
 done
 log "push enabled"
+upload_simulator_certificates "$APP_ID" "$ADMIN_TOKEN" "%s-prod" # the seeded tokens' notifier_name
+log "certificates uploaded (at the provider simulators)"
 
 log "seeding $DEVICES devices (SQL generate_series)"
 seed_start=$(now_ms)
@@ -189,6 +204,46 @@ BASE_URL="http://127.0.0.1:${SERVICE_PORT[push-service]}" \
   run push-accept c="$ACCEPT_C" n="$ACCEPT_N" where="direct to push-service, idle"
 
 # ---- 4. the expansion ---------------------------------------------------------------------------------------
+worker_pids=("$(<"$LOCAL/pids/push-worker.pid")")
+if [[ "$WORKERS" == 2 ]]; then
+  # a second replica: the running push-worker's own command line and environment, on another port
+  pid="${worker_pids[0]}"
+  mapfile -d '' -t worker_cmd <"/proc/$pid/cmdline"
+  mapfile -d '' -t worker_env < <(tr '\0' '\n' <"/proc/$pid/environ" | grep -v '^QUARKUS_HTTP_PORT=' | tr '\n' '\0')
+  setsid env -i "${worker_env[@]}" QUARKUS_HTTP_PORT="$EXTRA_WORKER_PORT" "${worker_cmd[@]}" \
+    >"$LOCAL/logs/push-worker-2.log" 2>&1 </dev/null &
+  extra_worker_pid=$!
+  worker_pids+=("$extra_worker_pid")
+  deadline=$((SECONDS + 90))
+  until curl -fs -o /dev/null "http://127.0.0.1:$EXTRA_WORKER_PORT/q/health/ready"; do
+    ((SECONDS < deadline)) || { echo "the second push-worker did not start" >&2; exit 1; }
+    sleep 0.5
+  done
+  log "second push-worker started (pid $extra_worker_pid, port $EXTRA_WORKER_PORT)"
+fi
+for url in $(for c in "${SIMULATOR_CHANNELS[@]}"; do simulator_url "$c"; done); do
+  curl -fsS -k -X POST "$url/_sim/reset" >/dev/null
+done
+# every 500 ms: time, push-worker RSS (sum over replicas, KiB), and per channel processed/target of the task
+# being delivered (the newest of the app that is not scheduled)
+samples="$BENCH_DIR/push-delivery.samples"
+: >"$samples"
+(
+  while :; do
+    rss=0
+    for p in "${worker_pids[@]}"; do
+      r="$(ps -o rss= -p "$p" 2>/dev/null || echo 0)"
+      rss=$((rss + r))
+    done
+    counts="$(psql_push -c "select coalesce(string_agg(n.channel || '=' || (n.sent + n.failed + n.rejected) || '/'
+      || (n.target - n.fallback_out + n.fallback_in), ',' order by n.channel), '') from push_task_counts n
+      where n.task_id = (select max(task_id) from push_tasks where app_id = '$APP_ID'
+      and state in ('expanding', 'dispatching', 'done', 'expired'))" 2>/dev/null || true)"
+    echo "$(now_ms) $rss $counts" >>"$samples"
+    sleep 0.5
+  done
+) &
+sampler_pid=$!
 kafka_tool deploy/bench/PushTopics.java snapshot "$BENCH_DIR/push-topics.before"
 run push-expand accept_n="$ACCEPT_N" accept_c="$ACCEPT_C" accept_delay="$ACCEPT_DELAY" where="via the gateway"
 expand_line="$(printf '%s\n' "${lines[@]}" | grep '^EXPAND|')"
@@ -200,6 +255,57 @@ cpu_line="$(printf '%s\n' "${lines[@]}" | grep '^CPU|push-expand|')"
 psql_push -c "select 'push_tasks: state ' || state || ', pages ' || pages || ', devices_expanded ' || devices_expanded
   || ', batches_total ' || batches_total || ', cursor_device_id ' || cursor_device_id from push_tasks
   where task_id = $task_id"
+
+# ---- 6 (first half). delivery until every counter is final -------------------------------------------------
+log "expansion measured; waiting for the delivery of task $task_id"
+deadline=$((SECONDS + DELIVERY_TIMEOUT))
+until [[ "$(psql_push -c "select state in ('done', 'expired') from push_tasks where task_id = $task_id")" == t ]]; do
+  ((SECONDS < deadline)) || { echo "task $task_id not done after $DELIVERY_TIMEOUT s" >&2; break; }
+  sleep 0.5
+done
+sleep 1 # one more sample at the final counts
+kill "$sampler_pid" 2>/dev/null || true
+sampler_pid=""
+delivery_line="$(psql_push -F '|' -c "select t.state, extract(epoch from t.finished_at - t.created_at),
+  (extract(epoch from t.created_at) * 1000)::bigint, t.batches_total, t.batches_done,
+  sum(n.sent), sum(n.failed), sum(n.rejected), sum(n.fallback_in),
+  string_agg(n.channel || ' ' || (n.target - n.fallback_out + n.fallback_in) || '/' || n.sent || '/' || n.failed
+    || '/' || n.rejected, ', ' order by n.channel)
+  from push_tasks t join push_task_counts n on n.task_id = t.task_id where t.task_id = $task_id
+  group by t.state, t.finished_at, t.created_at, t.batches_total, t.batches_done")"
+IFS='|' read -r d_state d_seconds d_created_ms d_batches d_batches_done d_sent d_failed d_rejected d_fallback \
+  d_channels <<<"$delivery_line"
+echo "delivery: task $task_id $d_state after $d_seconds s; batches $d_batches_done/$d_batches; sent $d_sent," \
+  "failed $d_failed, rejected $d_rejected, fell back from svcpush $d_fallback"
+echo "delivery per channel (target/sent/failed/rejected): $d_channels"
+# per channel: the first sample at which its processed count reached its target, from acceptance
+channel_rates="$(python3 - "$samples" "$d_created_ms" <<'PY'
+import sys
+samples, created = sys.argv[1], int(sys.argv[2])
+done, rss_max = {}, 0
+for line in open(samples):
+    parts = line.split()
+    if len(parts) < 2:
+        continue
+    t, rss = int(parts[0]), int(parts[1])
+    rss_max = max(rss_max, rss)
+    for item in (parts[2].split(",") if len(parts) > 2 else []):
+        channel, counts = item.split("=")
+        processed, target = map(int, counts.split("/"))
+        if target > 0 and processed >= target and channel not in done:
+            done[channel] = (target, (t - created) / 1000)
+rates = ", ".join(f"{c} {n} in {s:.1f} s = {n / s:.0f}/s" for c, (n, s) in sorted(done.items()) if s > 0)
+print(f"{rss_max}|{rates}")
+PY
+)"
+IFS='|' read -r worker_rss_max_kb channel_rate_text <<<"$channel_rates"
+echo "delivery rate per channel (complete at the first 500 ms sample): $channel_rate_text"
+sim_stats=""
+for c in "${SIMULATOR_CHANNELS[@]}"; do
+  st="$(curl -fsS -k "$(simulator_url "$c")/_sim/stats")"
+  sim_stats+="$c $(json_get "$st" 'str(d["distinct_tokens"]) + " distinct/" + str(d["duplicates"]) + " repeated"'), "
+done
+echo "simulators (accepted devices): ${sim_stats%, }"
 
 # ---- 5. what it wrote, and Kafka's own producer for the same records ---------------------------------------
 topics_line="$(kafka_tool deploy/bench/PushTopics.java count "$BENCH_DIR/push-topics.before" "$task_id" \
@@ -228,7 +334,14 @@ perf_mbs() { sed -n 's/.*(\([0-9.]*\) MB\/sec).*/\1/p' <<<"$1"; }
 perf_random_s="$(perf_seconds "$perf_random")"
 perf_real_s="$(perf_seconds "$perf_real")"
 
-# ---- 6. summary ---------------------------------------------------------------------------------------------
+# Kafka's own consumer over the same number of channel-topic records (read from the start of the topics)
+consume_line="$(kafka_tool org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "$KAFKA_BOOTSTRAP" \
+  --include 'push\.(ios|cloud|vendor_[a-e]|svcpush)' --num-records "$d_batches" --group "bench-consume-$$" \
+  --timeout 60000 --hide-header 2>/dev/null | tail -n 1)"
+echo "ConsumerPerformance, $d_batches records of the channel topics: $consume_line"
+consume_rate="$(awk -F', *' '{ print $6 }' <<<"$consume_line")"
+
+# ---- 7. summary ---------------------------------------------------------------------------------------------
 value() { # value FIELD NAME_PART: field FIELD of the RESULT line whose name contains NAME_PART
   printf '%s\n' "${lines[@]}" | grep '^RESULT|' | grep -F -- "$2" | head -n 1 | cut -d'|' -f"$1"
 }
@@ -276,13 +389,23 @@ awk -v devices="$DEVICES" -v seed="$seed_s" -v task="$task_id" -v s="$expand_s" 
   printf "ratio: expansion time / ProducerPerformance time = %.2f / %.2f = %.1f (random payloads); %.2f / %.2f = %.1f (own records)\n", s, pr, (pr > 0 ? s / pr : 0), s, pp, (pp > 0 ? s / pp : 0)
   printf "accept p50/p99 ms: gateway idle %s/%s, direct idle %s/%s, gateway during the expansion %s/%s\n", ag50, ag99, ad50, ad99, al50, al99
   printf "rss push-service: %.1f MiB before, max %.1f MiB during (%d samples), %.1f MiB at the end\n", rs, rm, rn, re
-  printf "target: expansion of %d devices <= 30 s: %.2f s -> %s\n", devices, s, (s <= 30 && state == "dispatching" ? "met" : "MISSED")
+  printf "target: expansion of %d devices <= 30 s: %.2f s -> %s\n", devices, s, (s <= 30 && (state == "dispatching" || state == "done") ? "met" : "MISSED")
   printf "target: push-service RSS < 400 MB during the expansion: max %.1f MiB = %.1f MB -> %s\n", rm, rm * 1.048576, (rm * 1.048576 < 400 ? "met" : "MISSED")
+}'
+awk -v workers="$WORKERS" -v state="$d_state" -v s="$d_seconds" -v sent="$d_sent" -v failed="$d_failed" \
+  -v rejected="$d_rejected" -v batches="$d_batches" -v rss="$worker_rss_max_kb" -v consume="$consume_rate" 'BEGIN {
+  processed = sent + failed + rejected
+  printf "delivery (%d push-worker replica(s)): %d targets final (%s) %.1f s after acceptance: %.0f deliveries/s (%.0f sent/s)\n", workers, processed, state, s, processed / s, sent / s
+  printf "delivery vs Kafka: push-worker %.1f records/s (%d records); ConsumerPerformance %s records/s -> ratio %.0f\n", batches / s, batches, consume, (batches > 0 && s > 0 ? consume / (batches / s) : 0)
+  printf "target: >= 20,000 deliveries/s on 2 cores: %.0f/s -> %s\n", processed / s, (processed / s >= 20000 && state == "done" ? "met" : "MISSED")
+  printf "target: push-worker RSS < 300 MB: max %.1f MiB = %.1f MB (sum of %d replica(s)) -> %s\n", rss / 1024, rss * 1.024 / 1000, workers, (rss * 1.024 / 1000 < 300 * workers ? "met" : "MISSED")
 }'
 for pidfile in "$LOCAL"/pids/*.pid; do
   name="$(basename "$pidfile" .pid)"
   rss_kb="$(ps -o rss= -p "$(<"$pidfile")" 2>/dev/null || true)"
   [[ -n "$rss_kb" ]] && echo "rss $name: $((rss_kb / 1024)) MiB"
 done
-warnings="$(grep -cE ' (WARN|ERROR) ' "$LOCAL/logs/push-service.log" || true)"
-echo "push-service log: $warnings WARN/ERROR lines in total (since it started)"
+for s in push-service push-worker; do
+  warnings="$(grep -cE ' (WARN|ERROR) ' "$LOCAL/logs/$s.log" || true)"
+  echo "$s log: $warnings WARN/ERROR lines in total (since it started)"
+done

@@ -62,6 +62,58 @@ simulator_url() {
   done
 }
 
+# upload_simulator_certificates APP_ID ADMIN_TOKEN NAME_FORMAT: gives the app a certificate per provider (production
+# environment) that the provider simulators accept, named printf NAME_FORMAT CHANNEL (e.g. demo-%s). Keys are
+# generated once into .local/keys. A certificate the app already has for a provider is kept.
+upload_simulator_certificates() {
+  local app="$1" admin="$2" format="$3" keys="$LOCAL/keys" provider response body
+  mkdir -p "$keys"
+  if [[ ! -f "$keys/demo-apns.p8" ]]; then
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$keys/demo-apns.p8.tmp" 2>/dev/null
+    mv "$keys/demo-apns.p8.tmp" "$keys/demo-apns.p8"
+  fi
+  if [[ ! -f "$keys/demo-fcm.pem" ]]; then
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$keys/demo-fcm.pem.tmp" 2>/dev/null
+    mv "$keys/demo-fcm.pem.tmp" "$keys/demo-fcm.pem"
+  fi
+  for provider in 1 7 2 3 6 5 4; do
+    response="$(curl -sS --max-time 10 -H "app_id: $app" -H "access-token: $admin" \
+      "$BASE_URL/push/certificate?provider=$provider&environment=1")"
+    [[ "$(json_get "$response" 'd["data"] is None' 2>/dev/null)" == True ]] || continue
+    body="$(python3 - "$provider" "$keys" "$(simulator_url cloud)/token" "$format" <<'PY'
+import json, sys
+provider, keys, token_uri, name_format = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+channel = {1: "ios", 7: "cloud", 2: "vendor_a", 3: "vendor_b", 6: "vendor_c", 5: "vendor_d", 4: "vendor_e"}[provider]
+cert = {"provider": provider, "environment": 1, "name": name_format % channel, "app_id": "", "app_key": "",
+        "app_secret": "demo-" + channel + "-secret", "certificate": ""}
+if channel == "ios":
+    cert.update(app_id="DEMOTEAM01.com.example.demo", app_key="DEMOKEY001", app_secret="",
+                certificate=open(keys + "/demo-apns.p8").read())
+elif channel == "cloud":
+    cert.update(app_secret="", certificate=json.dumps({
+        "type": "service_account", "project_id": "demo-project", "private_key_id": "demo",
+        "private_key": open(keys + "/demo-fcm.pem").read(), "client_email": "push@demo-project.iam.gserviceaccount.com",
+        "client_id": "1", "token_uri": token_uri}))
+elif channel in ("vendor_a", "vendor_d", "vendor_e"):
+    cert.update(app_id="100200300")
+    if channel == "vendor_d":
+        cert.update(app_key="demo-vivo-app-key")
+elif channel == "vendor_b":
+    cert.update(app_id="com.example.demo")
+elif channel == "vendor_c":
+    cert.update(app_key="demo-oppo-app-key")
+print(json.dumps(cert))
+PY
+)"
+    response="$(curl -sS --max-time 10 -X POST -H "app_id: $app" -H "access-token: $admin" \
+      -H 'Content-Type: application/json' --data "$body" "$BASE_URL/push/certificate")"
+    if [[ "$(json_get "$response" 'd["code"]' 2>/dev/null)" != 200 ]]; then
+      echo "POST /push/certificate (provider $provider) answered: $response" >&2
+      return 1
+    fi
+  done
+}
+
 # json_get JSON EXPR: evaluates the Python expression EXPR on the parsed JSON `d` and prints the result.
 json_get() {
   python3 -c 'import json, sys; d = json.loads(sys.stdin.read()); print(eval(sys.argv[1]))' "$2" <<<"$1"

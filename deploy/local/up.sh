@@ -513,55 +513,13 @@ ensure_demo_app() {
 }
 
 # Push on for the demo app, with a certificate per provider (production environment) whose credentials the
-# simulators accept: devices bound with notifier_name demo-<channel> are pushed to end to end. Certificates already
-# uploaded (by an earlier run, or by you) are kept.
+# simulators accept: devices bound with notifier_name demo-<channel> are pushed to end to end.
 ensure_demo_push() {
-  local response provider channel body
+  local response
   response="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
     "$BASE_URL/push/enable?value=true")"
   [[ "$(json_get "$response" 'd["code"]' 2>/dev/null)" == 200 ]] || die "POST /push/enable answered: $response"
-  if [[ ! -f "$KEYS/demo-apns.p8" ]]; then
-    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$KEYS/demo-apns.p8.tmp" 2>/dev/null
-    mv "$KEYS/demo-apns.p8.tmp" "$KEYS/demo-apns.p8"
-  fi
-  if [[ ! -f "$KEYS/demo-fcm.pem" ]]; then
-    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$KEYS/demo-fcm.pem.tmp" 2>/dev/null
-    mv "$KEYS/demo-fcm.pem.tmp" "$KEYS/demo-fcm.pem"
-  fi
-  for provider in 1 7 2 3 6 5 4; do
-    response="$(curl -sS --max-time 10 -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
-      "$BASE_URL/push/certificate?provider=$provider&environment=1")"
-    [[ "$(json_get "$response" 'd["data"] is None' 2>/dev/null)" == True ]] || continue
-    body="$(python3 - "$provider" "$KEYS" "$(simulator_url cloud)/token" <<'PY'
-import json, sys
-provider, keys, token_uri = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-channel = {1: "ios", 7: "cloud", 2: "vendor_a", 3: "vendor_b", 6: "vendor_c", 5: "vendor_d", 4: "vendor_e"}[provider]
-cert = {"provider": provider, "environment": 1, "name": "demo-" + channel, "app_id": "", "app_key": "",
-        "app_secret": "demo-" + channel + "-secret", "certificate": ""}
-if channel == "ios":
-    cert.update(app_id="DEMOTEAM01.com.example.demo", app_key="DEMOKEY001", app_secret="",
-                certificate=open(keys + "/demo-apns.p8").read())
-elif channel == "cloud":
-    cert.update(app_secret="", certificate=json.dumps({
-        "type": "service_account", "project_id": "demo-project", "private_key_id": "demo",
-        "private_key": open(keys + "/demo-fcm.pem").read(), "client_email": "push@demo-project.iam.gserviceaccount.com",
-        "client_id": "1", "token_uri": token_uri}))
-elif channel in ("vendor_a", "vendor_d", "vendor_e"):
-    cert.update(app_id="100200300")
-    if channel == "vendor_d":
-        cert.update(app_key="demo-vivo-app-key")
-elif channel == "vendor_b":
-    cert.update(app_id="com.example.demo")
-elif channel == "vendor_c":
-    cert.update(app_key="demo-oppo-app-key")
-print(json.dumps(cert))
-PY
-)"
-    response="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
-      -H 'Content-Type: application/json' --data "$body" "$BASE_URL/push/certificate")"
-    [[ "$(json_get "$response" 'd["code"]' 2>/dev/null)" == 200 ]] \
-      || die "POST /push/certificate (provider $provider) answered: $response"
-  done
+  upload_simulator_certificates "$APP_ID" "$ADMIN_TOKEN" "demo-%s" || die "uploading the demo certificates failed"
   log "demo app: push on, certificates demo-ios, demo-cloud, demo-vendor_a .. demo-vendor_e (at the simulators)"
 }
 
