@@ -10,6 +10,7 @@ import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -38,6 +39,12 @@ public class TopicFeeder {
         void apply(Connection connection, ConsumerRecord<String, String> record) throws SQLException;
     }
 
+    /** Applies one poll's records inside the batch's transaction (for handlers that write them in one statement). */
+    @FunctionalInterface
+    public interface BatchHandler {
+        void apply(Connection connection, List<ConsumerRecord<String, String>> records) throws SQLException;
+    }
+
     private static final Logger LOG = Logger.getLogger(TopicFeeder.class);
 
     private final Database database;
@@ -56,6 +63,15 @@ public class TopicFeeder {
 
     /** Starts a thread that feeds {@code topic} to {@code handler} as consumer group {@code groupId}. */
     public void feed(String topic, String groupId, String threadName, RecordHandler handler) {
+        feedBatches(topic, groupId, threadName, (c, records) -> {
+            for (ConsumerRecord<String, String> record : records) {
+                handler.apply(c, record);
+            }
+        });
+    }
+
+    /** As {@link #feed}, handing the handler each poll's records at once. */
+    public void feedBatches(String topic, String groupId, String threadName, BatchHandler handler) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -98,11 +114,11 @@ public class TopicFeeder {
     private final class Feed {
 
         private final KafkaConsumer<String, String> consumer;
-        private final RecordHandler handler;
+        private final BatchHandler handler;
         private final Thread thread;
         private volatile boolean running = true;
 
-        Feed(KafkaConsumer<String, String> consumer, RecordHandler handler, String threadName) {
+        Feed(KafkaConsumer<String, String> consumer, BatchHandler handler, String threadName) {
             this.consumer = consumer;
             this.handler = handler;
             this.thread = new Thread(this::loop, threadName);
@@ -126,10 +142,10 @@ public class TopicFeeder {
 
         private void applyOrRewind(ConsumerRecords<String, String> records) throws InterruptedException {
             try {
+                List<ConsumerRecord<String, String>> list = new ArrayList<>(records.count());
+                records.forEach(list::add);
                 database.inTransaction(c -> {
-                    for (ConsumerRecord<String, String> record : records) {
-                        handler.apply(c, record);
-                    }
+                    handler.apply(c, list);
                     return null;
                 });
                 consumer.commitSync();

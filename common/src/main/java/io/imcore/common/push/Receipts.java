@@ -1,52 +1,83 @@
 package io.imcore.common.push;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * Counts delivery confirmations into {@code <channel>_received}, at most once per task and device (push_receipts),
  * however often a device acks or a provider calls back. Used by push-worker (svcpush acks from push.receipts) and
  * push-service (provider receipt callbacks). Unknown tasks, devices and tokens count nothing.
+ *
+ * <p>A whole callback or poll is one statement, so the counter rows it raises are locked only for that statement:
+ * push-worker's batch commits raise the same rows.
  */
 public final class Receipts {
 
+    /** A device's ack, the device named by app, user and device_sn. */
+    public record DeviceAck(long taskId, String appId, long userId, int deviceSn) {}
+
+    /** A provider's receipt, the device named by its token on the channel. */
+    public record TokenReceipt(long taskId, String token) {}
+
     private static final String COUNT = ", r as (insert into push_receipts (task_id, device_id, channel)"
-            + " select t.task_id, d.device_id, ? from d join push_tasks t on t.task_id = ?"
-            + " on conflict do nothing returning channel)"
-            + " insert into push_task_counts (task_id, channel, received) select ?, channel, 1 from r"
-            + " on conflict (task_id, channel) do update set received = push_task_counts.received + 1";
+            + " select distinct d.task_id, d.device_id, ? from d on conflict do nothing returning task_id),"
+            + " n as (select task_id, count(*) as k from r group by task_id),"
+            + " u as (insert into push_task_counts (task_id, channel, received) select task_id, ?, k from n"
+            + " order by task_id on conflict (task_id, channel)"
+            + " do update set received = push_task_counts.received + excluded.received)"
+            + " select coalesce(sum(k), 0) from n";
 
     private Receipts() {}
 
-    /** A device's acknowledgement (svcpush), the device named by app, user and device_sn. True when it counted. */
-    public static boolean byDevice(Connection c, long taskId, Channel channel, String appId, long userId,
-            int deviceSn) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("with d as (select device_id from push_devices"
-                + " where app_id = ? and user_id = ? and device_sn = ?)" + COUNT)) {
-            ps.setString(1, appId);
-            ps.setLong(2, userId);
-            ps.setInt(3, deviceSn);
-            return count(ps, 4, taskId, channel);
+    /** Counts svcpush acks; returns how many counted. */
+    public static int countAcks(Connection c, Channel channel, List<DeviceAck> acks) throws SQLException {
+        if (acks.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement("with i as (select * from unnest(?::bigint[], ?::text[],"
+                + " ?::bigint[], ?::int[]) as i(task_id, app_id, user_id, device_sn)),"
+                + " d as (select t.task_id, v.device_id from i join push_tasks t on t.task_id = i.task_id"
+                + " and t.app_id = i.app_id join push_devices v on v.app_id = i.app_id and v.user_id = i.user_id"
+                + " and v.device_sn = i.device_sn)" + COUNT)) {
+            ps.setArray(1, array(c, "bigint", acks.stream().map(DeviceAck::taskId).toArray()));
+            ps.setArray(2, array(c, "text", acks.stream().map(DeviceAck::appId).toArray()));
+            ps.setArray(3, array(c, "bigint", acks.stream().map(DeviceAck::userId).toArray()));
+            ps.setArray(4, array(c, "int", acks.stream().map(DeviceAck::deviceSn).toArray()));
+            return count(ps, 5, channel);
         }
     }
 
-    /** A provider's delivery receipt, the device named by its token on the channel. True when it counted. */
-    public static boolean byToken(Connection c, long taskId, Channel channel, String token) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("with d as (select k.device_id from push_device_tokens k"
-                + " join push_tasks t on t.app_id = k.app_id and t.task_id = ? where k.channel = ? and k.token = ?)"
+    /** Counts a provider's delivery receipts on the channel; returns how many counted. */
+    public static int countTokens(Connection c, Channel channel, List<TokenReceipt> receipts) throws SQLException {
+        if (receipts.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement("with i as (select * from unnest(?::bigint[], ?::text[])"
+                + " as i(task_id, token)),"
+                + " d as (select t.task_id, k.device_id from i join push_tasks t on t.task_id = i.task_id"
+                + " join push_device_tokens k on k.app_id = t.app_id and k.channel = ? and k.token = i.token)"
                 + COUNT)) {
-            ps.setLong(1, taskId);
-            ps.setString(2, channel.wireName());
-            ps.setString(3, token);
-            return count(ps, 4, taskId, channel);
+            ps.setArray(1, array(c, "bigint", receipts.stream().map(TokenReceipt::taskId).toArray()));
+            ps.setArray(2, array(c, "text", receipts.stream().map(TokenReceipt::token).toArray()));
+            ps.setString(3, channel.wireName());
+            return count(ps, 4, channel);
         }
     }
 
-    private static boolean count(PreparedStatement ps, int index, long taskId, Channel channel) throws SQLException {
+    private static int count(PreparedStatement ps, int index, Channel channel) throws SQLException {
         ps.setString(index, channel.wireName());
-        ps.setLong(index + 1, taskId);
-        ps.setLong(index + 2, taskId);
-        return ps.executeUpdate() == 1;
+        ps.setString(index + 1, channel.wireName());
+        try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static Array array(Connection c, String type, Object[] values) throws SQLException {
+        return c.createArrayOf(type, values);
     }
 }

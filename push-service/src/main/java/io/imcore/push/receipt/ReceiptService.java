@@ -43,14 +43,8 @@ public class ReceiptService {
             throw new ApiException(ErrorCode.BAD_PARAMETER, "body: not a " + channelName + " receipt: "
                     + e.getMessage());
         }
-        return database.inTransaction(c -> {
-            int counted = 0;
-            for (ReceiptFormat.Receipt receipt : parsed) {
-                if (Receipts.byToken(c, receipt.taskId(), channel, receipt.token())) {
-                    counted++;
-                }
-            }
-            return counted;
-        });
+        List<Receipts.TokenReceipt> receipts = parsed.stream()
+                .map(r -> new Receipts.TokenReceipt(r.taskId(), r.token())).toList();
+        return database.autoCommit(c -> Receipts.countTokens(c, channel, receipts));
     }
 }

@@ -40,7 +40,10 @@ public class BatchDispatcher {
         }
     }
 
-    /** Channels whose payload carries the app-icon badge, so the server keeps the device's counter for them. */
+    /**
+     * Channels whose payload carries the app-icon badge, so the server keeps the device's counter for them (vendor_a
+     * only with a badge_class: its badge needs the launcher class).
+     */
     private static final Set<Channel> BADGE_CHANNELS =
             EnumSet.of(Channel.IOS, Channel.CLOUD, Channel.VENDOR_A, Channel.SVCPUSH);
 
@@ -84,7 +87,8 @@ public class BatchDispatcher {
         }
         Channel channel = parsed.get();
         Notification notification = new Notification(batch.taskId(), batch.appId(), batch.message());
-        boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough();
+        boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough()
+                && (channel != Channel.VENDOR_A || notification.channelSettings(channel).hasNonNull("badge_class"));
         long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
         Object[] claimed = database.inTransaction(c -> {
             BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());

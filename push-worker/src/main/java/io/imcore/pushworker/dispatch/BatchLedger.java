@@ -106,6 +106,21 @@ public class BatchLedger {
                     return false;
                 }
             }
+            // the task row first, as the expansion's mirror does, so the two never wait on each other in a cycle
+            // (the row serialises the counter updates of one task). While the expansion still writes batches
+            // (state expanding) it completes the task itself if the workers were faster (TaskStore.finish).
+            String last = "state = 'dispatching' and batches_done + 1 >= batches_total";
+            try (PreparedStatement ps = c.prepareStatement("update push_tasks set batches_done = batches_done + 1,"
+                    + " batches_expired = batches_expired + ?,"
+                    + " state = case when " + last + " then case when batches_expired + ? > 0 then 'expired'"
+                    + " else 'done' end else state end,"
+                    + " finished_at = case when " + last + " then now() else finished_at end where task_id = ?")) {
+                int expiredBatch = expired ? 1 : 0;
+                ps.setInt(1, expiredBatch);
+                ps.setInt(2, expiredBatch);
+                ps.setLong(3, taskId);
+                ps.executeUpdate();
+            }
             try (PreparedStatement ps = c.prepareStatement("insert into push_task_counts (task_id, channel, sent,"
                     + " failed, rejected, fallback_in, fallback_out) values (?, ?, ?, ?, ?, ?, ?)"
                     + " on conflict (task_id, channel) do update set sent = push_task_counts.sent + excluded.sent,"
@@ -137,20 +152,6 @@ public class BatchLedger {
                     }
                     ps.executeBatch();
                 }
-            }
-            // the expansion may still be writing batches (state expanding): it completes the task itself if the
-            // workers were faster (TaskStore.finish); the row lock orders the two
-            String last = "state = 'dispatching' and batches_done + 1 >= batches_total";
-            try (PreparedStatement ps = c.prepareStatement("update push_tasks set batches_done = batches_done + 1,"
-                    + " batches_expired = batches_expired + ?,"
-                    + " state = case when " + last + " then case when batches_expired + ? > 0 then 'expired'"
-                    + " else 'done' end else state end,"
-                    + " finished_at = case when " + last + " then now() else finished_at end where task_id = ?")) {
-                int expiredBatch = expired ? 1 : 0;
-                ps.setInt(1, expiredBatch);
-                ps.setInt(2, expiredBatch);
-                ps.setLong(3, taskId);
-                ps.executeUpdate();
             }
             return true;
         });

@@ -7,6 +7,10 @@ import io.imcore.common.push.Receipts;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -31,12 +35,20 @@ public class ReceiptFeed {
         if (!enabled) {
             return;
         }
-        feeder.feed(PushReceipt.TOPIC, "push-worker.receipts", "push-receipts", (c, record) -> {
-            Optional<PushReceipt> receipt = feeder.read(record, PushReceipt.class);
-            Optional<Channel> channel = receipt.flatMap(r -> Channel.fromWireName(r.channel()));
-            if (receipt.isPresent() && receipt.get().v() == PushReceipt.VERSION && channel.isPresent()) {
-                PushReceipt r = receipt.get();
-                Receipts.byDevice(c, r.taskId(), channel.get(), r.appId(), r.userId(), r.deviceSn());
+        feeder.feedBatches(PushReceipt.TOPIC, "push-worker.receipts", "push-receipts", (c, records) -> {
+            Map<Channel, List<Receipts.DeviceAck>> byChannel = new EnumMap<>(Channel.class);
+            for (var record : records) {
+                Optional<PushReceipt> receipt = feeder.read(record, PushReceipt.class)
+                        .filter(r -> r.v() == PushReceipt.VERSION);
+                Optional<Channel> channel = receipt.flatMap(r -> Channel.fromWireName(r.channel()));
+                if (channel.isPresent()) {
+                    PushReceipt r = receipt.get();
+                    byChannel.computeIfAbsent(channel.get(), k -> new ArrayList<>())
+                            .add(new Receipts.DeviceAck(r.taskId(), r.appId(), r.userId(), r.deviceSn()));
+                }
+            }
+            for (Map.Entry<Channel, List<Receipts.DeviceAck>> entry : byChannel.entrySet()) {
+                Receipts.countAcks(c, entry.getKey(), entry.getValue());
             }
         });
     }
