@@ -169,12 +169,16 @@ public class BatchDispatcher {
                         Outcome outcome = outcomes.get(i);
                         Pending p = chunk.get(i);
                         switch (outcome.kind()) {
-                            case ACCEPTED -> tally.of(channel).sent++;
+                            case ACCEPTED -> {
+                                tally.of(channel).sent++;
+                                metrics.targets(channel, Result.SENT, 1);
+                            }
                             case REJECTED -> {
                                 if (channel == Channel.SVCPUSH) {
                                     offline.add(p);
                                 } else {
                                     tally.rejected(p.delivery.target().deviceId(), channel, p.delivery.token());
+                                    metrics.targets(channel, Result.REJECTED, 1);
                                 }
                             }
                             case FAILED -> {

@@ -59,6 +59,11 @@ public class FcmAdapter implements ChannelAdapter {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final ChannelSettings settings;
+    /**
+     * Requests open at once over all send calls: the JDK client multiplexes them on one HTTP/2 connection and fails
+     * (rather than queues) a request beyond the server's concurrent-stream limit (FCM's: 100).
+     */
+    private final Semaphore inFlight;
     private final HttpClient http;
     private final Map<String, Account> accounts = new ConcurrentHashMap<>();
     private final Map<String, Account> current = new ConcurrentHashMap<>();
@@ -104,6 +109,7 @@ public class FcmAdapter implements ChannelAdapter {
 
     public FcmAdapter(ChannelSettings settings) {
         this.settings = settings;
+        this.inFlight = new Semaphore(Math.max(1, settings.maxConcurrentRequests()));
         HttpClient.Builder builder = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
                 .connectTimeout(settings.requestTimeout());
@@ -154,7 +160,6 @@ public class FcmAdapter implements ChannelAdapter {
         long now = Instant.now().getEpochSecond();
         Map<Integer, String> bodies = new HashMap<>();
         long timeoutMillis = settings.requestTimeout().toMillis();
-        Semaphore inFlight = new Semaphore(Math.max(1, settings.maxConcurrentRequests()));
         List<CompletableFuture<Outcome>> futures = new ArrayList<>(n);
         for (Delivery delivery : deliveries) {
             Integer badge = notification.isPassThrough() ? null : delivery.badge();
