@@ -258,11 +258,32 @@ psql_push -c "select 'push_tasks: state ' || state || ', pages ' || pages || ', 
 
 # ---- 6 (first half). delivery until every counter is final -------------------------------------------------
 log "expansion measured; waiting for the delivery of task $task_id"
+# cumulative CPU seconds of each component (postgres: all its processes alive at the time)
+cpu_seconds() {
+  local name pid total
+  for name in push-service push-worker simulators kafka message-service; do
+    pid="$(<"$LOCAL/pids/$name.pid")"
+    echo "$name $(awk '{ print ($14 + $15) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
+  done
+  total=0
+  for pid in $(pgrep -u postgres 2>/dev/null); do
+    total="$(awk -v t="$total" '{ print t + ($14 + $15) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo "$total")"
+  done
+  echo "postgres $total"
+  echo "machine $(awk '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / 100 }' /proc/stat)"
+}
+cpu_before="$(cpu_seconds)"
+delivery_started=$(now_ms)
 deadline=$((SECONDS + DELIVERY_TIMEOUT))
 until [[ "$(psql_push -c "select state in ('done', 'expired') from push_tasks where task_id = $task_id")" == t ]]; do
   ((SECONDS < deadline)) || { echo "task $task_id not done after $DELIVERY_TIMEOUT s" >&2; break; }
   sleep 0.5
 done
+delivery_wall="$(awk -v a="$delivery_started" -v b="$(now_ms)" 'BEGIN { print (b - a) / 1000 }')"
+cpu_after="$(cpu_seconds)"
+echo "CPU in cores over the delivery after the expansion ($delivery_wall s; postgres: its processes alive at both ends):"
+join <(sort <<<"$cpu_before") <(sort <<<"$cpu_after") \
+  | awk -v w="$delivery_wall" '{ printf "  %s %.2f\n", $1, ($3 - $2) / w }'
 sleep 1 # one more sample at the final counts
 kill "$sampler_pid" 2>/dev/null || true
 sampler_pid=""
@@ -282,16 +303,23 @@ echo "delivery per channel (target/sent/failed/rejected): $d_channels"
 channel_rates="$(python3 - "$samples" "$d_created_ms" <<'PY'
 import sys
 samples, created = sys.argv[1], int(sys.argv[2])
-done, rss_max = {}, 0
+rows, rss_max = [], 0
 for line in open(samples):
     parts = line.split()
     if len(parts) < 2:
         continue
-    t, rss = int(parts[0]), int(parts[1])
-    rss_max = max(rss_max, rss)
+    rss_max = max(rss_max, int(parts[1]))
+    counts = {}
     for item in (parts[2].split(",") if len(parts) > 2 else []):
-        channel, counts = item.split("=")
-        processed, target = map(int, counts.split("/"))
+        channel, pair = item.split("=")
+        counts[channel] = tuple(map(int, pair.split("/")))
+    rows.append((int(parts[0]), counts))
+# a channel's target grows while svcpush devices fall back to it: compare with the final target
+final = rows[-1][1] if rows else {}
+done = {}
+for t, counts in rows:
+    for channel, (processed, _) in counts.items():
+        target = final[channel][1]
         if target > 0 and processed >= target and channel not in done:
             done[channel] = (target, (t - created) / 1000)
 rates = ", ".join(f"{c} {n} in {s:.1f} s = {n / s:.0f}/s" for c, (n, s) in sorted(done.items()) if s > 0)

@@ -257,6 +257,34 @@ step_push_every_channel() {
     'sum(v for k, v in d["data"][0].items() if k.endswith("_target")) == 0'
 }
 
+# svcpush end to end: a device connected to /ws (deploy/local/ws_device.py) gets the notification frame from
+# push-worker through message-service and acknowledges it: sent and received on svcpush. push-service learns the
+# device is online from presence.events, so the push is repeated (svcpush_only) until it is routed to svcpush.
+step_push_svcpush() {
+  local out="$LOCAL/smoke-ws-device.out" attempt routed='d["data"][0]["state"] == "done"'
+  "$HERE/ws_device.py" "$BASE_URL" "$APP_ID" "$USER_TOKEN" 1 40 >"$out" 2>&1 &
+  local device=$!
+  local deadline=$((SECONDS + 15))
+  until grep -q connected "$out"; do
+    ((SECONDS < deadline)) && kill -0 "$device" 2>/dev/null || { cat "$out" >&2; break; }
+    sleep 0.2
+  done
+  for attempt in $(seq 1 20); do
+    notify "{\"user_id\":[$USER_ID]}" '{"distribution_strategy":"svcpush_only"}'
+    TASK_ID="$(json_get "$RESPONSE" 'd["data"]["task_id"]')"
+    poll_task "$TASK_ID" "$routed"
+    [[ "$(json_get "$RESPONSE" 'd["data"][0]["svcpush_target"]')" == 1 ]] && break
+    sleep 0.5
+  done
+  expected='d["data"][0]["state"] == "done" and (d["data"][0]["svcpush_target"], d["data"][0]["svcpush_sent"]) == (1, 1)'
+  expect "svcpush task $TASK_ID done: target 1, sent 1 (after $attempt attempts)" "$expected"
+  wait "$device" || true
+  RESPONSE="$(sed -n 2p "$out")" # after "connected"
+  expect "the device got the notification frame" "d['type'] == 'notification' and d['task_id'] == $TASK_ID and d['notification']['title'] == 'smoke'"
+  poll_task "$TASK_ID" 'd["data"][0]["svcpush_received"] == 1'
+  expect "its notification_ack counted as received" 'd["data"][0]["svcpush_received"] == 1'
+}
+
 step_push_disabled() {
   call POST "/push/enable?value=false" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
   expect "push disabled for the app" 'd["code"] == 200'
@@ -313,7 +341,7 @@ step_health() {
 }
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
-  conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel push_disabled push_opt_out
+  conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel push_svcpush push_disabled push_opt_out
   password_change_revokes wrong_password unknown_path health)
 
 for step in "${STEPS[@]}"; do

@@ -411,8 +411,10 @@ start_services() {
         extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY")
         mapfile -t java_options < <(push_worker_channel_settings)
         # memory: a small serial-collected heap, and bounded direct buffers (Netty: Pushy, Vert.x) and code cache
-        java_options+=(-Xmx160m -XX:+UseSerialGC -XX:MaxDirectMemorySize=64m -XX:ReservedCodeCacheSize=64m -Xss512k
+        java_options+=(-Xmx128m -XX:+UseSerialGC -XX:MaxDirectMemorySize=64m -XX:ReservedCodeCacheSize=48m -Xss512k
           -Dio.netty.allocator.numDirectArenas=2 -Dio.netty.allocator.numHeapArenas=2)
+        # glibc keeps a malloc arena per thread that allocates; the worker has ~200 threads
+        extra_env+=(MALLOC_ARENA_MAX=2)
       fi
       log "$s: starting on 127.0.0.1:${SERVICE_PORT[$s]}"
       launch "$s" env \
