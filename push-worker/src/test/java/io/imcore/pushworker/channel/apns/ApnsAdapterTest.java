@@ -1,5 +1,8 @@
 package io.imcore.pushworker.channel.apns;
 
+import static io.imcore.pushworker.channel.AdapterTestSupport.badgedDeliveries;
+import static io.imcore.pushworker.channel.AdapterTestSupport.close;
+import static io.imcore.pushworker.channel.AdapterTestSupport.startSimulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
+import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
@@ -61,10 +65,8 @@ class ApnsAdapterTest {
         vertx = Vertx.vertx();
         production = new ApnsSimulator();
         sandbox = new ApnsSimulator();
-        production.start(vertx, "127.0.0.1", 0, dir.resolve("production")).toCompletionStage().toCompletableFuture()
-                .get(60, TimeUnit.SECONDS);
-        sandbox.start(vertx, "127.0.0.1", 0, dir.resolve("sandbox")).toCompletionStage().toCompletableFuture()
-                .get(60, TimeUnit.SECONDS);
+        startSimulator(vertx, production, dir.resolve("production"));
+        startSimulator(vertx, sandbox, dir.resolve("sandbox"));
         Path trust = dir.resolve("trust.pem");
         Files.writeString(trust, Files.readString(dir.resolve("production/apns-ca.pem"))
                 + Files.readString(dir.resolve("sandbox/apns-ca.pem")));
@@ -75,7 +77,7 @@ class ApnsAdapterTest {
 
     @AfterAll
     static void stopSimulators() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        close(vertx);
     }
 
     @BeforeEach
@@ -107,15 +109,11 @@ class ApnsAdapterTest {
     }
 
     static Notification notification(String json) throws Exception {
-        return new Notification(7L, "app1", (ObjectNode) MAPPER.readTree(json));
+        return AdapterTestSupport.notification(7L, json);
     }
 
     static List<Delivery> deliveries(String... tokens) {
-        List<Delivery> out = new ArrayList<>();
-        for (String token : tokens) {
-            out.add(new Delivery(null, token, 3));
-        }
-        return out;
+        return badgedDeliveries(3, tokens);
     }
 
     static Recorder.Request lastPush(ApnsSimulator simulator) {
