@@ -6,22 +6,19 @@ import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.simulators.ProviderSimulator;
 import io.imcore.simulators.Recorder;
-import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * What the adapter tests set up alike: a provider simulator in this JVM, settings pointing at it, credentials,
+ * What the adapter tests set up alike: settings pointing at a simulator ({@link InJvmSimulator}), credentials,
  * notifications and deliveries, and reading back what the simulator recorded. Our app is always {@code app1}.
  */
 public final class AdapterTestSupport {
@@ -29,18 +26,6 @@ public final class AdapterTestSupport {
     public static final ObjectMapper JSON = new ObjectMapper();
 
     private AdapterTestSupport() {}
-
-    /** Starts the simulator on a free port of 127.0.0.1 (the APNs one makes its TLS certificate first: slow). */
-    public static URI startSimulator(Vertx vertx, ProviderSimulator simulator, Path workDir) throws Exception {
-        int port = simulator.start(vertx, "127.0.0.1", 0, workDir).toCompletionStage().toCompletableFuture()
-                .get(60, TimeUnit.SECONDS);
-        return URI.create("http://127.0.0.1:" + port);
-    }
-
-    /** Stops the simulators started on it, and Vert.x. */
-    public static void close(Vertx vertx) throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
 
     /** Both environments on the simulator at {@code base}; 5 s request timeout, 4 concurrent requests. */
     public static ChannelSettings settings(Channel channel, URI base, Optional<URI> authUrl,

@@ -1,11 +1,9 @@
 package io.imcore.pushworker.channel.huawei;
 
 import static io.imcore.pushworker.channel.AdapterTestSupport.JSON;
-import static io.imcore.pushworker.channel.AdapterTestSupport.close;
 import static io.imcore.pushworker.channel.AdapterTestSupport.deliveries;
 import static io.imcore.pushworker.channel.AdapterTestSupport.recorded;
 import static io.imcore.pushworker.channel.AdapterTestSupport.settings;
-import static io.imcore.pushworker.channel.AdapterTestSupport.startSimulator;
 import static io.imcore.pushworker.channel.AdapterTestSupport.textNotification;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,51 +18,41 @@ import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.InJvmSimulator;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.huawei.HuaweiSimulator;
-import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class HuaweiAdapterTest {
 
-    static Vertx vertx;
-    static HuaweiSimulator sim;
+    static final HuaweiSimulator sim = new HuaweiSimulator();
+    @RegisterExtension
+    static final InJvmSimulator running = new InJvmSimulator(sim);
     static HuaweiAdapter adapter;
     static int version = 1;
 
     @BeforeAll
-    static void start(@TempDir Path dir) throws Exception {
-        vertx = Vertx.vertx();
-        sim = new HuaweiSimulator();
-        URI base = startSimulator(vertx, sim, dir);
-        adapter = new HuaweiAdapter(settings(Channel.VENDOR_A, base, Optional.empty(), Optional.empty()));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        close(vertx);
+    static void createAdapter() {
+        adapter = new HuaweiAdapter(settings(Channel.VENDOR_A, running.base(), Optional.empty(), Optional.empty()));
     }
 
     @BeforeEach
-    void reset() {
-        sim.reset();
+    void noReceipts() {
         sim.setReceiptUrl(null);
     }
 

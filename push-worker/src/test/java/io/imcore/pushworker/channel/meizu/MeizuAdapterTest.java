@@ -1,9 +1,7 @@
 package io.imcore.pushworker.channel.meizu;
 
-import static io.imcore.pushworker.channel.AdapterTestSupport.close;
 import static io.imcore.pushworker.channel.AdapterTestSupport.notification;
 import static io.imcore.pushworker.channel.AdapterTestSupport.recorded;
-import static io.imcore.pushworker.channel.AdapterTestSupport.startSimulator;
 import static io.imcore.pushworker.channel.AdapterTestSupport.targetedDeliveries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,17 +16,16 @@ import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.InJvmSimulator;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.meizu.MeizuSimulator;
-import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -37,40 +34,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class MeizuAdapterTest {
 
     static final ObjectMapper MAPPER = new ObjectMapper();
     static final String NOTIFY = "/garcia/api/server/push/varnished/pushByPushId";
     static final String PASS_THROUGH = "/garcia/api/server/push/unvarnished/pushByPushId";
-    static Vertx vertx;
-    static MeizuSimulator simulator;
-    static URI base;
-
-    @BeforeAll
-    static void start(@TempDir Path dir) throws Exception {
-        vertx = Vertx.vertx();
-        simulator = new MeizuSimulator();
-        base = startSimulator(vertx, simulator, dir);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        close(vertx);
-    }
-
-    @BeforeEach
-    void reset() {
-        simulator.reset();
-    }
+    static final MeizuSimulator simulator = new MeizuSimulator();
+    @RegisterExtension
+    static final InJvmSimulator running = new InJvmSimulator(simulator);
 
     static ChannelSettings settings(Optional<URI> receiptUrl) {
-        return AdapterTestSupport.settings(Channel.VENDOR_E, base, Optional.empty(), receiptUrl);
+        return AdapterTestSupport.settings(Channel.VENDOR_E, running.base(), Optional.empty(), receiptUrl);
     }
 
     static Credentials credentials(String secret) {

@@ -1,12 +1,10 @@
 package io.imcore.pushworker.channel.oppo;
 
 import static io.imcore.pushworker.channel.AdapterTestSupport.JSON;
-import static io.imcore.pushworker.channel.AdapterTestSupport.close;
 import static io.imcore.pushworker.channel.AdapterTestSupport.deliveries;
 import static io.imcore.pushworker.channel.AdapterTestSupport.form;
 import static io.imcore.pushworker.channel.AdapterTestSupport.recorded;
 import static io.imcore.pushworker.channel.AdapterTestSupport.settings;
-import static io.imcore.pushworker.channel.AdapterTestSupport.startSimulator;
 import static io.imcore.pushworker.channel.AdapterTestSupport.textNotification;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,56 +17,40 @@ import com.sun.net.httpserver.HttpServer;
 import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.Credentials;
+import io.imcore.pushworker.channel.InJvmSimulator;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.oppo.OppoSimulator;
-import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class OppoAdapterTest {
 
-    static Vertx vertx;
-    static OppoSimulator sim;
-    static URI base;
+    static final OppoSimulator sim = new OppoSimulator();
+    @RegisterExtension
+    static final InJvmSimulator running = new InJvmSimulator(sim);
     static OppoAdapter adapter;
     static int version = 1;
 
     @BeforeAll
-    static void start(@TempDir Path dir) throws Exception {
-        vertx = Vertx.vertx();
-        sim = new OppoSimulator();
-        base = startSimulator(vertx, sim, dir);
+    static void createAdapter() {
         adapter = adapter(Optional.empty());
     }
 
     static OppoAdapter adapter(Optional<URI> receiptUrl) {
-        return new OppoAdapter(settings(Channel.VENDOR_C, base, Optional.of(base), receiptUrl));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        close(vertx);
-    }
-
-    @BeforeEach
-    void reset() {
-        sim.reset();
+        return new OppoAdapter(settings(Channel.VENDOR_C, running.base(), Optional.of(running.base()), receiptUrl));
     }
 
     static Credentials credentials(String masterSecret) {

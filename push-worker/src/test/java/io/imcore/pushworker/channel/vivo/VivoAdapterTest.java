@@ -1,9 +1,7 @@
 package io.imcore.pushworker.channel.vivo;
 
-import static io.imcore.pushworker.channel.AdapterTestSupport.close;
 import static io.imcore.pushworker.channel.AdapterTestSupport.notification;
 import static io.imcore.pushworker.channel.AdapterTestSupport.recorded;
-import static io.imcore.pushworker.channel.AdapterTestSupport.startSimulator;
 import static io.imcore.pushworker.channel.AdapterTestSupport.targetedDeliveries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,54 +16,33 @@ import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.InJvmSimulator;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.vivo.VivoSimulator;
-import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class VivoAdapterTest {
 
     static final ObjectMapper MAPPER = new ObjectMapper();
-    static Vertx vertx;
-    static VivoSimulator simulator;
-    static URI base;
-
-    @BeforeAll
-    static void start(@TempDir Path dir) throws Exception {
-        vertx = Vertx.vertx();
-        simulator = new VivoSimulator();
-        base = startSimulator(vertx, simulator, dir);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        close(vertx);
-    }
-
-    @BeforeEach
-    void reset() {
-        simulator.reset();
-    }
+    static final VivoSimulator simulator = new VivoSimulator();
+    @RegisterExtension
+    static final InJvmSimulator running = new InJvmSimulator(simulator);
 
     static ChannelSettings settings(Optional<URI> receiptUrl) {
-        return AdapterTestSupport.settings(Channel.VENDOR_D, base, Optional.empty(), receiptUrl);
+        return AdapterTestSupport.settings(Channel.VENDOR_D, running.base(), Optional.empty(), receiptUrl);
     }
 
     static Credentials credentials(String secret, long version) {
