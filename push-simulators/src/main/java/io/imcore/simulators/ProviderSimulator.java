@@ -2,8 +2,12 @@ package io.imcore.simulators;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -22,7 +26,8 @@ import java.util.Map;
  *
  * <p>Control API (JSON): {@code GET /_sim/stats}, {@code GET /_sim/requests?limit=N},
  * {@code POST /_sim/faults {"kind":"transient|auth","count":N}}, {@code POST /_sim/latency {"millis":N}},
- * {@code POST /_sim/reset}.
+ * {@code POST /_sim/reset}, {@code POST /_sim/apps {"app_id","app_key","app_secret","certificate"}} (see
+ * {@link #registerApp}).
  */
 public abstract class ProviderSimulator {
 
@@ -31,6 +36,7 @@ public abstract class ProviderSimulator {
     private volatile long latencyMillis;
     private Vertx vertx;
     private HttpServer server;
+    private volatile HttpClient callbackClient;
 
     /** The channel simulated, by its wire name (decisions.md section 5): ios, cloud, vendor_a .. vendor_e. */
     public abstract String channel();
@@ -43,8 +49,23 @@ public abstract class ProviderSimulator {
      * (such as a generated TLS certificate to trust).
      */
     protected HttpServerOptions serverOptions(Path workDir) throws Exception {
-        return new HttpServerOptions();
+        return new HttpServerOptions().setMaxFormAttributeSize(maxFormAttributeSize());
     }
+
+    /**
+     * The largest form body the server decodes (with the default {@link #serverOptions}). Vert.x's default, 8 KiB, is
+     * enough for JSON protocols; the form-posting ones raise it, as a request for 1000 targets is far larger.
+     */
+    protected int maxFormAttributeSize() {
+        return HttpServerOptions.DEFAULT_MAX_FORM_ATTRIBUTE_SIZE;
+    }
+
+    /**
+     * Registers an app's credentials with our certificate fields (docs/push-certificates.md), also from
+     * {@code POST /_sim/apps}: simulators that check credentials override it (an exception answers 400); by default
+     * every app is accepted.
+     */
+    public void registerApp(String appId, String appKey, String appSecret, String certificate) throws Exception {}
 
     public final Future<Integer> start(Vertx vertx, String host, int port, Path workDir) {
         this.vertx = vertx;
@@ -68,6 +89,17 @@ public abstract class ProviderSimulator {
             json(ctx, 200, new JsonObject().put("ok", true));
         });
         routes(router);
+        // after the provider's routes, so a simulator with its own /_sim/apps handler keeps it
+        router.post("/_sim/apps").handler(ctx -> {
+            JsonObject body = ctx.body().asJsonObject();
+            try {
+                registerApp(body.getString("app_id"), body.getString("app_key"), body.getString("app_secret"),
+                        body.getString("certificate"));
+                json(ctx, 200, new JsonObject().put("ok", true));
+            } catch (Exception e) {
+                json(ctx, 400, new JsonObject().put("error", String.valueOf(e.getMessage())));
+            }
+        });
         HttpServerOptions options;
         try {
             options = serverOptions(workDir);
@@ -126,6 +158,33 @@ public abstract class ProviderSimulator {
     /** Answers with a JSON body after the configured latency. */
     protected void reply(RoutingContext ctx, int status, JsonObject body) {
         later(() -> json(ctx, status, body));
+    }
+
+    /**
+     * Posts a receipt callback to the app's server, fire and forget: a URL that cannot be called, or an endpoint
+     * that is down, loses the receipt (the simulators never retry it).
+     */
+    protected void postCallback(String url, String contentType, String body) {
+        HttpClient client = callbackClient;
+        if (client == null) {
+            synchronized (this) {
+                if (callbackClient == null) {
+                    callbackClient = vertx.createHttpClient();
+                }
+                client = callbackClient;
+            }
+        }
+        RequestOptions options;
+        try {
+            options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url)
+                    .putHeader("content-type", contentType);
+        } catch (RuntimeException e) {
+            return;
+        }
+        client.request(options)
+                .compose(request -> request.send(Buffer.buffer(body)))
+                .onSuccess(response -> response.body())
+                .onFailure(e -> { /* lost, see above */ });
     }
 
     protected static void json(RoutingContext ctx, int status, Object body) {

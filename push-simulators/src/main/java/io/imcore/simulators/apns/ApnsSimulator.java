@@ -116,16 +116,6 @@ public class ApnsSimulator extends ProviderSimulator {
     @Override
     protected void routes(Router router) {
         router.post("/3/device/:token").handler(this::push);
-        router.post("/_sim/apps").handler(ctx -> {
-            JsonObject body = ctx.body().asJsonObject();
-            try {
-                registerApp(body.getString("app_id"), body.getString("app_key"), body.getString("app_secret"),
-                        body.getString("certificate"));
-                json(ctx, 200, new JsonObject().put("ok", true));
-            } catch (Exception e) {
-                json(ctx, 400, new JsonObject().put("error", String.valueOf(e.getMessage())));
-            }
-        });
     }
 
     /**
@@ -134,6 +124,7 @@ public class ApnsSimulator extends ProviderSimulator {
      * app_secret (certificate auth). From then on JWTs must be signed by a registered key and client certificates
      * must be registered ones.
      */
+    @Override
     public void registerApp(String appId, String appKey, String appSecret, String certificate) throws Exception {
         int dot = appId == null ? -1 : appId.indexOf('.');
         String topic = dot < 0 ? appId : appId.substring(dot + 1);

@@ -2,10 +2,6 @@ package io.imcore.simulators.huawei;
 
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -34,7 +30,6 @@ public class HuaweiSimulator extends ProviderSimulator {
     private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
     private final AtomicLong requestIds = new AtomicLong();
     private volatile String receiptUrl;
-    private HttpClient callbacks;
 
     @Override
     public String channel() {
@@ -42,6 +37,7 @@ public class HuaweiSimulator extends ProviderSimulator {
     }
 
     /** Registers an app: its tokens are then only issued for this client secret (our certificate fields). */
+    @Override
     public void registerApp(String appId, String appKey, String appSecret, String certificate) {
         apps.put(appId, appSecret == null ? "" : appSecret);
     }
@@ -60,12 +56,6 @@ public class HuaweiSimulator extends ProviderSimulator {
 
     @Override
     protected void routes(Router router) {
-        router.post("/_sim/apps").handler(ctx -> {
-            JsonObject b = ctx.body().asJsonObject();
-            registerApp(b.getString("app_id"), b.getString("app_key"), b.getString("app_secret"),
-                    b.getString("certificate"));
-            json(ctx, 200, new JsonObject().put("ok", true));
-        });
         router.post("/_sim/receipt").handler(ctx -> {
             setReceiptUrl(ctx.body().asJsonObject().getString("url"));
             json(ctx, 200, new JsonObject().put("ok", true));
@@ -166,24 +156,8 @@ public class HuaweiSimulator extends ProviderSimulator {
                         .put("status", 0).put("timestamp", now).put("requestId", requestId));
             }
             String body = new JsonObject().put("statuses", statuses).encode();
-            later(() -> post(url, body));
+            later(() -> postCallback(url, "application/json", body));
         }
-    }
-
-    private void post(String url, String body) {
-        HttpClient client = callbacks;
-        if (client == null) {
-            synchronized (this) {
-                if (callbacks == null) {
-                    callbacks = vertx().createHttpClient();
-                }
-                client = callbacks;
-            }
-        }
-        client.request(new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url)
-                        .putHeader("content-type", "application/json"))
-                .compose(req -> req.send(Buffer.buffer(body)))
-                .onSuccess(resp -> resp.body());
     }
 
     private static JsonObject result(String code, String msg) {

@@ -3,18 +3,12 @@ package io.imcore.simulators.meizu;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -45,7 +39,6 @@ public class MeizuSimulator extends ProviderSimulator {
     private final Map<String, String> secrets = new ConcurrentHashMap<>();
     private final Map<String, Queue<PendingReceipt>> pendingReceipts = new ConcurrentHashMap<>();
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
-    private volatile HttpClient callbackClient;
 
     @Override
     public String channel() {
@@ -57,6 +50,12 @@ public class MeizuSimulator extends ProviderSimulator {
         secrets.put(appId, appSecret);
     }
 
+    /** From {@code POST /_sim/apps}: Meizu signs with the appSecret alone. */
+    @Override
+    public void registerApp(String appId, String appKey, String appSecret, String certificate) {
+        registerApp(appId, appSecret);
+    }
+
     @Override
     public void reset() {
         super.reset();
@@ -66,17 +65,12 @@ public class MeizuSimulator extends ProviderSimulator {
 
     /** Form bodies of 1000 pushIds exceed Vert.x's default form attribute limit (8 KiB). */
     @Override
-    protected HttpServerOptions serverOptions(Path workDir) {
-        return new HttpServerOptions().setMaxFormAttributeSize(4 << 20);
+    protected int maxFormAttributeSize() {
+        return 4 << 20;
     }
 
     @Override
     protected void routes(Router router) {
-        router.post("/_sim/apps").handler(ctx -> {
-            JsonObject body = ctx.body().asJsonObject();
-            registerApp(body.getString("app_id"), body.getString("app_secret"));
-            json(ctx, 200, new JsonObject().put("ok", true));
-        });
         router.post("/garcia/api/server/push/varnished/pushByPushId").handler(ctx -> push(ctx, true));
         router.post("/garcia/api/server/push/unvarnished/pushByPushId").handler(ctx -> push(ctx, false));
     }
@@ -254,33 +248,11 @@ public class MeizuSimulator extends ProviderSimulator {
                 }
                 JsonObject cb = new JsonObject();
                 byMessage.forEach(cb::put);
-                post(entry.getKey(), "cb=" + URLEncoder.encode(cb.encode(), StandardCharsets.UTF_8)
-                        + "&access_token=" + URLEncoder.encode(channel() + "-sim", StandardCharsets.UTF_8));
+                String body = "cb=" + URLEncoder.encode(cb.encode(), StandardCharsets.UTF_8)
+                        + "&access_token=" + URLEncoder.encode(channel() + "-sim", StandardCharsets.UTF_8);
+                postCallback(entry.getKey(), "application/x-www-form-urlencoded;charset=UTF-8", body);
             }
         }
-    }
-
-    private void post(String url, String body) {
-        HttpClient client = callbackClient;
-        if (client == null) {
-            synchronized (this) {
-                if (callbackClient == null) {
-                    callbackClient = vertx().createHttpClient();
-                }
-                client = callbackClient;
-            }
-        }
-        RequestOptions options;
-        try {
-            options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url)
-                    .putHeader("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
-        } catch (RuntimeException e) {
-            return;
-        }
-        client.request(options)
-                .compose(request -> request.send(Buffer.buffer(body)))
-                .onSuccess(response -> response.body())
-                .onFailure(e -> { /* a receipt endpoint that is down loses the receipts */ });
     }
 
     // ---- helpers ----

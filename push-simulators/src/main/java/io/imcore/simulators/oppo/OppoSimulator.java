@@ -3,17 +3,11 @@ package io.imcore.simulators.oppo;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -38,7 +32,6 @@ public class OppoSimulator extends ProviderSimulator {
     private final Map<String, String> apps = new ConcurrentHashMap<>(); // app key -> master secret
     private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
-    private HttpClient callbacks;
 
     @Override
     public String channel() {
@@ -46,6 +39,7 @@ public class OppoSimulator extends ProviderSimulator {
     }
 
     /** Registers an app (app_key = App Key, app_secret = MasterSecret): its auth signatures are then verified. */
+    @Override
     public void registerApp(String appId, String appKey, String appSecret, String certificate) {
         apps.put(appKey, appSecret == null ? "" : appSecret);
     }
@@ -59,18 +53,12 @@ public class OppoSimulator extends ProviderSimulator {
 
     /** Form bodies of 1000 targets are far larger than Vert.x's default 8 KiB form attribute limit. */
     @Override
-    protected HttpServerOptions serverOptions(Path workDir) {
-        return new HttpServerOptions().setMaxFormAttributeSize(16 << 20);
+    protected int maxFormAttributeSize() {
+        return 16 << 20;
     }
 
     @Override
     protected void routes(Router router) {
-        router.post("/_sim/apps").handler(ctx -> {
-            JsonObject b = ctx.body().asJsonObject();
-            registerApp(b.getString("app_id"), b.getString("app_key"), b.getString("app_secret"),
-                    b.getString("certificate"));
-            json(ctx, 200, new JsonObject().put("ok", true));
-        });
         router.post("/server/v1/auth").handler(this::auth);
         router.post("/server/v1/message/notification/unicast_batch").handler(this::send);
     }
@@ -173,24 +161,8 @@ public class OppoSimulator extends ProviderSimulator {
         reply(ctx, 200, result(0, "Success").put("data", data));
         receipts.forEach((url, list) -> {
             String body = list.encode();
-            later(() -> post(url, body));
+            later(() -> postCallback(url, "application/json", body));
         });
-    }
-
-    private void post(String url, String body) {
-        HttpClient client = callbacks;
-        if (client == null) {
-            synchronized (this) {
-                if (callbacks == null) {
-                    callbacks = vertx().createHttpClient();
-                }
-                client = callbacks;
-            }
-        }
-        client.request(new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url)
-                        .putHeader("content-type", "application/json"))
-                .compose(req -> req.send(Buffer.buffer(body)))
-                .onSuccess(resp -> resp.body());
     }
 
     static String sha256(String s) {

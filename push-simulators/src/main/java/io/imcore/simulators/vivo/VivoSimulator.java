@@ -2,10 +2,6 @@ package io.imcore.simulators.vivo;
 
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -53,7 +49,6 @@ public class VivoSimulator extends ProviderSimulator {
     private final AtomicLong taskIds = new AtomicLong(600_000_000L);
     private final Map<String, Queue<PendingReceipt>> pendingReceipts = new ConcurrentHashMap<>();
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
-    private volatile HttpClient callbackClient;
 
     @Override
     public String channel() {
@@ -63,6 +58,12 @@ public class VivoSimulator extends ProviderSimulator {
     /** Registers an app: its auth requests must then carry its appKey and a sign made with its appSecret. */
     public void registerApp(String appId, String appKey, String appSecret) {
         apps.put(appId, new App(appKey, appSecret));
+    }
+
+    /** From {@code POST /_sim/apps}: vivo has no certificate field. */
+    @Override
+    public void registerApp(String appId, String appKey, String appSecret, String certificate) {
+        registerApp(appId, appKey, appSecret);
     }
 
     @Override
@@ -76,11 +77,6 @@ public class VivoSimulator extends ProviderSimulator {
 
     @Override
     protected void routes(Router router) {
-        router.post("/_sim/apps").handler(ctx -> {
-            JsonObject body = ctx.body().asJsonObject();
-            registerApp(body.getString("app_id"), body.getString("app_key"), body.getString("app_secret"));
-            json(ctx, 200, new JsonObject().put("ok", true));
-        });
         router.post("/message/auth").handler(this::auth);
         router.post("/message/saveListPayload").handler(this::saveListPayload);
         router.post("/message/pushToList").handler(this::pushToList);
@@ -344,32 +340,9 @@ public class VivoSimulator extends ProviderSimulator {
                 }
                 JsonObject body = new JsonObject();
                 byTask.forEach((taskId, item) -> body.put(taskId, item.put("targets", targets.get(taskId).toString())));
-                post(entry.getKey(), body.encode());
+                postCallback(entry.getKey(), "application/json", body.encode());
             }
         }
-    }
-
-    private void post(String url, String body) {
-        HttpClient client = callbackClient;
-        if (client == null) {
-            synchronized (this) {
-                if (callbackClient == null) {
-                    callbackClient = vertx().createHttpClient();
-                }
-                client = callbackClient;
-            }
-        }
-        RequestOptions options;
-        try {
-            options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url)
-                    .putHeader("content-type", "application/json");
-        } catch (RuntimeException e) {
-            return; // not a URL we can call
-        }
-        client.request(options)
-                .compose(request -> request.send(Buffer.buffer(body)))
-                .onSuccess(response -> response.body())
-                .onFailure(e -> { /* a receipt endpoint that is down loses the receipt, as with vivo */ });
     }
 
     // ---- helpers ----

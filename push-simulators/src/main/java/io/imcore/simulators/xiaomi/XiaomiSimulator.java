@@ -3,17 +3,11 @@ package io.imcore.simulators.xiaomi;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,7 +24,6 @@ public class XiaomiSimulator extends ProviderSimulator {
 
     private final Map<String, String> apps = new ConcurrentHashMap<>(); // package name -> AppSecret
     private final AtomicLong ids = new AtomicLong();
-    private HttpClient callbacks;
 
     @Override
     public String channel() {
@@ -38,6 +31,7 @@ public class XiaomiSimulator extends ProviderSimulator {
     }
 
     /** Registers an app (app_id = package name, app_secret = AppSecret): its requests must carry that key. */
+    @Override
     public void registerApp(String appId, String appKey, String appSecret, String certificate) {
         apps.put(appId, appSecret == null ? "" : appSecret);
     }
@@ -50,18 +44,12 @@ public class XiaomiSimulator extends ProviderSimulator {
 
     /** Form bodies of 1000 targets are far larger than Vert.x's default 8 KiB form attribute limit. */
     @Override
-    protected HttpServerOptions serverOptions(Path workDir) {
-        return new HttpServerOptions().setMaxFormAttributeSize(16 << 20);
+    protected int maxFormAttributeSize() {
+        return 16 << 20;
     }
 
     @Override
     protected void routes(Router router) {
-        router.post("/_sim/apps").handler(ctx -> {
-            JsonObject b = ctx.body().asJsonObject();
-            registerApp(b.getString("app_id"), b.getString("app_key"), b.getString("app_secret"),
-                    b.getString("certificate"));
-            json(ctx, 200, new JsonObject().put("ok", true));
-        });
         router.post("/v3/message/regid").handler(this::send);
         router.post("/v2/message/regid").handler(this::send);
     }
@@ -138,24 +126,8 @@ public class XiaomiSimulator extends ProviderSimulator {
                     .put("barStatus", "Enable")
                     .put("timestamp", System.currentTimeMillis()));
             String body = "data=" + URLEncoder.encode(receipt.encode(), StandardCharsets.UTF_8);
-            later(() -> post(callback, body));
+            later(() -> postCallback(callback, "application/x-www-form-urlencoded", body));
         }
-    }
-
-    private void post(String url, String body) {
-        HttpClient client = callbacks;
-        if (client == null) {
-            synchronized (this) {
-                if (callbacks == null) {
-                    callbacks = vertx().createHttpClient();
-                }
-                client = callbacks;
-            }
-        }
-        client.request(new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url)
-                        .putHeader("content-type", "application/x-www-form-urlencoded"))
-                .compose(req -> req.send(Buffer.buffer(body)))
-                .onSuccess(resp -> resp.body());
     }
 
     private static JsonObject error(int code, String reason, String description) {

@@ -31,7 +31,7 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
 /**
- * Small helpers the form/JSON-over-HTTPS adapters (vendor_a, vendor_b, vendor_c) share: one {@link HttpClient} per
+ * Small helpers the form/JSON-over-HTTPS adapters (vendor_a .. vendor_e) share: one {@link HttpClient} per
  * adapter built from {@link ChannelSettings}, form encoding, Retry-After, URL joining and text truncation.
  */
 public final class VendorHttp {
@@ -42,12 +42,24 @@ public final class VendorHttp {
 
     /** An HTTP client with the channel's connect timeout, trusting the JDK's CAs plus the optional extra one. */
     public static HttpClient client(ChannelSettings settings) {
-        HttpClient.Builder builder = HttpClient.newBuilder()
+        HttpClient.Builder builder = builder(settings);
+        settings.trustCertificate().ifPresent(pem -> builder.sslContext(sslContext(pem)));
+        return builder.build();
+    }
+
+    /**
+     * The same client trusting the JDK's CAs only, for the channels whose trust-certificate setting is documented as
+     * not used (vendor_d, vendor_e: public CAs, and plain-HTTP simulators).
+     */
+    public static HttpClient jdkTrustClient(ChannelSettings settings) {
+        return builder(settings).build();
+    }
+
+    private static HttpClient.Builder builder(ChannelSettings settings) {
+        return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.requestTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER);
-        settings.trustCertificate().ifPresent(pem -> builder.sslContext(sslContext(pem)));
-        return builder.build();
     }
 
     /** {@code a=b&c=d}, UTF-8 URL-encoded; null values are left out. */

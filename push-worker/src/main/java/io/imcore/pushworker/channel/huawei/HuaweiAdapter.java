@@ -4,16 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
-import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.channel.http.TokenBatchAdapter;
 import io.imcore.pushworker.channel.http.VendorHttp;
 import io.imcore.pushworker.channel.http.VendorTokenCache;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -31,48 +30,21 @@ import java.util.concurrent.CompletableFuture;
  * 1000 tokens. One request per send, except that with a badge class the deliveries are grouped by badge number
  * (the badge is per device, the message per request).
  */
-public class HuaweiAdapter implements ChannelAdapter {
+public class HuaweiAdapter extends TokenBatchAdapter {
 
     static final int MAX_TOKENS = 1000;
     static final int TITLE_MAX = 100;
     static final int BODY_MAX = 1000;
     static final String TOKEN_PATH = "/oauth2/v3/token";
 
-    private final ChannelSettings settings;
-    private final HttpClient http;
-    private final VendorTokenCache tokens;
-
     public HuaweiAdapter(ChannelSettings settings) {
-        this.settings = settings;
-        this.http = VendorHttp.client(settings);
-        this.tokens = new VendorTokenCache(this::fetchToken);
+        super(Channel.VENDOR_A, MAX_TOKENS, settings);
     }
 
     @Override
-    public Channel channel() {
-        return Channel.VENDOR_A;
-    }
-
-    @Override
-    public int maxTargetsPerRequest() {
-        return MAX_TOKENS;
-    }
-
-    @Override
-    public List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries) {
+    protected List<Outcome> sendWithToken(Credentials credentials, String token, Notification notification,
+            List<Delivery> deliveries) {
         int n = deliveries.size();
-        if (n == 0) {
-            return List.of();
-        }
-        if (n > MAX_TOKENS) {
-            throw new IllegalArgumentException("at most " + MAX_TOKENS + " deliveries per send, got " + n);
-        }
-        String token;
-        try {
-            token = tokens.get(credentials);
-        } catch (VendorTokenCache.AuthException e) {
-            return VendorHttp.all(n, Outcome.retry("auth: " + e.getMessage()));
-        }
         ObjectNode settingsOf = notification.channelSettings(Channel.VENDOR_A);
         String badgeClass = Notification.text(settingsOf, "badge_class");
         // groups of delivery indexes sharing one request body
@@ -123,7 +95,7 @@ public class HuaweiAdapter implements ChannelAdapter {
             try {
                 token = tokens.refresh(credentials, token);
             } catch (VendorTokenCache.AuthException e) {
-                Outcome retry = Outcome.retry("auth: " + e.getMessage());
+                Outcome retry = authRetry(e);
                 authRefused.forEach(g -> g.getValue().forEach(i -> out[i] = retry));
                 break;
             }
@@ -246,7 +218,8 @@ public class HuaweiAdapter implements ChannelAdapter {
         return root.toString();
     }
 
-    private VendorTokenCache.Token fetchToken(Credentials credentials) throws VendorTokenCache.AuthException {
+    @Override
+    protected VendorTokenCache.Token fetchToken(Credentials credentials) throws VendorTokenCache.AuthException {
         URI uri = settings.authUrl().map(u -> VendorHttp.endpoint(u, TOKEN_PATH))
                 .orElseGet(() -> VendorHttp.resolve(settings.baseUrl(credentials.environment()), TOKEN_PATH));
         String form = VendorHttp.form(Map.of(

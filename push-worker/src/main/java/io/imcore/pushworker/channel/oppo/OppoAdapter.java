@@ -4,16 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
-import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.channel.http.TokenBatchAdapter;
 import io.imcore.pushworker.channel.http.VendorHttp;
 import io.imcore.pushworker.channel.http.VendorTokenCache;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +31,7 @@ import java.util.Map;
  * /server/v1/message/notification/unicast_batch} sends up to 1000 single-target messages in one request and answers
  * per message.
  */
-public class OppoAdapter implements ChannelAdapter {
+public class OppoAdapter extends TokenBatchAdapter {
 
     static final int MAX_TOKENS = 1000;
     static final int TITLE_MAX = 50;
@@ -45,41 +44,14 @@ public class OppoAdapter implements ChannelAdapter {
     static final int INVALID_AUTH_TOKEN = 11;
     static final int INVALID_REGISTRATION_ID = 10000;
 
-    private final ChannelSettings settings;
-    private final HttpClient http;
-    private final VendorTokenCache tokens;
-
     public OppoAdapter(ChannelSettings settings) {
-        this.settings = settings;
-        this.http = VendorHttp.client(settings);
-        this.tokens = new VendorTokenCache(this::fetchToken);
+        super(Channel.VENDOR_C, MAX_TOKENS, settings);
     }
 
     @Override
-    public Channel channel() {
-        return Channel.VENDOR_C;
-    }
-
-    @Override
-    public int maxTargetsPerRequest() {
-        return MAX_TOKENS;
-    }
-
-    @Override
-    public List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries) {
+    protected List<Outcome> sendWithToken(Credentials credentials, String token, Notification notification,
+            List<Delivery> deliveries) {
         int n = deliveries.size();
-        if (n == 0) {
-            return List.of();
-        }
-        if (n > MAX_TOKENS) {
-            throw new IllegalArgumentException("at most " + MAX_TOKENS + " deliveries per send, got " + n);
-        }
-        String token;
-        try {
-            token = tokens.get(credentials);
-        } catch (VendorTokenCache.AuthException e) {
-            return VendorHttp.all(n, Outcome.retry("auth: " + e.getMessage()));
-        }
         String messages = messages(notification, deliveries);
         URI uri = VendorHttp.resolve(settings.baseUrl(credentials.environment()), SEND_PATH);
         for (int attempt = 0; ; attempt++) {
@@ -108,7 +80,7 @@ public class OppoAdapter implements ChannelAdapter {
                 try {
                     token = tokens.refresh(credentials, token);
                 } catch (VendorTokenCache.AuthException e) {
-                    return VendorHttp.all(n, Outcome.retry("auth: " + e.getMessage()));
+                    return VendorHttp.all(n, authRetry(e));
                 }
                 continue;
             }
@@ -201,7 +173,8 @@ public class OppoAdapter implements ChannelAdapter {
         return messages.toString();
     }
 
-    private VendorTokenCache.Token fetchToken(Credentials credentials) throws VendorTokenCache.AuthException {
+    @Override
+    protected VendorTokenCache.Token fetchToken(Credentials credentials) throws VendorTokenCache.AuthException {
         URI uri = settings.authUrl().map(u -> VendorHttp.endpoint(u, AUTH_PATH))
                 .orElseGet(() -> VendorHttp.resolve(settings.baseUrl(credentials.environment()), AUTH_PATH));
         String appKey = credentials.appKey() == null ? "" : credentials.appKey();

@@ -11,6 +11,7 @@ import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.channel.http.VendorHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -105,11 +106,7 @@ public class VivoAdapter implements ChannelAdapter {
 
     public VivoAdapter(ChannelSettings settings) {
         this.settings = settings;
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(settings.requestTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        this.http = VendorHttp.jdkTrustClient(settings);
     }
 
     @Override

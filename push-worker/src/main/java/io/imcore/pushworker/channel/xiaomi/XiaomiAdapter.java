@@ -3,15 +3,14 @@ package io.imcore.pushworker.channel.xiaomi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
-import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.channel.http.BatchAdapter;
 import io.imcore.pushworker.channel.http.VendorHttp;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -27,40 +26,20 @@ import java.util.StringJoiner;
  * form-encoded, {@code Authorization: key=<AppSecret>}, up to 1000 comma-joined regIds per request, one request per
  * send. The AppSecret never expires, so there is no token to cache or refresh.
  */
-public class XiaomiAdapter implements ChannelAdapter {
+public class XiaomiAdapter extends BatchAdapter {
 
     static final int MAX_TOKENS = 1000;
     static final int TITLE_MAX = 50;
     static final int DESCRIPTION_MAX = 128;
     static final String PATH = "/v3/message/regid";
 
-    private final ChannelSettings settings;
-    private final HttpClient http;
-
     public XiaomiAdapter(ChannelSettings settings) {
-        this.settings = settings;
-        this.http = VendorHttp.client(settings);
+        super(Channel.VENDOR_B, MAX_TOKENS, settings);
     }
 
     @Override
-    public Channel channel() {
-        return Channel.VENDOR_B;
-    }
-
-    @Override
-    public int maxTargetsPerRequest() {
-        return MAX_TOKENS;
-    }
-
-    @Override
-    public List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries) {
+    protected List<Outcome> sendBatch(Credentials credentials, Notification notification, List<Delivery> deliveries) {
         int n = deliveries.size();
-        if (n == 0) {
-            return List.of();
-        }
-        if (n > MAX_TOKENS) {
-            throw new IllegalArgumentException("at most " + MAX_TOKENS + " deliveries per send, got " + n);
-        }
         URI uri = VendorHttp.resolve(settings.baseUrl(credentials.environment()), PATH);
         HttpRequest request = HttpRequest.newBuilder(uri)
                 .timeout(settings.requestTimeout())

@@ -1,5 +1,6 @@
 package io.imcore.pushworker.channel.apns;
 
+import static io.imcore.pushworker.channel.AdapterTestSupport.badgedDeliveries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,15 +11,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
+import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.InJvmSimulator;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.apns.ApnsSimulator;
-import io.vertx.core.Vertx;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,11 +35,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The ios adapter against two in-JVM APNs simulators (production and sandbox). */
@@ -49,39 +51,28 @@ class ApnsAdapterTest {
     @TempDir
     static Path dir;
 
-    static Vertx vertx;
-    static ApnsSimulator production;
-    static ApnsSimulator sandbox;
+    static final ApnsSimulator production = new ApnsSimulator();
+    static final ApnsSimulator sandbox = new ApnsSimulator();
+    @RegisterExtension
+    static final InJvmSimulator runningProduction = new InJvmSimulator(production);
+    @RegisterExtension
+    static final InJvmSimulator runningSandbox = new InJvmSimulator(sandbox);
     static ChannelSettings settings;
 
     ApnsAdapter adapter;
 
     @BeforeAll
-    static void startSimulators() throws Exception {
-        vertx = Vertx.vertx();
-        production = new ApnsSimulator();
-        sandbox = new ApnsSimulator();
-        production.start(vertx, "127.0.0.1", 0, dir.resolve("production")).toCompletionStage().toCompletableFuture()
-                .get(60, TimeUnit.SECONDS);
-        sandbox.start(vertx, "127.0.0.1", 0, dir.resolve("sandbox")).toCompletionStage().toCompletableFuture()
-                .get(60, TimeUnit.SECONDS);
+    static void trustBothSimulators() throws Exception {
         Path trust = dir.resolve("trust.pem");
-        Files.writeString(trust, Files.readString(dir.resolve("production/apns-ca.pem"))
-                + Files.readString(dir.resolve("sandbox/apns-ca.pem")));
+        Files.writeString(trust, Files.readString(runningProduction.workDir().resolve("apns-ca.pem"))
+                + Files.readString(runningSandbox.workDir().resolve("apns-ca.pem")));
         settings = new ChannelSettings(Channel.IOS, URI.create("https://127.0.0.1:" + production.port()),
                 URI.create("https://127.0.0.1:" + sandbox.port()), Optional.empty(), Optional.empty(),
                 Optional.of(trust), Duration.ofSeconds(20), 64);
     }
 
-    @AfterAll
-    static void stopSimulators() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
     @BeforeEach
     void setUp() {
-        production.reset();
-        sandbox.reset();
         adapter = new ApnsAdapter(settings);
     }
 
@@ -107,15 +98,11 @@ class ApnsAdapterTest {
     }
 
     static Notification notification(String json) throws Exception {
-        return new Notification(7L, "app1", (ObjectNode) MAPPER.readTree(json));
+        return AdapterTestSupport.notification(7L, json);
     }
 
     static List<Delivery> deliveries(String... tokens) {
-        List<Delivery> out = new ArrayList<>();
-        for (String token : tokens) {
-            out.add(new Delivery(null, token, 3));
-        }
-        return out;
+        return badgedDeliveries(3, tokens);
     }
 
     static Recorder.Request lastPush(ApnsSimulator simulator) {

@@ -1,97 +1,76 @@
 package io.imcore.pushworker.channel.huawei;
 
+import static io.imcore.pushworker.channel.AdapterTestSupport.JSON;
+import static io.imcore.pushworker.channel.AdapterTestSupport.deliveries;
+import static io.imcore.pushworker.channel.AdapterTestSupport.recorded;
+import static io.imcore.pushworker.channel.AdapterTestSupport.settings;
+import static io.imcore.pushworker.channel.AdapterTestSupport.textNotification;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import io.imcore.common.push.Channel;
+import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.InJvmSimulator;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.huawei.HuaweiSimulator;
-import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class HuaweiAdapterTest {
 
-    static final ObjectMapper JSON = new ObjectMapper();
-    static Vertx vertx;
-    static HuaweiSimulator sim;
+    static final HuaweiSimulator sim = new HuaweiSimulator();
+    @RegisterExtension
+    static final InJvmSimulator running = new InJvmSimulator(sim);
     static HuaweiAdapter adapter;
     static int version = 1;
 
     @BeforeAll
-    static void start(@TempDir Path dir) throws Exception {
-        vertx = Vertx.vertx();
-        sim = new HuaweiSimulator();
-        int port = sim.start(vertx, "127.0.0.1", 0, dir).toCompletionStage().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS);
-        URI base = URI.create("http://127.0.0.1:" + port);
-        adapter = new HuaweiAdapter(new ChannelSettings(Channel.VENDOR_A, base, base, Optional.empty(),
-                Optional.empty(), Optional.empty(), Duration.ofSeconds(5), 4));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    static void createAdapter() {
+        adapter = new HuaweiAdapter(settings(Channel.VENDOR_A, running.base(), Optional.empty(), Optional.empty()));
     }
 
     @BeforeEach
-    void reset() {
-        sim.reset();
+    void noReceipts() {
         sim.setReceiptUrl(null);
     }
 
     /** Fresh credentials each time (new cache key), so each test fetches its own token. */
     static Credentials credentials(String secret) {
-        return new Credentials("app1", Channel.VENDOR_A, 1, "hw", "10086", "", secret, "", version++);
+        return AdapterTestSupport.credentials(Channel.VENDOR_A, "hw", "10086", "", secret, version++);
     }
 
     static Notification text(String title, String body) {
-        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", title).put("body", body)
-                .put("badge", "+1");
-        m.putObject("channels");
-        return new Notification(77L, "app1", m);
-    }
-
-    static List<Delivery> deliveries(String... tokens) {
-        List<Delivery> out = new ArrayList<>();
-        for (String t : tokens) {
-            out.add(new Delivery(null, t, null));
-        }
-        return out;
+        return textNotification(77L, title, body);
     }
 
     static List<Recorder.Request> sends() {
-        return sim.recorder().requests().stream().filter(r -> r.path().contains("messages:send")).toList();
+        return recorded(sim, path -> path.contains("messages:send"));
     }
 
     static long tokenRequests() {
-        return sim.recorder().requests().stream().filter(r -> r.path().startsWith("/oauth2/v3/token")).count();
+        return recorded(sim, path -> path.startsWith("/oauth2/v3/token")).size();
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.imcore.pushworker.channel.vivo;
 
+import static io.imcore.pushworker.channel.AdapterTestSupport.notification;
+import static io.imcore.pushworker.channel.AdapterTestSupport.recorded;
+import static io.imcore.pushworker.channel.AdapterTestSupport.targetedDeliveries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,73 +10,43 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.InJvmSimulator;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.vivo.VivoSimulator;
-import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class VivoAdapterTest {
 
     static final ObjectMapper MAPPER = new ObjectMapper();
-    static Vertx vertx;
-    static VivoSimulator simulator;
-    static URI base;
-
-    @BeforeAll
-    static void start(@TempDir Path dir) throws Exception {
-        vertx = Vertx.vertx();
-        simulator = new VivoSimulator();
-        int port = simulator.start(vertx, "127.0.0.1", 0, dir).toCompletionStage().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS);
-        base = URI.create("http://127.0.0.1:" + port);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
-    @BeforeEach
-    void reset() {
-        simulator.reset();
-    }
+    static final VivoSimulator simulator = new VivoSimulator();
+    @RegisterExtension
+    static final InJvmSimulator running = new InJvmSimulator(simulator);
 
     static ChannelSettings settings(Optional<URI> receiptUrl) {
-        return new ChannelSettings(Channel.VENDOR_D, base, base, Optional.empty(), receiptUrl, Optional.empty(),
-                Duration.ofSeconds(5), 4);
+        return AdapterTestSupport.settings(Channel.VENDOR_D, running.base(), Optional.empty(), receiptUrl);
     }
 
     static Credentials credentials(String secret, long version) {
-        return new Credentials("app1", Channel.VENDOR_D, 1, "vivo-prod", "10004", "key-abc", secret, "", version);
-    }
-
-    static Notification notification(long taskId, String json) throws Exception {
-        return new Notification(taskId, "app1", (ObjectNode) MAPPER.readTree(json));
+        return AdapterTestSupport.credentials(Channel.VENDOR_D, "vivo-prod", "10004", "key-abc", secret, version);
     }
 
     static Notification simple(long taskId) throws Exception {
@@ -82,15 +55,11 @@ class VivoAdapterTest {
     }
 
     static List<Delivery> deliveries(String... tokens) {
-        List<Delivery> list = new ArrayList<>();
-        for (String token : tokens) {
-            list.add(new Delivery(new PushBatch.Target(1L, 2L, 1, token, "vivo-prod", 1, null), token, null));
-        }
-        return list;
+        return targetedDeliveries("vivo-prod", tokens);
     }
 
     static List<Recorder.Request> requests(String path) {
-        return simulator.recorder().requests().stream().filter(r -> r.path().equals(path)).toList();
+        return recorded(simulator, path::equals);
     }
 
     static JsonNode json(Recorder.Request request) throws Exception {

@@ -1,108 +1,67 @@
 package io.imcore.pushworker.channel.xiaomi;
 
+import static io.imcore.pushworker.channel.AdapterTestSupport.JSON;
+import static io.imcore.pushworker.channel.AdapterTestSupport.deliveries;
+import static io.imcore.pushworker.channel.AdapterTestSupport.form;
+import static io.imcore.pushworker.channel.AdapterTestSupport.recorded;
+import static io.imcore.pushworker.channel.AdapterTestSupport.settings;
+import static io.imcore.pushworker.channel.AdapterTestSupport.textNotification;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import io.imcore.common.push.Channel;
-import io.imcore.pushworker.channel.ChannelSettings;
+import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.Credentials;
-import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.InJvmSimulator;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.xiaomi.XiaomiSimulator;
-import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class XiaomiAdapterTest {
 
-    static final ObjectMapper JSON = new ObjectMapper();
-    static Vertx vertx;
-    static XiaomiSimulator sim;
-    static URI base;
+    static final XiaomiSimulator sim = new XiaomiSimulator();
+    @RegisterExtension
+    static final InJvmSimulator running = new InJvmSimulator(sim);
     static XiaomiAdapter adapter;
 
     @BeforeAll
-    static void start(@TempDir Path dir) throws Exception {
-        vertx = Vertx.vertx();
-        sim = new XiaomiSimulator();
-        int port = sim.start(vertx, "127.0.0.1", 0, dir).toCompletionStage().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS);
-        base = URI.create("http://127.0.0.1:" + port);
+    static void createAdapter() {
         adapter = adapter(Optional.empty());
     }
 
     static XiaomiAdapter adapter(Optional<URI> receiptUrl) {
-        return new XiaomiAdapter(new ChannelSettings(Channel.VENDOR_B, base, base, Optional.empty(), receiptUrl,
-                Optional.empty(), Duration.ofSeconds(5), 4));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
-    @BeforeEach
-    void reset() {
-        sim.reset();
+        return new XiaomiAdapter(settings(Channel.VENDOR_B, running.base(), Optional.empty(), receiptUrl));
     }
 
     static Credentials credentials(String secret) {
-        return new Credentials("app1", Channel.VENDOR_B, 1, "mi", "com.example.chat", "", secret, "", 1L);
+        return AdapterTestSupport.credentials(Channel.VENDOR_B, "mi", "com.example.chat", "", secret, 1L);
     }
 
     static Notification text(String title, String body) {
-        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", title).put("body", body)
-                .put("badge", "+1");
-        m.putObject("channels");
-        return new Notification(88L, "app1", m);
-    }
-
-    static List<Delivery> deliveries(String... tokens) {
-        List<Delivery> out = new ArrayList<>();
-        for (String t : tokens) {
-            out.add(new Delivery(null, t, null));
-        }
-        return out;
+        return textNotification(88L, title, body);
     }
 
     static List<Recorder.Request> sends() {
-        return sim.recorder().requests().stream().filter(r -> r.path().startsWith("/v3/message/regid")).toList();
-    }
-
-    static Map<String, String> form(String body) {
-        Map<String, String> out = new HashMap<>();
-        for (String pair : body.split("&")) {
-            int eq = pair.indexOf('=');
-            out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                    URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-        }
-        return out;
+        return recorded(sim, path -> path.startsWith("/v3/message/regid"));
     }
 
     @Test

@@ -1,0 +1,48 @@
+package io.imcore.pushworker.channel.http;
+
+import io.imcore.common.push.Channel;
+import io.imcore.pushworker.channel.ChannelSettings;
+import io.imcore.pushworker.channel.Credentials;
+import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.Notification;
+import io.imcore.pushworker.channel.Outcome;
+import java.util.List;
+
+/**
+ * A {@link BatchAdapter} whose provider wants an access token from its auth endpoint (vendor_a, vendor_c): the token
+ * comes from a {@link VendorTokenCache} before each batch; when none can be had, every target is retried later (the
+ * credentials may be fixed, or the endpoint back, by then).
+ */
+public abstract class TokenBatchAdapter extends BatchAdapter {
+
+    /** The subclass refreshes a token its provider refuses with {@link VendorTokenCache#refresh}. */
+    protected final VendorTokenCache tokens = new VendorTokenCache(this::fetchToken);
+
+    protected TokenBatchAdapter(Channel channel, int maxTargets, ChannelSettings settings) {
+        super(channel, maxTargets, settings);
+    }
+
+    @Override
+    protected final List<Outcome> sendBatch(Credentials credentials, Notification notification,
+            List<Delivery> deliveries) {
+        String token;
+        try {
+            token = tokens.get(credentials);
+        } catch (VendorTokenCache.AuthException e) {
+            return VendorHttp.all(deliveries.size(), authRetry(e));
+        }
+        return sendWithToken(credentials, token, notification, deliveries);
+    }
+
+    /** {@link #sendBatch} with a valid access token. */
+    protected abstract List<Outcome> sendWithToken(Credentials credentials, String token, Notification notification,
+            List<Delivery> deliveries);
+
+    /** Asks the provider's auth endpoint for a token (called by {@link #tokens}, at most once at a time per key). */
+    protected abstract VendorTokenCache.Token fetchToken(Credentials credentials) throws VendorTokenCache.AuthException;
+
+    /** The outcome of a target when no token could be had. */
+    protected static Outcome authRetry(VendorTokenCache.AuthException e) {
+        return Outcome.retry("auth: " + e.getMessage());
+    }
+}
