@@ -14,10 +14,18 @@ import io.imcore.pushworker.channel.Outcome;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.FileSystemOptions;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.TrustOptions;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,13 +41,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 import org.jboss.logging.Logger;
@@ -51,24 +57,31 @@ import org.jboss.logging.Logger;
  * <p>One google-auth {@link ServiceAccountCredentials} per credentials version ({@link Credentials#cacheKey()}); its
  * access token is fetched once and reused until it nears expiry. A 401 refreshes it once (only once for all the
  * requests that used the same token) and repeats that request once.
+ *
+ * <p>Transport: the Vert.x core HTTP client on the adapter's own small {@link Vertx} (closed by {@link #close()}),
+ * HTTP/2 multiplexed on one connection per host: negotiated by ALPN over https, HTTP/2 prior knowledge (h2c) over
+ * plain http (the simulator). {@link #send} stays blocking: it issues its requests asynchronously and waits for all
+ * the answers.
  */
 public class FcmAdapter implements ChannelAdapter {
 
     static final String SCOPE = "https://www.googleapis.com/auth/firebase.messaging";
     private static final Logger LOG = Logger.getLogger(FcmAdapter.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Event loops of the adapter's Vert.x: one connection per host needs one; a second serves a second host. */
+    private static final int EVENT_LOOPS = 2;
 
     private final ChannelSettings settings;
     /**
-     * Requests open at once over all send calls: the JDK client multiplexes them on one HTTP/2 connection and fails
-     * (rather than queues) a request beyond the server's concurrent-stream limit (FCM's: 100).
+     * Requests open at once over all send calls, kept under the server's concurrent-stream limit (FCM's: 100) so
+     * the HTTP/2 connection carries them all at once (beyond it, the client queues requests for a stream).
      */
     private final Semaphore inFlight;
+    /** The adapter's own event loop(s), for the HTTP client only. */
+    private final Vertx vertx;
     private final HttpClient http;
     private final Map<String, Account> accounts = new ConcurrentHashMap<>();
     private final Map<String, Account> current = new ConcurrentHashMap<>();
-    /** Cleartext hosts whose connection was upgraded to h2c (see {@link #upgradeCleartext}). */
-    private final Set<String> upgraded = ConcurrentHashMap.newKeySet();
 
     /** One service account's state; {@code error} when its JSON is unusable. */
     static final class Account {
@@ -109,19 +122,30 @@ public class FcmAdapter implements ChannelAdapter {
 
     public FcmAdapter(ChannelSettings settings) {
         this.settings = settings;
-        this.inFlight = new Semaphore(Math.max(1, settings.maxConcurrentRequests()));
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_2)
-                .connectTimeout(settings.requestTimeout());
+        int maxConcurrent = Math.max(1, settings.maxConcurrentRequests());
+        this.inFlight = new Semaphore(maxConcurrent);
+        this.vertx = Vertx.vertx(new VertxOptions()
+                .setEventLoopPoolSize(EVENT_LOOPS)
+                .setWorkerPoolSize(2) // token refreshes after a 401 (google-auth blocks)
+                .setInternalBlockingPoolSize(2)
+                .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
+                        .setClassPathResolvingEnabled(false)));
+        HttpClientOptions options = new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_2)
+                .setUseAlpn(true) // https: h2 by ALPN, else HTTP/1.1
+                .setHttp2ClearTextUpgrade(false) // http: h2c with prior knowledge, no upgrade
+                .setHttp2MaxPoolSize(1) // one connection per host: its streams carry every request
+                .setMaxPoolSize(Math.min(maxConcurrent, 64)) // only if a server answers ALPN with HTTP/1.1
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, settings.requestTimeout().toMillis()));
         if (settings.trustCertificate().isPresent()) {
             try {
-                builder.sslContext(sslContext(settings.trustCertificate().get()));
+                options.setTrustOptions(trustOptions(settings.trustCertificate().get()));
             } catch (Exception e) {
                 LOG.warnf("cloud: trust certificate %s unusable, using the JDK's trust store: %s",
                         settings.trustCertificate().get(), e.toString());
             }
         }
-        this.http = builder.build();
+        this.http = vertx.createHttpClient(options);
     }
 
     @Override
@@ -156,7 +180,6 @@ public class FcmAdapter implements ChannelAdapter {
             return outcomes;
         }
         URI uri = sendUri(credentials.environment(), account.projectId);
-        upgradeCleartext(uri);
         long now = Instant.now().getEpochSecond();
         Map<Integer, String> bodies = new HashMap<>();
         long timeoutMillis = settings.requestTimeout().toMillis();
@@ -195,31 +218,49 @@ public class FcmAdapter implements ChannelAdapter {
 
     private CompletableFuture<Outcome> post(Account account, URI uri, String body, String accessToken,
             boolean mayRefresh) {
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(settings.requestTimeout())
-                .header("Authorization", "Bearer " + accessToken)
-                .header("Content-Type", "application/json; charset=UTF-8")
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                .build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
-                .handle((response, error) -> {
-                    if (error != null) {
-                        return CompletableFuture.completedFuture(Outcome.retry("connection: " + describe(error)));
+        long timeout = settings.requestTimeout().toMillis();
+        RequestOptions request = new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setAbsoluteURI(uri.toString())
+                .setConnectTimeout(timeout)
+                .setIdleTimeout(timeout) // no answer within the timeout: the stream is reset and the request fails
+                .putHeader("authorization", "Bearer " + accessToken)
+                .putHeader("content-type", "application/json; charset=UTF-8");
+        CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+        http.request(request)
+                .compose(r -> r.send(Buffer.buffer(body)))
+                .compose(response -> response.body().map(b -> new Answer(response, b)))
+                .onComplete(result -> {
+                    if (result.failed()) {
+                        outcome.complete(Outcome.retry("connection: " + describe(result.cause())));
+                        return;
                     }
-                    FcmError fcmError = FcmError.of(response);
-                    if (response.statusCode() == 401 && mayRefresh && !fcmError.is("THIRD_PARTY_AUTH_ERROR")) {
-                        String fresh;
-                        try {
-                            fresh = account.refreshAfter(accessToken);
-                        } catch (Exception e) {
-                            return CompletableFuture.completedFuture(Outcome.retry("auth: " + describe(e)));
-                        }
-                        return post(account, uri, body, fresh, false);
+                    Answer answer = result.result();
+                    FcmError fcmError = FcmError.of(answer.status, answer.body);
+                    if (answer.status == 401 && mayRefresh && !fcmError.is("THIRD_PARTY_AUTH_ERROR")) {
+                        // google-auth blocks: not on the event loop
+                        vertx.executeBlocking(() -> account.refreshAfter(accessToken), false)
+                                .onComplete(fresh -> {
+                                    if (fresh.failed()) {
+                                        outcome.complete(Outcome.retry("auth: " + describe(fresh.cause())));
+                                    } else {
+                                        post(account, uri, body, fresh.result(), false).whenComplete((o, e) ->
+                                                outcome.complete(e != null
+                                                        ? Outcome.retry("connection: " + describe(e)) : o));
+                                    }
+                                });
+                        return;
                     }
-                    return CompletableFuture.completedFuture(classify(response.statusCode(), fcmError,
-                            retryAfter(response)));
-                })
-                .thenCompose(f -> f);
+                    outcome.complete(classify(answer.status, fcmError, retryAfter(answer.retryAfter)));
+                });
+        return outcome;
+    }
+
+    /** An HTTP answer: status, Retry-After header, body. */
+    private record Answer(int status, String retryAfter, String body) {
+        Answer(HttpClientResponse response, Buffer body) {
+            this(response.statusCode(), response.getHeader("retry-after"), body.toString(StandardCharsets.UTF_8));
+        }
     }
 
     /** The outcome of an FCM answer (docs/channels/cloud.md, errors). */
@@ -247,14 +288,14 @@ public class FcmAdapter implements ChannelAdapter {
     /** Google's error JSON: {error: {code, message, status, details: [{@type, errorCode | fieldViolations}]}}. */
     record FcmError(String status, String message, List<String> errorCodes, List<String> fields) {
 
-        static FcmError of(HttpResponse<String> response) {
+        static FcmError of(int status, String body) {
             List<String> codes = new ArrayList<>();
             List<String> fields = new ArrayList<>();
-            if (response.statusCode() < 300) {
+            if (status < 300) {
                 return new FcmError(null, null, codes, fields);
             }
             try {
-                JsonNode error = MAPPER.readTree(response.body()).path("error");
+                JsonNode error = MAPPER.readTree(body).path("error");
                 for (JsonNode detail : error.path("details")) {
                     if (detail.hasNonNull("errorCode")) {
                         codes.add(detail.get("errorCode").asText());
@@ -286,8 +327,7 @@ public class FcmAdapter implements ChannelAdapter {
         }
     }
 
-    static Duration retryAfter(HttpResponse<?> response) {
-        String value = response.headers().firstValue("retry-after").orElse(null);
+    static Duration retryAfter(String value) {
         if (value == null || value.isBlank()) {
             return null;
         }
@@ -300,30 +340,6 @@ public class FcmAdapter implements ChannelAdapter {
                 return wait.isNegative() ? Duration.ZERO : wait;
             } catch (RuntimeException e2) {
                 return null;
-            }
-        }
-    }
-
-    /**
-     * Over plain http (a local simulator) the JDK client only tries the h2c upgrade on a request without a body, and
-     * a POST never gets one: one bodiless request per host upgrades the connection so the POSTs share it (HTTP/2).
-     * https negotiates HTTP/2 by ALPN and needs none of this.
-     */
-    private void upgradeCleartext(URI uri) {
-        if (!"http".equalsIgnoreCase(uri.getScheme())) {
-            return;
-        }
-        String authority = uri.getAuthority();
-        if (upgraded.add(authority)) {
-            try {
-                http.send(HttpRequest.newBuilder(URI.create("http://" + authority + "/")).timeout(
-                        settings.requestTimeout()).method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(),
-                        HttpResponse.BodyHandlers.discarding());
-            } catch (Exception e) {
-                upgraded.remove(authority); // try again next time; the sends themselves use HTTP/1.1 meanwhile
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
             }
         }
     }
@@ -377,6 +393,14 @@ public class FcmAdapter implements ChannelAdapter {
     public void close() {
         accounts.clear();
         current.clear();
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS); // the client with it
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.debugf("cloud: closing the HTTP client: %s", e.toString());
+        }
     }
 
     private static Account failed(Credentials credentials, String error) {
@@ -389,7 +413,7 @@ public class FcmAdapter implements ChannelAdapter {
     }
 
     /** The JDK's trust anchors plus the PEM file's certificates. */
-    private static SSLContext sslContext(Path pem) throws Exception {
+    private static TrustOptions trustOptions(Path pem) throws Exception {
         KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
         store.load(null, null);
         TrustManagerFactory defaults = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
@@ -409,8 +433,6 @@ public class FcmAdapter implements ChannelAdapter {
         }
         TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         factory.init(store);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, factory.getTrustManagers(), null);
-        return context;
+        return TrustOptions.wrap(factory);
     }
 }
