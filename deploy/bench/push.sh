@@ -261,10 +261,15 @@ log "expansion measured; waiting for the delivery of task $task_id"
 # cumulative CPU seconds of each component (postgres: all its processes alive at the time)
 cpu_seconds() {
   local name pid total
-  for name in push-service push-worker simulators kafka message-service; do
+  for name in push-service simulators kafka message-service; do
     pid="$(<"$LOCAL/pids/$name.pid")"
     echo "$name $(awk '{ print ($14 + $15) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
   done
+  total=0
+  for pid in "${worker_pids[@]}"; do
+    total="$(awk -v t="$total" '{ print t + ($14 + $15) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo "$total")"
+  done
+  echo "push-worker $total"
   total=0
   for pid in $(pgrep -u postgres 2>/dev/null); do
     total="$(awk -v t="$total" '{ print t + ($14 + $15) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo "$total")"
