@@ -90,19 +90,16 @@ public class BatchDispatcher {
         boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough()
                 && (channel != Channel.VENDOR_A || notification.channelSettings(channel).hasNonNull("badge_class"));
         long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
-        Object[] claimed = database.inTransaction(c -> {
+        Claimed claimed = database.inTransaction(c -> {
             BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());
-            Map<Long, Integer> badges = withBadge && (claim == BatchLedger.Claim.FRESH
-                    || claim == BatchLedger.Claim.RESUMED)
-                    ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of();
-            return new Object[] {claim, badges};
+            boolean sending = claim == BatchLedger.Claim.FRESH || claim == BatchLedger.Claim.RESUMED;
+            return new Claimed(claim, withBadge && sending
+                    ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of());
         });
-        BatchLedger.Claim claim = (BatchLedger.Claim) claimed[0];
-        if (claim == BatchLedger.Claim.DONE || claim == BatchLedger.Claim.TASK_GONE) {
+        if (claimed.claim == BatchLedger.Claim.DONE || claimed.claim == BatchLedger.Claim.TASK_GONE) {
             return;
         }
-        @SuppressWarnings("unchecked")
-        Map<Long, Integer> badges = (Map<Long, Integer>) claimed[1];
+        Map<Long, Integer> badges = claimed.badges;
         Instant deadline = batch.showEndTime() == null ? null : Instant.ofEpochSecond(batch.showEndTime());
 
         Tally tally = new Tally();
@@ -123,6 +120,9 @@ public class BatchDispatcher {
             LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
         }
     }
+
+    /** Where the batch stands, and its devices' badge numbers (empty for channels without a badge). */
+    private record Claimed(BatchLedger.Claim claim, Map<Long, Integer> badges) {}
 
     /** A delivery with the environment of the certificate to send it with. */
     private record Pending(Delivery delivery, int environment) {}
