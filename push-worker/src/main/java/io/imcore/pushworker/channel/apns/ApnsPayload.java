@@ -1,11 +1,13 @@
 package io.imcore.pushworker.channel.apns;
 
+import static io.imcore.pushworker.channel.Utf8Text.bytes;
+import static io.imcore.pushworker.channel.Utf8Text.shorten;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.pushworker.channel.Notification;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -18,7 +20,6 @@ final class ApnsPayload {
 
     /** APNs' limit for regular remote notifications (the request is refused with PayloadTooLarge beyond). */
     static final int MAX_BYTES = 4096;
-    static final String ELLIPSIS = "\u2026";
     /** The custom key carrying attachment_url for the app's notification service extension. */
     static final String ATTACHMENT_KEY = "attachment_url";
 
@@ -125,30 +126,5 @@ final class ApnsPayload {
                 root.set(field.getKey(), field.getValue());
             }
         }
-    }
-
-    static int bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
-    }
-
-    /** The text cut by at least {@code excess} UTF-8 bytes (whole code points) with an ellipsis, or "". */
-    static String shorten(String text, int excess) {
-        int keep = bytes(text) - excess - bytes(ELLIPSIS);
-        if (keep <= 0) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder();
-        int used = 0;
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            int size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-            if (used + size > keep) {
-                break;
-            }
-            out.appendCodePoint(cp);
-            used += size;
-            i += Character.charCount(cp);
-        }
-        return out.append(ELLIPSIS).toString();
     }
 }

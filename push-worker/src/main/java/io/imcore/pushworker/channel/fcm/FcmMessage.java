@@ -1,12 +1,14 @@
 package io.imcore.pushworker.channel.fcm;
 
+import static io.imcore.pushworker.channel.Utf8Text.bytes;
+import static io.imcore.pushworker.channel.Utf8Text.shorten;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.Notification;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
@@ -23,7 +25,6 @@ final class FcmMessage {
     static final int MAX_BYTES = 4096;
     /** android.ttl's maximum: 28 days. */
     static final long MAX_TTL_SECONDS = 28L * 24 * 3600;
-    static final String ELLIPSIS = "\u2026";
     /** Data keys FCM refuses (INVALID_ARGUMENT); keys starting with "google" or "gcm" too. */
     static final Set<String> RESERVED_DATA_KEYS = Set.of("from", "notification", "message_type");
 
@@ -165,29 +166,5 @@ final class FcmMessage {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    static int bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
-    }
-
-    static String shorten(String text, int excess) {
-        int keep = bytes(text) - excess - bytes(ELLIPSIS);
-        if (keep <= 0) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder();
-        int used = 0;
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            int size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-            if (used + size > keep) {
-                break;
-            }
-            out.appendCodePoint(cp);
-            used += size;
-            i += Character.charCount(cp);
-        }
-        return out.append(ELLIPSIS).toString();
     }
 }
