@@ -3,6 +3,7 @@ package io.imcore.push.receipt;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +21,7 @@ public class HuaweiReceipts implements ReceiptFormat {
     }
 
     @Override
-    public List<Receipt> parse(String contentType, String body) {
+    public List<TokenReceipt> parse(String contentType, String body) {
         JsonNode statuses;
         try {
             statuses = JSON.readTree(body == null ? "" : body).get("statuses");
@@ -30,13 +31,13 @@ public class HuaweiReceipts implements ReceiptFormat {
         if (statuses == null || !statuses.isArray()) {
             throw new IllegalArgumentException("not a vendor_a receipt body: no statuses array");
         }
-        List<Receipt> out = new ArrayList<>();
+        List<TokenReceipt> out = new ArrayList<>();
         for (JsonNode s : statuses) {
             Long task = taskId(s.path("biTag").asText(null));
             String token = s.path("token").asText(null);
             if (task != null && token != null && !token.isEmpty() && s.path("status").isIntegralNumber()
                     && s.path("status").asInt() == 0) {
-                out.add(new Receipt(task, token));
+                out.add(new TokenReceipt(task, token));
             }
         }
         return out;

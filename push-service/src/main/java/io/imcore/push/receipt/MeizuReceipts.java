@@ -3,6 +3,7 @@ package io.imcore.push.receipt;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,7 @@ public class MeizuReceipts implements ReceiptFormat {
     }
 
     @Override
-    public List<Receipt> parse(String contentType, String body) {
+    public List<TokenReceipt> parse(String contentType, String body) {
         if (body == null || body.isBlank()) {
             throw new IllegalArgumentException("vendor_e receipt: empty body");
         }
@@ -46,7 +47,7 @@ public class MeizuReceipts implements ReceiptFormat {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("vendor_e receipt: cb is not a JSON object");
         }
-        List<Receipt> receipts = new ArrayList<>();
+        List<TokenReceipt> receipts = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             JsonNode item = entry.getValue();
@@ -64,7 +65,7 @@ public class MeizuReceipts implements ReceiptFormat {
             for (JsonNode target : item.get("targets")) {
                 String token = target.asText().trim();
                 if (!token.isEmpty()) {
-                    receipts.add(new Receipt(taskId, token));
+                    receipts.add(new TokenReceipt(taskId, token));
                 }
             }
         }

@@ -3,6 +3,7 @@ package io.imcore.push.receipt;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +21,7 @@ public class OppoReceipts implements ReceiptFormat {
     }
 
     @Override
-    public List<Receipt> parse(String contentType, String body) {
+    public List<TokenReceipt> parse(String contentType, String body) {
         JsonNode list;
         try {
             list = JSON.readTree(body == null ? "" : body);
@@ -30,7 +31,7 @@ public class OppoReceipts implements ReceiptFormat {
         if (list == null || !list.isArray()) {
             throw new IllegalArgumentException("not a vendor_c receipt body: not a JSON array");
         }
-        List<Receipt> out = new ArrayList<>();
+        List<TokenReceipt> out = new ArrayList<>();
         for (JsonNode r : list) {
             Long task = HuaweiReceipts.taskId(r.path("param").asText(null));
             if (task == null || !"push_arrive".equals(r.path("eventType").asText())) {
@@ -38,7 +39,7 @@ public class OppoReceipts implements ReceiptFormat {
             }
             for (String t : r.path("registrationIds").asText("").split(",")) {
                 if (!t.isBlank()) {
-                    out.add(new Receipt(task, t.trim()));
+                    out.add(new TokenReceipt(task, t.trim()));
                 }
             }
         }

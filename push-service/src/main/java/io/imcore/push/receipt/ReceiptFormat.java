@@ -1,6 +1,7 @@
 package io.imcore.push.receipt;
 
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.util.List;
 
 /**
@@ -19,8 +20,5 @@ public interface ReceiptFormat {
      *
      * @throws IllegalArgumentException when the body is not this provider's receipt format
      */
-    List<Receipt> parse(String contentType, String body);
-
-    /** A delivery confirmed by the provider. */
-    record Receipt(long taskId, String token) {}
+    List<TokenReceipt> parse(String contentType, String body);
 }

@@ -36,15 +36,13 @@ public class ReceiptService {
                 new ApiException(ErrorCode.BAD_PARAMETER, "channel: unknown channel " + channelName));
         ReceiptFormat format = formats.of(channel).orElseThrow(() ->
                 new ApiException(ErrorCode.BAD_PARAMETER, "channel: " + channelName + " has no delivery receipts"));
-        List<ReceiptFormat.Receipt> parsed;
+        List<Receipts.TokenReceipt> receipts;
         try {
-            parsed = format.parse(contentType, body == null ? "" : body);
+            receipts = format.parse(contentType, body == null ? "" : body);
         } catch (IllegalArgumentException e) {
             throw new ApiException(ErrorCode.BAD_PARAMETER, "body: not a " + channelName + " receipt: "
                     + e.getMessage());
         }
-        List<Receipts.TokenReceipt> receipts = parsed.stream()
-                .map(r -> new Receipts.TokenReceipt(r.taskId(), r.token())).toList();
         return database.autoCommit(c -> Receipts.countTokens(c, channel, receipts));
     }
 }

@@ -3,6 +3,7 @@ package io.imcore.push.receipt;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,7 +27,7 @@ public class VivoReceipts implements ReceiptFormat {
     }
 
     @Override
-    public List<Receipt> parse(String contentType, String body) {
+    public List<TokenReceipt> parse(String contentType, String body) {
         JsonNode root;
         try {
             root = body == null ? null : MAPPER.readTree(body);
@@ -36,7 +37,7 @@ public class VivoReceipts implements ReceiptFormat {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("vendor_d receipt: not a JSON object");
         }
-        List<Receipt> receipts = new ArrayList<>();
+        List<TokenReceipt> receipts = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             JsonNode item = entry.getValue();
@@ -61,10 +62,10 @@ public class VivoReceipts implements ReceiptFormat {
         return receipts;
     }
 
-    private static void add(List<Receipt> receipts, long taskId, String token) {
+    private static void add(List<TokenReceipt> receipts, long taskId, String token) {
         String trimmed = token.trim();
         if (!trimmed.isEmpty()) {
-            receipts.add(new Receipt(taskId, trimmed));
+            receipts.add(new TokenReceipt(taskId, trimmed));
         }
     }
 

@@ -3,6 +3,7 @@ package io.imcore.push.receipt;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ public class XiaomiReceipts implements ReceiptFormat {
     }
 
     @Override
-    public List<Receipt> parse(String contentType, String body) {
+    public List<TokenReceipt> parse(String contentType, String body) {
         String data = null;
         if (body != null) {
             String trimmed = body.trim();
@@ -50,7 +51,7 @@ public class XiaomiReceipts implements ReceiptFormat {
         if (map == null || !map.isObject()) {
             throw new IllegalArgumentException("not a vendor_b receipt body: data is not an object");
         }
-        List<Receipt> out = new ArrayList<>();
+        List<TokenReceipt> out = new ArrayList<>();
         for (Iterator<JsonNode> it = map.elements(); it.hasNext(); ) {
             JsonNode r = it.next();
             if (!r.isObject() || !r.has("targets")) {
@@ -62,7 +63,7 @@ public class XiaomiReceipts implements ReceiptFormat {
             }
             for (String t : r.path("targets").asText("").split(",")) {
                 if (!t.isBlank()) {
-                    out.add(new Receipt(task, t.trim()));
+                    out.add(new TokenReceipt(task, t.trim()));
                 }
             }
         }

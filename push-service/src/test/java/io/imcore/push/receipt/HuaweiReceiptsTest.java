@@ -3,7 +3,7 @@ package io.imcore.push.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.imcore.push.receipt.ReceiptFormat.Receipt;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +19,7 @@ class HuaweiReceiptsTest {
                 + "\"token\":\"r2\",\"status\":0,\"timestamp\":1700000000000,\"requestId\":\"1\"},"
                 + "{\"biTag\":\"77\",\"token\":\"r3\",\"status\":2},{\"token\":\"r4\",\"status\":0},"
                 + "{\"biTag\":\"other\",\"token\":\"r5\",\"status\":0}]}";
-        assertEquals(List.of(new Receipt(77, "r1"), new Receipt(77, "r2")), format.parse("application/json", body));
+        assertEquals(List.of(new TokenReceipt(77, "r1"), new TokenReceipt(77, "r2")), format.parse("application/json", body));
     }
 
     @Test

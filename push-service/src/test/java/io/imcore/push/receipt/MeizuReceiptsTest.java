@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.imcore.common.push.Channel;
-import io.imcore.push.receipt.ReceiptFormat.Receipt;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -27,7 +27,7 @@ class MeizuReceiptsTest {
         String cb = "{\"c2ee5c3b-1\":{\"param\":\"4343\",\"type\":1,\"targets\":[\"r1\",\"r2\"]},"
                 + "\"c2ee5c3b-2\":{\"param\":\"4343\",\"type\":2,\"targets\":[\"r1\"]}}";
         assertEquals(Channel.VENDOR_E, format.channel());
-        assertEquals(List.of(new Receipt(4343, "r1"), new Receipt(4343, "r2")),
+        assertEquals(List.of(new TokenReceipt(4343, "r1"), new TokenReceipt(4343, "r2")),
                 format.parse("application/x-www-form-urlencoded;charset=UTF-8", form(cb)));
         // the cb JSON posted as the body itself
         assertEquals(2, format.parse("application/json", cb).size());

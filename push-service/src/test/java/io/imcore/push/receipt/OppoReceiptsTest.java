@@ -3,7 +3,7 @@ package io.imcore.push.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.imcore.push.receipt.ReceiptFormat.Receipt;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +20,7 @@ class OppoReceiptsTest {
                 + "\"param\":\"99\",\"eventType\":\"push_arrive\"},{\"messageId\":\"m3\",\"registrationIds\":\"r4\","
                 + "\"param\":\"99\",\"eventType\":\"regid_invalid\"},{\"registrationIds\":\"r5\","
                 + "\"eventType\":\"push_arrive\"}]";
-        assertEquals(List.of(new Receipt(99, "r1"), new Receipt(99, "r2"), new Receipt(99, "r3")),
+        assertEquals(List.of(new TokenReceipt(99, "r1"), new TokenReceipt(99, "r2"), new TokenReceipt(99, "r3")),
                 format.parse("application/json", body));
     }
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.imcore.common.push.Channel;
-import io.imcore.push.receipt.ReceiptFormat.Receipt;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +21,7 @@ class VivoReceiptsTest {
         String body = "{\"600000001\":{\"param\":\"4242\",\"targets\":\"r1,r2\"},"
                 + "\"600000002\":{\"param\":\"7\",\"targets\":\"r3\"}}";
         assertEquals(Channel.VENDOR_D, format.channel());
-        assertEquals(List.of(new Receipt(4242, "r1"), new Receipt(4242, "r2"), new Receipt(7, "r3")),
+        assertEquals(List.of(new TokenReceipt(4242, "r1"), new TokenReceipt(4242, "r2"), new TokenReceipt(7, "r3")),
                 format.parse("application/json", body));
     }
 

@@ -3,7 +3,7 @@ package io.imcore.push.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.imcore.push.receipt.ReceiptFormat.Receipt;
+import io.imcore.common.push.Receipts.TokenReceipt;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -23,7 +23,7 @@ class XiaomiReceiptsTest {
         String json = "{\"sdm1-1\":{\"param\":\"88\",\"type\":1,\"targets\":\"r1,r2\",\"barStatus\":\"Enable\","
                 + "\"timestamp\":1700000000000},\"sdm1-2\":{\"param\":\"89\",\"type\":2,\"targets\":\"r3\"},"
                 + "\"sdm1-3\":{\"param\":\"90\",\"type\":1,\"targets\":\"r4\"}}";
-        assertEquals(List.of(new Receipt(88, "r1"), new Receipt(88, "r2"), new Receipt(90, "r4")),
+        assertEquals(List.of(new TokenReceipt(88, "r1"), new TokenReceipt(88, "r2"), new TokenReceipt(90, "r4")),
                 format.parse("application/x-www-form-urlencoded", form(json)));
     }
 
