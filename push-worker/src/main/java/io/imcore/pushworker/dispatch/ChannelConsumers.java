@@ -1,6 +1,6 @@
 package io.imcore.pushworker.dispatch;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.events.TopicFeeder;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.pushworker.config.WorkerConfig;
@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,18 +45,18 @@ public class ChannelConsumers {
     private final WorkerConfig config;
     private final BatchDispatcher dispatcher;
     private final WorkerMetrics metrics;
-    private final ObjectMapper mapper;
+    private final TopicFeeder feeder; // for its record reading
     private final String bootstrapServers;
     private final boolean enabled;
     private final List<ChannelConsumer> consumers = new ArrayList<>();
 
     public ChannelConsumers(WorkerConfig config, BatchDispatcher dispatcher, WorkerMetrics metrics,
-            ObjectMapper mapper, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+            TopicFeeder feeder, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
             @ConfigProperty(name = "im.push.worker.enabled", defaultValue = "true") boolean enabled) {
         this.config = config;
         this.dispatcher = dispatcher;
         this.metrics = metrics;
-        this.mapper = mapper;
+        this.feeder = feeder;
         this.bootstrapServers = bootstrapServers;
         this.enabled = enabled;
     }
@@ -176,13 +177,11 @@ public class ChannelConsumers {
 
         /** True when the record is done with (processed, counted before, or unreadable and skipped). */
         private boolean handle(ConsumerRecord<String, String> record) {
-            PushBatch batch;
-            try {
-                batch = mapper.readValue(record.value(), PushBatch.class);
-            } catch (Exception e) {
-                LOG.errorf("skipping unreadable record %s-%d@%d", record.topic(), record.partition(), record.offset());
+            Optional<PushBatch> read = feeder.read(record, PushBatch.class); // logs and skips what is unreadable
+            if (read.isEmpty()) {
                 return true;
             }
+            PushBatch batch = read.get();
             if (batch.v() != PushBatch.VERSION) {
                 LOG.errorf("skipping record %s of format version %d", batch.key(), batch.v());
                 return true;

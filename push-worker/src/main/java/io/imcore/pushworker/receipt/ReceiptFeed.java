@@ -16,8 +16,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * svcpush delivery confirmations: message-service publishes a device's {@code notification_ack} on
- * {@code push.receipts} ({@link PushReceipt}); each counts once into svcpush_received (common {@link Receipts}). One consumer group for all
- * replicas: the counting is idempotent, so a replayed poll changes nothing.
+ * {@code push.receipts} ({@link PushReceipt}); each counts once into svcpush_received (common {@link Receipts}).
+ * One consumer group for all replicas: the counting is idempotent, so a replayed poll changes nothing.
  */
 @ApplicationScoped
 public class ReceiptFeed {
