@@ -1,5 +1,7 @@
 package io.imcore.pushworker.channel;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 
 /**
@@ -10,6 +12,8 @@ import io.imcore.common.push.Channel;
  * @param environment   0 development, 1 production
  * @param providerAppId the certificate's {@code app_id} field
  * @param version       changes whenever the certificate is uploaded again (its update time, epoch microseconds)
+ * @param messageDefaults the certificate's {@code message_defaults}: the app's default message options for this
+ *                      provider (category and the like), used where a push sets none; empty when none
  */
 public record Credentials(
         String appId,
@@ -20,7 +24,15 @@ public record Credentials(
         String appKey,
         String appSecret,
         String certificate,
-        long version) {
+        long version,
+        ObjectNode messageDefaults) {
+
+    /** Credentials without message defaults. */
+    public Credentials(String appId, Channel channel, int environment, String name, String providerAppId,
+            String appKey, String appSecret, String certificate, long version) {
+        this(appId, channel, environment, name, providerAppId, appKey, appSecret, certificate, version,
+                JsonNodeFactory.instance.objectNode());
+    }
 
     /** Key for an adapter's per-credentials state (clients, access tokens): a new upload gives a new key. */
     public String cacheKey() {

@@ -60,6 +60,20 @@ public record Notification(long taskId, String appId, ObjectNode message) {
         return settings instanceof ObjectNode o ? o : JsonNodeFactory.instance.objectNode();
     }
 
+    /**
+     * A per-channel message option (for example {@code category}): the push's own value in
+     * {@code channels.<channel>}, else the app's default from its certificate's {@code message_defaults}, else null.
+     * The adapter applies its provider's built-in default to null.
+     */
+    public JsonNode option(Channel channel, Credentials credentials, String field) {
+        JsonNode own = channelSettings(channel).get(field);
+        if (own != null && !own.isNull()) {
+            return own;
+        }
+        JsonNode byDefault = credentials.messageDefaults().get(field);
+        return byDefault == null || byDefault.isNull() ? null : byDefault;
+    }
+
     /** A text field of an object, or null when absent, null or empty. */
     public static String text(JsonNode object, String field) {
         JsonNode value = object.get(field);

@@ -1,5 +1,8 @@
 package io.imcore.pushworker.dispatch;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.CertificateSecrets;
 import io.imcore.common.push.CertificateSecrets.Column;
 import io.imcore.common.push.Channel;
@@ -25,6 +28,7 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class CredentialCache {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Logger LOG = Logger.getLogger(CredentialCache.class);
 
     private record Key(String appId, Channel channel, int environment) {}
@@ -58,7 +62,7 @@ public class CredentialCache {
         int provider = key.channel.provider();
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select name, provider_app_id, app_key, app_secret_enc,"
-                    + " certificate_enc, updated_at from push_certificates"
+                    + " certificate_enc, updated_at, message_defaults::text from push_certificates"
                     + " where app_id = ? and provider = ? and environment = ?")) {
                 ps.setString(1, key.appId);
                 ps.setInt(2, provider);
@@ -72,9 +76,10 @@ public class CredentialCache {
                                 rs.getString(2), rs.getString(3),
                                 secrets.open(rs.getBytes(4), key.appId, provider, key.environment, Column.APP_SECRET),
                                 secrets.open(rs.getBytes(5), key.appId, provider, key.environment, Column.CERTIFICATE),
-                                ChronoUnit.MICROS.between(java.time.Instant.EPOCH, rs.getTimestamp(6).toInstant())));
-                    } catch (RuntimeException e) {
-                        LOG.errorf("app %s: the %s certificate (environment %d) does not decrypt: %s", key.appId,
+                                ChronoUnit.MICROS.between(java.time.Instant.EPOCH, rs.getTimestamp(6).toInstant()),
+                                (ObjectNode) JSON.readTree(rs.getString(7))));
+                    } catch (RuntimeException | JsonProcessingException e) {
+                        LOG.errorf("app %s: the %s certificate (environment %d) does not decrypt or parse: %s", key.appId,
                                 key.channel.wireName(), key.environment, e.getMessage());
                         return Optional.empty();
                     }
