@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -117,13 +118,10 @@ public final class EndpointFuzzer {
         long started = System.nanoTime();
         HttpResponse<byte[]> response;
         try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            response = sendOnce(request);
         } catch (IOException e) {
             fail(route, fuzzCase, "no answer: " + e);
             return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         slowest = elapsed.compareTo(slowest) > 0 ? elapsed : slowest;
@@ -135,6 +133,26 @@ public final class EndpointFuzzer {
                     + excerpt(response.body()) + " after " + elapsed.toMillis() + " ms");
         }
         return code;
+    }
+
+    /**
+     * Sends the request, once more if the connection broke without a timeout: the client may have reused a pooled
+     * connection the server had just closed after a previous answer. A server that drops this request every time
+     * fails the second try as well.
+     */
+    private HttpResponse<byte[]> sendOnce(HttpRequest request) throws IOException {
+        try {
+            try {
+                return client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            } catch (HttpTimeoutException e) {
+                throw e;
+            } catch (IOException brokenConnection) {
+                return client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private HttpRequest request(FuzzCase fuzzCase) {

@@ -196,20 +196,25 @@ final class FuzzCases {
 
     /** The valid body with one of its fields (or a new one) holding the given raw JSON text. */
     private byte[] inField(JsonNode valid, byte[] rawValue) {
-        List<String> pointers = JsonShapes.pointers(valid).stream().filter(p -> !p.isEmpty()).toList();
-        JsonNode marked = pointers.isEmpty()
-                ? withField(valid, "zz_extra", JsonNodeFactory.instance.textNode(PLACEHOLDER))
-                : JsonShapes.replaced(valid, pick(pointers), JsonNodeFactory.instance.textNode(PLACEHOLDER));
-        return substitute(bytes(marked), "\"" + PLACEHOLDER + "\"", rawValue);
+        return substitute(bytes(marked(valid, JsonShapes.pointers(valid).stream().filter(p -> !p.isEmpty()).toList())),
+                "\"" + PLACEHOLDER + "\"", rawValue);
     }
 
     /** The valid body with raw bytes inside one of its strings (or a new string field). */
     private byte[] inString(JsonNode valid, byte[] rawBytes) {
-        List<String> strings = JsonShapes.pointers(valid).stream().filter(p -> valid.at(p).isTextual()).toList();
-        JsonNode marked = strings.isEmpty()
-                ? withField(valid, "zz_extra", JsonNodeFactory.instance.textNode(PLACEHOLDER))
-                : JsonShapes.replaced(valid, pick(strings), JsonNodeFactory.instance.textNode(PLACEHOLDER));
-        return substitute(bytes(marked), PLACEHOLDER, concat("ab".getBytes(StandardCharsets.UTF_8), rawBytes));
+        return substitute(bytes(marked(valid, JsonShapes.pointers(valid).stream()
+                .filter(p -> valid.at(p).isTextual()).toList())), PLACEHOLDER,
+                concat("ab".getBytes(StandardCharsets.UTF_8), rawBytes));
+    }
+
+    /** The valid body with the placeholder at one of the places, or in a new field (a new object if need be). */
+    private JsonNode marked(JsonNode valid, List<String> places) {
+        JsonNode placeholder = JsonNodeFactory.instance.textNode(PLACEHOLDER);
+        if (!places.isEmpty()) {
+            return JsonShapes.replaced(valid, pick(places), placeholder);
+        }
+        return valid.isObject() ? withField(valid, "zz_extra", placeholder)
+                : JsonNodeFactory.instance.objectNode().set("zz_extra", placeholder);
     }
 
     private static byte[] substitute(byte[] text, String marker, byte[] replacement) {
