@@ -75,6 +75,12 @@ class MeizuAdapterTest {
         return textNotification(taskId, "Hi", "Hello");
     }
 
+    /** A text push setting its own notice_msg_type. */
+    static Notification withNoticeMsgType(int type) throws Exception {
+        return notification(1, "{\"type\":\"text\",\"title\":\"T\",\"body\":\"B\",\"badge\":\"+1\","
+                + "\"channels\":{\"vendor_e\":{\"notice_msg_type\":" + type + "}}}");
+    }
+
     static List<Delivery> deliveries(String... tokens) {
         return targetedDeliveries("meizu-prod", tokens);
     }
@@ -181,14 +187,10 @@ class MeizuAdapterTest {
     @Test
     void noticeMsgTypeIsPrivateUnlessThePushOrTheAppSaysOtherwise() throws Exception {
         MeizuAdapter adapter = adapter();
-        Notification own = notification(1, "{\"type\":\"text\",\"title\":\"T\",\"body\":\"B\",\"badge\":\"+1\","
-                + "\"channels\":{\"vendor_e\":{\"notice_msg_type\":0}}}");
         adapter.send(credentials("s"), simple(1), deliveries("a"));
-        adapter.send(credentials("s"), own, deliveries("a"));
+        adapter.send(credentials("s"), withNoticeMsgType(0), deliveries("a"));
         adapter.send(credentialsWithDefaults("{\"notice_msg_type\":0}"), simple(1), deliveries("a"));
-        Notification ownPrivate = notification(1, "{\"type\":\"text\",\"title\":\"T\",\"body\":\"B\",\"badge\":\"+1\","
-                + "\"channels\":{\"vendor_e\":{\"notice_msg_type\":1}}}");
-        adapter.send(credentialsWithDefaults("{\"notice_msg_type\":0}"), ownPrivate, deliveries("a"));
+        adapter.send(credentialsWithDefaults("{\"notice_msg_type\":0}"), withNoticeMsgType(1), deliveries("a"));
         assertEquals(MeizuAdapter.PRIVATE_MESSAGE, messageJson(NOTIFY, 0).at("/noticeBarInfo/noticeMsgType").asInt());
         assertEquals(MeizuAdapter.PUBLIC_MESSAGE, messageJson(NOTIFY, 1).at("/noticeBarInfo/noticeMsgType").asInt());
         assertEquals(MeizuAdapter.PUBLIC_MESSAGE, messageJson(NOTIFY, 2).at("/noticeBarInfo/noticeMsgType").asInt());
@@ -208,8 +210,7 @@ class MeizuAdapterTest {
     @Test
     void publicMessagesPastTheDeviceDailyCapFailWithTheReason() throws Exception {
         MeizuAdapter adapter = adapter();
-        Notification publicMessage = notification(1, "{\"type\":\"text\",\"title\":\"T\",\"body\":\"B\","
-                + "\"badge\":\"+1\",\"channels\":{\"vendor_e\":{\"notice_msg_type\":0}}}");
+        Notification publicMessage = withNoticeMsgType(MeizuAdapter.PUBLIC_MESSAGE);
         for (int i = 0; i < 3; i++) {
             assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), publicMessage, deliveries("d1")));
         }
