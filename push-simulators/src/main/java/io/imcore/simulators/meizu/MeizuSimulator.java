@@ -123,6 +123,10 @@ public class MeizuSimulator extends ProviderSimulator {
             answer(ctx, "1006", "签名认证失败");
             return;
         }
+        if (fault == Faults.Kind.QUOTA_SPENT) {
+            answer(ctx, "110019", "超过该应用每天推送次数限制"); // the app's pushes of the day are spent (SDK ErrorCode)
+            return;
+        }
         String appId = form.get("appId");
         String pushIds = form.get("pushIds");
         String messageJson = form.get("messageJson");

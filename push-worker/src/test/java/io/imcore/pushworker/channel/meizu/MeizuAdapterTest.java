@@ -316,6 +316,15 @@ class MeizuAdapterTest {
     }
 
     @Test
+    void theAppsSpentDailyQuotaFailsAtOnce() {
+        simulator.faults().inject(Faults.Kind.QUOTA_SPENT, 1);
+        List<Outcome> spent = adapter().send(credentials("s"), simple(1), deliveries("a", "b"));
+        spent.forEach(o -> assertEquals(Outcome.Kind.FAILED, o.kind()));
+        assertTrue(spent.get(0).reason().startsWith("vendor_e_110019"), spent.get(0).reason());
+        assertEquals(0, simulator.recorder().deliveries());
+    }
+
+    @Test
     void anAppMeizuDoesNotKnowFailsAtOnce() {
         Credentials notNumeric = AdapterTestSupport.credentials(Channel.VENDOR_E, "meizu-prod", "com.example", "", "s", 1);
         Outcome outcome = adapter().send(notNumeric, simple(1), deliveries("a")).get(0);
