@@ -186,6 +186,19 @@ class DispatchTest {
     }
 
     @Test
+    void aRetryAfterBeyondTheCapFailsTheTargetsAtOnce() throws Exception {
+        long task = fixture.task(1);
+        Device device = fixture.device(Channel.CLOUD, "tok");
+        simulator(Channel.CLOUD).faults().inject(Faults.Kind.QUOTA_SPENT, 1);
+        long started = System.nanoTime();
+        fixture.send(task, 0, Channel.CLOUD, fixture.message("quota", "+1"), null, List.of(device.target()));
+        fixture.awaitState(task, "done");
+        assertEquals(1, fixture.count(task, Channel.CLOUD, "failed"));
+        assertEquals(0, simulator(Channel.CLOUD).recorder().deliveriesTo(device.token()));
+        assertTrue(System.nanoTime() - started < 30_000_000_000L, "not held for the hour the provider asked");
+    }
+
+    @Test
     void svcpushDeliversToOnlineDevicesAndSendsOfflineOnesOnTheirOsChannel() throws Exception {
         long task = fixture.task(1);
         Device online = fixture.device(Channel.SVCPUSH, null);

@@ -31,6 +31,13 @@ public interface WorkerConfig {
     @WithDefault("30s")
     Duration maxBackoff();
 
+    /**
+     * The longest Retry-After a batch waits for. A provider asking for more (a daily quota spent: "retry tomorrow")
+     * gets its targets counted failed at once, so the batch does not hold one of the in-flight slots for hours.
+     */
+    @WithDefault("2m")
+    Duration maxRetryAfter();
+
     /** How long a decrypted certificate is used before it is read again (a re-upload is seen within this). */
     @WithDefault("30s")
     Duration credentialsTtl();

@@ -198,7 +198,12 @@ public class BatchDispatcher {
                     break;
                 }
                 boolean pastDeadline = deadline != null && Instant.now().plus(wait).isAfter(deadline);
-                if (attempt >= config.maxAttempts() || pastDeadline) {
+                boolean waitTooLong = wait.compareTo(config.maxRetryAfter()) > 0;
+                if (waitTooLong) {
+                    LOG.warnf("task %d: %s asked to retry %d targets after %s (more than max-retry-after): failed",
+                            notification.taskId(), channel.wireName(), retry.size(), wait);
+                }
+                if (attempt >= config.maxAttempts() || pastDeadline || waitTooLong) {
                     tally.of(channel).failed += retry.size();
                     metrics.targets(channel, pastDeadline ? Result.EXPIRED : Result.FAILED, retry.size());
                     break;
