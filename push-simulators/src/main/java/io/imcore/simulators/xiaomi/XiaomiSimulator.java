@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * its source; docs/channels/vendor_b.md lists them) and answers with Xiaomi's codes: code 0 with {@code data.id} and
  * {@code data.bad_regids} for the invalid regIds, 20301 "No valid targets!" when all are invalid, 21301 for a refused
  * key, 10016/10017 for missing or illegal parameters, 27001 for a channel the app has not registered, 200001 when the
- * app's daily quota of public messages is spent. Asked for receipts ({@code extra.callback}, type including 1), it
+ * app's daily quota of public messages is spent (also the answer to an injected QUOTA_SPENT fault). Asked for receipts ({@code extra.callback}, type including 1), it
  * posts the delivered regIds to the callback as form {@code data=<JSON>}.
  *
  * <p>Test hooks besides the common ones: {@code POST /_sim/channels {"app_id","channel_id","private"}} registers a
@@ -123,6 +123,10 @@ public class XiaomiSimulator extends ProviderSimulator {
             reply(ctx, 200, error(10027, "Too many requests", "应用的API调用太频繁"));
             return;
         }
+        if (fault == Faults.Kind.QUOTA_SPENT) {
+            reply(ctx, 200, quotaExceeded(0, 0));
+            return;
+        }
         Refusal refusal = refusal(form, pkg);
         if (refusal != null) {
             reply(ctx, 200, error(refusal.code(), refusal.reason(), description(refusal.code())));
@@ -133,8 +137,7 @@ public class XiaomiSimulator extends ProviderSimulator {
         // 推送消息限制说明 FAQ 3.1: over the day's quota, "错误码200001, 原因: exceed quota, quota: 当日可以下发总数,
         // have acked: 当日已送达数"
         if (quota != null && quota.acked.get() >= quota.quota) {
-            reply(ctx, 200, error(200001, "exceed quota, quota: " + quota.quota + ", have acked: "
-                    + quota.acked.get(), "发送消息失败"));
+            reply(ctx, 200, quotaExceeded(quota.quota, quota.acked.get()));
             return;
         }
         StringJoiner bad = new StringJoiner(",");
@@ -253,6 +256,11 @@ public class XiaomiSimulator extends ProviderSimulator {
             case 65009 -> "消息内容太长";
             default -> "发送消息失败";
         };
+    }
+
+    /** Xiaomi's answer once the day's quota is spent: it says nothing of when to retry (tomorrow). */
+    private static JsonObject quotaExceeded(long quota, long acked) {
+        return error(200001, "exceed quota, quota: " + quota + ", have acked: " + acked, "发送消息失败");
     }
 
     private static JsonObject error(int code, String reason, String description) {

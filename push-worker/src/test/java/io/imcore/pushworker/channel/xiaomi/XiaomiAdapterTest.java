@@ -204,6 +204,15 @@ class XiaomiAdapterTest {
     }
 
     @Test
+    void quotaSpentFaultFailsAtOnce() {
+        sim.faults().inject(Faults.Kind.QUOTA_SPENT, 1);
+        Outcome out = adapter.send(credentials("s"), text("t", "b"), deliveries("r1")).get(0);
+        assertEquals(Outcome.Kind.FAILED, out.kind());
+        assertTrue(out.reason().startsWith("daily quota spent: 200001"), out.reason());
+        assertEquals(Outcome.ACCEPTED, adapter.send(credentials("s"), text("t", "b"), deliveries("r1")).get(0));
+    }
+
+    @Test
     void requestXiaomiRefusesFailsAtOnce() {
         // a certificate without the package name: 10016, the same answer whenever it is sent again
         Credentials noPackage = AdapterTestSupport.credentials(Channel.VENDOR_B, "mi", "", "", "s", 1L);
