@@ -21,7 +21,7 @@ const REQUIRED_ENV = {
 const SECRET_ENV = ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD', 'IM_PLATFORM_KEY',
   'IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_RECEIPT_KEY'];
 // Replica ids that must be the pod's name (fieldRef metadata.name): unique per pod, never shared by two.
-const POD_NAME_ENV = ['IM_MESSAGE_REPLICA_ID', 'IM_PUSH_FANOUT_REPLICA_ID'];
+const POD_NAME_ENV = ['IM_MESSAGE_REPLICA_ID', 'IM_PUSH_FANOUT_REPLICA_ID', 'IM_PUSH_WORKER_REPLICA_ID'];
 const HEALTH = { startupProbe: '/q/health/started', livenessProbe: '/q/health/live', readinessProbe: '/q/health/ready' };
 
 // Schema packages per apiVersion; Strimzi has none on the npm registry (checked structurally below).
