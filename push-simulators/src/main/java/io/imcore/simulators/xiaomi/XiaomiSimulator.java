@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * its source; docs/channels/vendor_b.md lists them) and answers with Xiaomi's codes: code 0 with {@code data.id} and
  * {@code data.bad_regids} for the invalid regIds, 20301 "No valid targets!" when all are invalid, 21301 for a refused
  * key, 10016/10017 for missing or illegal parameters, 27001 for a channel the app has not registered, 200001 when the
- * app's daily quota of public messages is spent (also the answer to an injected QUOTA_SPENT fault). Asked for receipts ({@code extra.callback}, type including 1), it
- * posts the delivered regIds to the callback as form {@code data=<JSON>}.
+ * app's daily quota of public messages is spent (also the answer to an injected QUOTA_SPENT fault). Asked for
+ * receipts ({@code extra.callback}, type including 1), it posts the delivered regIds to the callback as form
+ * {@code data=<JSON>}.
  *
  * <p>Test hooks besides the common ones: {@code POST /_sim/channels {"app_id","channel_id","private"}} registers a
  * notification channel of an app (its Xiaomi console's 消息分类管理); once an app has one, any other
