@@ -272,13 +272,17 @@ public class VivoAdapter implements ChannelAdapter {
             body.put("taskId", vivoTaskId);
             body.put("requestId", UUID.randomUUID().toString());
             JsonNode answer = post(resolve(credentials, PUSH_TO_LIST_PATH), body, token);
-            if (answer.path("result").asInt(-1) == RESULT_OK) {
+            int result = answer.path("result").asInt(-1);
+            if (result == RESULT_OK) {
                 return listOutcomes(answer, deliveries);
             }
-            payloads.remove(payloadKey);
             Failure failure = failure(credentials, answer);
+            if (failure.authTokenRejected || failure.outcome.kind() == Outcome.Kind.RETRY) {
+                throw failure; // the saved message is still good
+            }
+            payloads.remove(payloadKey);
             // a cached vivo taskId may have expired at vivo: save the message again, once
-            if (!cached || attempt > 0 || failure.authTokenRejected || failure.outcome.kind() == Outcome.Kind.RETRY) {
+            if (!cached || attempt > 0 || result == RESULT_DAILY_QUOTA || result == RESULT_LIST_PAYLOAD_QUOTA) {
                 throw failure;
             }
         }
@@ -317,6 +321,7 @@ public class VivoAdapter implements ChannelAdapter {
 
     private String savePayload(Credentials credentials, String token, ObjectNode message, String key)
             throws Failure, InterruptedException {
+        checkQuota(credentials, Quota.TOTAL); // 10070 also means: no saveListPayload that day
         checkQuota(credentials, Quota.LIST_PAYLOAD);
         ObjectNode body = message.deepCopy();
         body.put("requestId", UUID.randomUUID().toString());

@@ -430,6 +430,17 @@ class VivoAdapterTest {
     }
 
     @Test
+    void aSpentQuotaOnPushToListIsNotAnsweredBySavingTheMessageAgain() throws Exception {
+        VivoAdapter adapter = new VivoAdapter(settings(Optional.empty()));
+        Credentials c = credentials("s", 1);
+        adapter.send(c, simple(1), deliveries("a", "b")); // saved, taskId cached
+        simulator.answerNextPush(10070, "发送总量超出限制");
+        adapter.send(c, simple(1), deliveries("c", "d")).forEach(o -> assertEquals(Outcome.Kind.FAILED, o.kind()));
+        assertEquals(1, requests("/message/saveListPayload").size());
+        assertEquals(2, requests("/message/pushToList").size());
+    }
+
+    @Test
     void aRefusalFailsAtOnceAndARateLimitIsRetried() throws Exception {
         VivoAdapter adapter = new VivoAdapter(settings(Optional.empty()));
         Credentials c = credentials("s", 1);
