@@ -106,6 +106,9 @@ public class VivoSimulator extends ProviderSimulator {
             serverError(ctx);
             return;
         }
+        if (fault == Faults.Kind.QUOTA_SPENT) {
+            faults().inject(Faults.Kind.QUOTA_SPENT, 1); // the auth call has no quota: the fault is for the next push
+        }
         // doc 1.1 推送鉴权接口 (and the SDK's Sender.getToken): appId, appKey, timestamp (ms, within ten minutes of
         // vivo's clock), sign = md5(appId + appKey + timestamp + appSecret) in lower-case hex; 业务异常码 10200 appId
         // 不能为空, 10201 appKey 不能为空, ... (10202-10207: the simulator's reading of the rest of that table)
@@ -176,6 +179,11 @@ public class VivoSimulator extends ProviderSimulator {
         if (fault == Faults.Kind.AUTH) {
             tokens.remove(header); // revoked: the client must authenticate again
             answer(ctx, 10000, "authToken 不合法");
+            return null;
+        }
+        if (fault == Faults.Kind.QUOTA_SPENT) {
+            // doc 一.1 推送超量说明: "10070:发送总量超出限制", do not call send, saveListPayload or pushToList that day
+            answer(ctx, 10070, "发送总量超出限制");
             return null;
         }
         // doc 2.9.2 修改记录: every request body carries appId, compared with the token's (10094)

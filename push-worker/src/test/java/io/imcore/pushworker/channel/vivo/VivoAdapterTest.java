@@ -405,7 +405,7 @@ class VivoAdapterTest {
     void aSpentDailyQuotaFailsAtOnceAndVivoIsNotCalledAgainThatDay() throws Exception {
         VivoAdapter adapter = new VivoAdapter(settings(Optional.empty()));
         Credentials c = credentials("s", 1);
-        simulator.answerNextPush(10070, "发送总量超出限制");
+        simulator.faults().inject(Faults.Kind.QUOTA_SPENT, 1); // answered 10070 on the push, not on auth
         List<Outcome> outcomes = adapter.send(c, simple(1), deliveries("a"));
         assertEquals(Outcome.Kind.FAILED, outcomes.get(0).kind());
         assertTrue(outcomes.get(0).reason().startsWith("vendor_d_10070"), outcomes.get(0).reason());
