@@ -290,7 +290,7 @@ class CertificateTest {
                     assertEquals(body.get("app_key"), rs.getString(2));
                     for (int column : new int[] {3, 4}) {
                         String stored = new String(rs.getBytes(column), StandardCharsets.ISO_8859_1);
-                        assertEquals(1, rs.getBytes(column)[0], "format version");
+                        assertEquals(2, rs.getBytes(column)[0], "the current key's version (test profile: 2)");
                         assertFalse(stored.contains("plain"), "column " + column + " holds ciphertext only");
                     }
                     assertEquals("cert-5", rs.getString(5));

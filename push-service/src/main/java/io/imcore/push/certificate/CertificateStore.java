@@ -13,22 +13,20 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * {@code push_certificates}: app_secret and certificate are sealed by {@link CertificateSecrets} under
- * {@code im.push.certificate-key}, each bound to its row and column.
+ * {@code push_certificates}: app_secret and certificate are sealed by {@link CertificateSecrets} with the current
+ * certificate key, each bound to its row and column.
  */
-@Startup // a missing or malformed key stops the service at startup, not at the first certificate call
+@Startup // a missing or malformed key set stops the service at startup, not at the first certificate call
 @ApplicationScoped
 public class CertificateStore {
 
     private final CertificateSecrets secrets;
     private final ObjectMapper json;
 
-    public CertificateStore(@ConfigProperty(name = CertificateSecrets.KEY_SETTING) Optional<String> key,
-            ObjectMapper json) {
-        this.secrets = new CertificateSecrets(key.orElse(null));
+    public CertificateStore(CertificateSecrets secrets, ObjectMapper json) {
+        this.secrets = secrets;
         this.json = json;
     }
 
