@@ -21,6 +21,21 @@ declare -A SERVICE_PORT=([auth-service]=8081 [message-service]=8082 [push-servic
 declare -A SERVICE_DB=([auth-service]=auth [message-service]=message [push-service]=push [push-worker]=push)
 DATABASES=(auth message push)
 
+# Connection budget (docs/operations.md "Connection budget"): the local stack runs every service's database on one
+# PostgreSQL, so its max_connections is every pool at its maximum, times the replicas that may run (the push
+# benchmark starts a second push-worker with WORKERS=2), plus a reserve for superuser slots (3), psql and the
+# benchmarks' own connections. up.sh starts PostgreSQL with it and refuses a server that allows fewer.
+declare -A POOL_SIZE=([auth-service]=32 [message-service]=32 [push-service]=32 [push-worker]=32)
+declare -A MAX_REPLICAS=([auth-service]=1 [message-service]=1 [push-service]=1 [push-worker]=2)
+PG_RESERVED_CONNECTIONS=13
+pg_connection_budget() {
+  local s total=$PG_RESERVED_CONNECTIONS
+  for s in "${SERVICES[@]}"; do
+    total=$((total + POOL_SIZE[$s] * MAX_REPLICAS[$s]))
+  done
+  echo "$total"
+}
+
 # What /proc/PID/cmdline of component NAME contains: a recycled PID or a foreign process never matches.
 marker() {
   case "$1" in

@@ -225,7 +225,7 @@ start_system_postgres() {
     ((EUID != 0)) || chown postgres "$LOGS/postgres.log"
     log "PostgreSQL: starting on 127.0.0.1:$PG_PORT"
     as_pg "$bin/pg_ctl" -D "$data" -l "$LOGS/postgres.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp" start >/dev/null \
+      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp -c max_connections=$(pg_connection_budget)" start >/dev/null \
       || die_with_log postgres "pg_ctl start failed"
     head -n 1 "$data/postmaster.pid" >"$PIDS/postgres.pid"
   fi
@@ -235,6 +235,20 @@ start_system_postgres() {
     psql_admin "$bin" "SELECT 1 FROM pg_database WHERE datname = '$db'" | grep -q 1 \
       || psql_admin "$bin" "CREATE DATABASE $db OWNER $db" >/dev/null
   done
+}
+
+# The server must allow every pool at its maximum (lib.sh pg_connection_budget): a server started before the budget
+# grew (or an external one) would refuse connections under load with "remaining connection slots are reserved".
+check_connection_budget() {
+  local host_port allowed needed
+  needed="$(pg_connection_budget)"
+  host_port="$(sed -E 's|^jdbc:postgresql://([^/]+).*|\1|' <<<"$JDBC_BASE")"
+  command -v psql >/dev/null || { log "PostgreSQL: psql not installed, max_connections not checked (needs $needed)"; return; }
+  allowed="$(PGPASSWORD=auth PGCONNECT_TIMEOUT=5 psql -h "${host_port%:*}" -p "${host_port##*:}" -U auth -d auth -Atqc \
+    'show max_connections')" || die "PostgreSQL: cannot read max_connections as role auth"
+  ((allowed >= needed)) || die "PostgreSQL allows $allowed connections, the services' pools need $needed (lib.sh); \
+restart it (deploy/local/down.sh, then up.sh) or raise its max_connections"
+  log "PostgreSQL: max_connections $allowed, budget $needed"
 }
 
 psql_admin() {
@@ -254,7 +268,8 @@ start_embedded_postgres() {
     "${MVN[@]}" -f "$project/pom.xml" package
   fi
   log "PostgreSQL (embedded): starting on 127.0.0.1:$PG_PORT"
-  launch embedded-pg java -Xmx64m -jar "$jar" "$PG_PORT" "$LOCAL/pgdata-embedded" "${DATABASES[@]}"
+  launch embedded-pg java -Xmx64m -Dmax_connections="$(pg_connection_budget)" -jar "$jar" "$PG_PORT" \
+    "$LOCAL/pgdata-embedded" "${DATABASES[@]}"
   wait_for embedded-pg 120 log_contains embedded-pg "embedded-pg ready"
 }
 
@@ -429,6 +444,7 @@ start_services() {
         QUARKUS_DATASOURCE_JDBC_URL="$JDBC_BASE/$db" \
         QUARKUS_DATASOURCE_USERNAME="$db" \
         QUARKUS_DATASOURCE_PASSWORD="$db" \
+        QUARKUS_DATASOURCE_JDBC_MAX_SIZE="${POOL_SIZE[$s]}" \
         KAFKA_BOOTSTRAP_SERVERS="$KAFKA_BOOTSTRAP" \
         IM_JWT_PUBLIC_KEY_LOCATION="$KEYS/jwt-public.pem" \
         IM_PLATFORM_KEY="$PLATFORM_KEY" \
@@ -543,6 +559,7 @@ ensure_tools
 build_services
 ensure_keys
 start_postgres
+check_connection_budget
 start_kafka
 start_simulators
 start_services
