@@ -79,7 +79,8 @@ simulator_url() {
 
 # upload_simulator_certificates APP_ID ADMIN_TOKEN NAME_FORMAT: gives the app a certificate per provider (production
 # environment) that the provider simulators accept, named printf NAME_FORMAT CHANNEL (e.g. demo-%s). Keys are
-# generated once into .local/keys. A certificate the app already has for a provider is kept.
+# generated once into .local/keys. A certificate the app already has for a provider is kept. No message_defaults:
+# the adapters' built-in IM categories apply (docs/push-certificates.md).
 upload_simulator_certificates() {
   local app="$1" admin="$2" format="$3" keys="$LOCAL/keys" provider response body
   mkdir -p "$keys"
