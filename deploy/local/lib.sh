@@ -113,7 +113,8 @@ elif channel == "cloud":
 elif channel in ("vendor_a", "vendor_d", "vendor_e"):
     cert.update(app_id="100200300")
     if channel == "vendor_d":
-        cert.update(app_key="demo-vivo-app-key")
+        # vivo asks for receipts only with the receipt id registered in its console (docs/channels/vendor_d.md)
+        cert.update(app_key="demo-vivo-app-key", message_defaults={"receipt_id": "demo-vivo-receipt"})
 elif channel == "vendor_b":
     cert.update(app_id="com.example.demo")
 elif channel == "vendor_c":

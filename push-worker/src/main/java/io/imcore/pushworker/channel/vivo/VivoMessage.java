@@ -91,9 +91,9 @@ final class VivoMessage {
 
     /**
      * The category rule (docs/channels/vendor_d.md "Message categories"): the push's {@code category}, else the
-     * app's default; else the push's classification 1 gives IM; else the app's default classification 0 gives an
-     * operational message without a category; else IM, the default of an IM product. The classification sent is
-     * always the category's own, so vivo never answers 10097.
+     * app's default; else a classification 0 (the push's, else the app's default) gives an operational message
+     * without a category; else IM, the default of an IM product. The classification sent is always the category's
+     * own, so vivo never answers 10097.
      */
     static Classing classing(Credentials credentials, Notification notification) throws Unsendable {
         JsonNode given = notification.option(Channel.VENDOR_D, credentials, "category");
@@ -102,13 +102,9 @@ final class VivoMessage {
                     .orElseThrow(() -> new Unsendable(CATEGORY_INVALID + " " + given.asText()));
             return new Classing(category, category.classification());
         }
-        // push-service writes classification 0 into every vendor_d entry it sends (api.md's default), so only 1
-        // is a choice the push made
-        if (notification.channelSettings(Channel.VENDOR_D).path("classification").asInt(0) == 1) {
-            return new Classing(VivoCategory.IM, 1);
-        }
-        JsonNode appClassification = credentials.messageDefaults().get("classification");
-        if (appClassification != null && appClassification.canConvertToInt() && appClassification.asInt() == 0) {
+        // push-service keeps classification in the vendor_d entry only when the push set it (docs/push-notify.md)
+        JsonNode classification = notification.option(Channel.VENDOR_D, credentials, "classification");
+        if (classification != null && classification.canConvertToInt() && classification.asInt() == 0) {
             return new Classing(null, 0);
         }
         return new Classing(VivoCategory.IM, 1);

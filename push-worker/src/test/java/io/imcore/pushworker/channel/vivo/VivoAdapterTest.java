@@ -64,7 +64,7 @@ class VivoAdapterTest {
 
     static Notification simple(long taskId) throws Exception {
         return notification(taskId, "{\"type\":\"text\",\"title\":\"Hi\",\"body\":\"Hello\",\"badge\":\"+1\","
-                + "\"channels\":{\"vendor_d\":{\"push_mode\":0,\"classification\":0}}}");
+                + "\"channels\":{\"vendor_d\":{\"push_mode\":0}}}");
     }
 
     static List<Delivery> deliveries(String... tokens) {
@@ -142,7 +142,7 @@ class VivoAdapterTest {
     @Test
     void defaultsOpenTheAppAndTestModeIsPassedOn() throws Exception {
         Notification n = notification(5, "{\"type\":\"text\",\"title\":\"\",\"body\":\"only body\",\"badge\":\"+1\","
-                + "\"channels\":{\"vendor_d\":{\"push_mode\":1,\"classification\":0}}}");
+                + "\"channels\":{\"vendor_d\":{\"push_mode\":1}}}");
         VivoAdapter adapter = new VivoAdapter(settings(RECEIPT_URL));
         assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED),
                 adapter.send(withDefaults("{\"receipt_id\":\"1001\"}"), n, deliveries("a1", "a2")));
@@ -305,7 +305,7 @@ class VivoAdapterTest {
     void passThroughIsNotSentToVivo() throws Exception {
         VivoAdapter adapter = new VivoAdapter(settings(Optional.empty()));
         Notification cmd = notification(1, "{\"type\":\"cmd\",\"title\":\"\",\"body\":\"\",\"badge\":\"+1\","
-                + "\"ext\":{\"a\":1},\"channels\":{\"vendor_d\":{\"push_mode\":0,\"classification\":0}}}");
+                + "\"ext\":{\"a\":1},\"channels\":{\"vendor_d\":{\"push_mode\":0}}}");
         List<Outcome> outcomes = adapter.send(credentials("s", 1), cmd, deliveries("a", "b"));
         outcomes.forEach(o -> assertEquals(Outcome.Kind.FAILED, o.kind()));
         assertEquals(0, simulator.recorder().requestCount());
@@ -364,8 +364,8 @@ class VivoAdapterTest {
     void categoryIsImUnlessThePushOrTheAppSaysOtherwise() throws Exception {
         Credentials bare = credentials("s", 1);
         assertEquals("{\"category\":\"IM\",\"classification\":1}", sentClassing(bare, null).toString());
-        // classification 0 is api.md's default, written into every vendor_d entry: it does not make a chat operational
-        assertEquals("{\"category\":\"IM\",\"classification\":1}",
+        // a push's own classification 0 (push-service keeps it only when the push set it) makes it operational
+        assertEquals("{\"category\":null,\"classification\":0}",
                 sentClassing(bare, "{\"push_mode\":0,\"classification\":0}").toString());
         assertEquals("{\"category\":\"IM\",\"classification\":1}",
                 sentClassing(bare, "{\"push_mode\":0,\"classification\":1}").toString());
@@ -487,7 +487,7 @@ class VivoAdapterTest {
         VivoAdapter adapter = new VivoAdapter(settings(Optional.empty()));
         adapter.send(credentials("s", 1), notification(1, "{\"type\":\"text\",\"title\":\"Hi\",\"body\":\"b\","
                 + "\"badge\":\"+1\",\"channels\":{\"vendor_d\":{\"click_action\":\"intent\",\"intent\":"
-                + "\"com.example.chat/.ChatActivity;S.id=42\",\"push_mode\":0,\"classification\":0}}}"), deliveries("a"));
+                + "\"com.example.chat/.ChatActivity;S.id=42\",\"push_mode\":0}}}"), deliveries("a"));
         JsonNode sent = json(requests("/message/send").get(0));
         assertEquals(4, sent.get("skipType").asInt());
         assertEquals("intent:#Intent;component=com.example.chat/.ChatActivity;S.id=42;end", sent.get("skipContent").asText());

@@ -105,8 +105,7 @@ class VivoGoldenRequestTest {
         Notification chat = notification(77, "{\"type\":\"text\",\"title\":\"Alice\",\"body\":\"Are you coming?\","
                 + "\"badge\":\"+1\",\"ext\":{\"conversation\":\"10001\"},\"show_end_time\":"
                 + (Instant.now().getEpochSecond() + 86400) + ",\"channels\":{\"vendor_d\":{\"click_action\":\"intent\","
-                + "\"intent\":\"com.example.chat/.ChatActivity;S.conversation=10001\",\"push_mode\":0,"
-                + "\"classification\":0}}}");
+                + "\"intent\":\"com.example.chat/.ChatActivity;S.conversation=10001\",\"push_mode\":0}}}");
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials, chat, targetedDeliveries("vivo-prod", "r1")));
         assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED),
                 adapter.send(credentials, chat, targetedDeliveries("vivo-prod", "r2", "r3")));
