@@ -25,8 +25,9 @@
 //                and meanwhile (after accept_delay s) runs push-accept's load (accept_n, accept_c): accept latency
 //                while the expansion runs. Prints EXPAND|..., RSS|..., PROGRESS|... and CPU|... lines
 // Fault suite phases (deploy/chaos/run.sh runs them; docs/reliability.md):
-//   chaos-send   1:1 sends at rate (20/s) for duration s, open loop, each with its own timeout; every answer (or
-//                non-answer) logged to out, one line per send, tagged so chaos-verify can find the messages
+//   chaos-send   1:1 sends at rate (20/s) for duration s (or until a file exists), open loop, each with its own
+//                timeout; every answer (or non-answer) logged to out, one line per send, tagged so chaos-verify
+//                can find the messages
 //   chaos-verify every send of out answered 200 must be readable in its conversation (no acknowledged loss)
 // Every answer is HTTP 200 with the envelope: an operation counts as an error unless its code is the expected one.
 // Throughput counts successes; latencies (successes only) are kept one by one and percentiles are exact
@@ -1328,9 +1329,10 @@ public class MessageLoad {
     // ---- fault suite phases (deploy/chaos/run.sh, docs/reliability.md) ---------------------------------------
 
     /**
-     * chaos-send: 1:1 text sends at `rate` (20/s) for `duration` (30) s, open loop: each send is started at its due
-     * time whatever the earlier ones are doing (a stopped service must not slow the load down), with its own
-     * `timeout` (10 s), so the phase ends at most `timeout` after `duration`. Send SEQ of pair P carries the text
+     * chaos-send: 1:1 text sends at `rate` (20/s) for `duration` (30) s or until the file `until` exists, open
+     * loop: each send is started at its due time whatever the earlier ones are doing (a stopped service must not
+     * slow the load down), with its own `timeout` (10 s), so the phase ends at most `timeout` after the last
+     * send started. Send SEQ of pair P carries the text
      * "chaos TAG SEQ" and writes a line "start_ms end_ms P SEQ OUTCOME" to `out`; OUTCOME is the envelope's code, or
      * timeout, refused, io, http-NNN or not-envelope when the answer was no envelope at all.
      */
@@ -1340,10 +1342,12 @@ public class MessageLoad {
         double rate = doubleOption("rate", 20);
         long total = (long) (rate * doubleOption("duration", 30));
         Duration timeout = Duration.ofMillis((long) (doubleOption("timeout", 10) * 1000));
+        String untilFile = option("until", "");
         String[] lines = new String[(int) total];
         List<CompletableFuture<Void>> sends = new ArrayList<>();
         long begin = System.nanoTime();
-        for (int i = 0; i < total; i++) {
+        int issued = 0;
+        for (int i = 0; i < total && (untilFile.isEmpty() || !Files.exists(Path.of(untilFile))); i++, issued++) {
             long due = begin + (long) (i * 1e9 / rate);
             for (long now; (now = System.nanoTime()) < due; ) {
                 LockSupport.parkNanos(due - now);
@@ -1367,12 +1371,13 @@ public class MessageLoad {
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).join();
         Path out = Path.of(option("out", ".local/chaos/sends.log"));
         Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.write(out, Arrays.asList(lines));
+        List<String> written = Arrays.asList(lines).subList(0, issued);
+        Files.write(out, written);
         Map<String, Integer> byOutcome = new TreeMap<>();
-        for (String line : lines) {
+        for (String line : written) {
             byOutcome.merge(line.substring(line.lastIndexOf(' ') + 1), 1, Integer::sum);
         }
-        System.out.println("CHAOS-SEND|" + tag + "|" + total + "|" + byOutcome);
+        System.out.println("CHAOS-SEND|" + tag + "|" + issued + "|" + byOutcome);
     }
 
     /** What a fault-suite send got: the envelope's code, or what kind of non-answer. */

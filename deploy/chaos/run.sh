@@ -11,14 +11,15 @@
 # postgres kafka auth-service message-service push-service push-worker; pg-restart (pg_ctl restart -m fast);
 # worker-kill-2-replicas (kill -9 of one of two push-workers mid-broadcast); provider-slow (every simulator answers
 # after PROVIDER_LATENCY_MS); provider-failing (every simulator fails PROVIDER_FAILURES requests, transiently).
-# Each case: the message load (chaos-send of deploy/bench/MessageLoad.java, RATE sends/s for LOAD_SECONDS) and one
-# push to DEVICES devices start together; FAULT_AT s later the fault starts, FAULT_SECONDS later it ends (restart,
-# SIGCONT, simulators reset). Every step is bounded; a case that does not finish in time fails, and cases that no
-# longer fit in RUN_SECONDS are reported as not run.
+# Each case: the message load (chaos-send of deploy/bench/MessageLoad.java, RATE sends/s) and one push to DEVICES
+# devices start together; FAULT_AT s later the fault starts, FAULT_SECONDS later it ends (restart, SIGCONT,
+# simulators reset); the load goes on for AFTER_SECONDS more (at most LOAD_MAX_SECONDS in all). Every step is
+# bounded; a case that does not finish in time fails, and cases that no longer fit in RUN_SECONDS are reported as
+# not run.
 #
 # Usage: deploy/chaos/run.sh [CASE...]     (build first: ./mvnw -B package -DskipTests; runs with SKIP_BUILD=1)
-# Knobs (environment): DEVICES (5000), RATE (20), PAIRS (20), LOAD_SECONDS (60), FAULT_AT (5), FAULT_SECONDS (10),
-#   PUSH_TIMEOUT (300), RUN_SECONDS (3600), PROVIDER_LATENCY_MS (2000), PROVIDER_FAILURES (500), KEEP_STACK=1
+# Knobs (environment): DEVICES (5000), RATE (20), PAIRS (20), FAULT_AT (5), FAULT_SECONDS (10), AFTER_SECONDS (20),
+#   LOAD_MAX_SECONDS (300), PUSH_TIMEOUT (300), RUN_SECONDS (3600), PROVIDER_LATENCY_MS (2000), PROVIDER_FAILURES (500), KEEP_STACK=1
 #   (leave the stack running at the end; by default it is stopped, its data kept: rm -rf .local-chaos deletes it).
 # Its stack runs beside the default one (deploy/local/up.sh): LOCAL_DIR .local-chaos, gateway 28080, services
 # 28081.., PostgreSQL 25432, Kafka 29092/29093, simulators 28441..; each can be overridden the same way.
@@ -36,7 +37,8 @@ cd "$ROOT"
 DEVICES="${DEVICES:-5000}"
 RATE="${RATE:-20}"
 PAIRS="${PAIRS:-20}"
-LOAD_SECONDS="${LOAD_SECONDS:-60}"
+AFTER_SECONDS="${AFTER_SECONDS:-20}"
+LOAD_MAX_SECONDS="${LOAD_MAX_SECONDS:-300}"
 FAULT_AT="${FAULT_AT:-5}"
 FAULT_SECONDS="${FAULT_SECONDS:-10}"
 PUSH_TIMEOUT="${PUSH_TIMEOUT:-300}"
@@ -240,8 +242,9 @@ run_case() {
   fi
   simulators /_sim/reset '{}'
   before="$(component_pids)"
-  load chaos-send tag="$tag" rate="$RATE" duration="$LOAD_SECONDS" timeout="$SEND_TIMEOUT" out="$sends" \
-    state="$OUT/message-state.properties" >"$OUT/$name.load" 2>&1 &
+  rm -f "$OUT/$name.stop"
+  load chaos-send tag="$tag" rate="$RATE" duration="$LOAD_MAX_SECONDS" until="$OUT/$name.stop" \
+    timeout="$SEND_TIMEOUT" out="$sends" state="$OUT/message-state.properties" >"$OUT/$name.load" 2>&1 &
   load_pid=$!
   answer="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
     -H 'Content-Type: application/json' --data "{\"audience\":\"all\",\"setting\":{},\"message\":{\"type\":\"text\",
@@ -254,6 +257,8 @@ run_case() {
   sleep "$FAULT_SECONDS"
   remove "$name" || problems+=("not restarted")
   fault_end=$(now_ms)
+  sleep "$AFTER_SECONDS"
+  touch "$OUT/$name.stop"
   wait "$load_pid" || problems+=("load generator failed (see $OUT/$name.load)")
   push_final="$(wait_push_final "$task" "$PUSH_TIMEOUT")"
   push_end=$(now_ms)
@@ -325,8 +330,8 @@ columns=(case "fault s" sends "sends during fault" "answers by outcome" timeouts
   "push final (sent/failed/rejected of target), after fault end" result)
 (IFS=$'\t'; echo "${columns[*]}") >"$OUT/results.tsv"
 for c in "${cases[@]}"; do
-  # the longest a case may take: load, push wait, a restart and the verification
-  if ((SECONDS + LOAD_SECONDS + PUSH_TIMEOUT + 180 > RUN_SECONDS)); then
+  # what a case takes at most besides a restart (up.sh: 90 s per service) and the verification
+  if ((SECONDS + FAULT_AT + FAULT_SECONDS + AFTER_SECONDS + PUSH_TIMEOUT + 180 > RUN_SECONDS)); then
     printf '%s\t\t\t\t\t\t\t\t\t\t\t\t\tnot run (RUN_SECONDS)\n' "$c" >>"$OUT/results.tsv"
     continue
   fi
@@ -335,8 +340,9 @@ done
 
 {
   echo "Fault suite, $(date -u +%Y-%m-%dT%H:%MZ), $machine"
-  echo "deploy/chaos/run.sh: DEVICES=$DEVICES RATE=$RATE/s PAIRS=$PAIRS LOAD_SECONDS=$LOAD_SECONDS FAULT_AT=$FAULT_AT" \
-    "FAULT_SECONDS=$FAULT_SECONDS PUSH_TIMEOUT=$PUSH_TIMEOUT; audience $AUDIENCE; total $SECONDS s"
+  echo "deploy/chaos/run.sh: DEVICES=$DEVICES RATE=$RATE/s PAIRS=$PAIRS FAULT_AT=$FAULT_AT" \
+    "FAULT_SECONDS=$FAULT_SECONDS AFTER_SECONDS=$AFTER_SECONDS PUSH_TIMEOUT=$PUSH_TIMEOUT; audience $AUDIENCE;" \
+    "total $SECONDS s"
   echo
   head -n 1 "$OUT/results.tsv" | sed 's/^/| /; s/\t/ | /g; s/$/ |/'
   head -n 1 "$OUT/results.tsv" | sed 's/[^\t]*/---/g; s/^/| /; s/\t/ | /g; s/$/ |/'
