@@ -12,14 +12,15 @@
 # worker-kill-2-replicas (kill -9 of one of two push-workers mid-broadcast); provider-slow (every simulator answers
 # after PROVIDER_LATENCY_MS); provider-failing (every simulator fails PROVIDER_FAILURES requests, transiently).
 # Each case: the message load (chaos-send of deploy/bench/MessageLoad.java, RATE sends/s) and one push to DEVICES
-# devices start together; FAULT_AT s later the fault starts, FAULT_SECONDS later it ends (restart, SIGCONT,
-# simulators reset); the load goes on for AFTER_SECONDS more (at most LOAD_MAX_SECONDS in all). Every step is
+# devices start together; FAULT_AT s later the fault starts (provider faults: with the push), FAULT_SECONDS later
+# it ends (restart, SIGCONT, simulators reset); the load goes on for AFTER_SECONDS more (at most LOAD_MAX_SECONDS in all). Every step is
 # bounded; a case that does not finish in time fails, and cases that no longer fit in RUN_SECONDS are reported as
 # not run.
 #
 # Usage: deploy/chaos/run.sh [CASE...]     (build first: ./mvnw -B package -DskipTests; runs with SKIP_BUILD=1)
 # Knobs (environment): DEVICES (5000), RATE (20), PAIRS (20), FAULT_AT (5), FAULT_SECONDS (10), AFTER_SECONDS (20),
-#   LOAD_MAX_SECONDS (300), PUSH_TIMEOUT (300), RUN_SECONDS (3600), PROVIDER_LATENCY_MS (2000), PROVIDER_FAILURES (500), KEEP_STACK=1
+#   LOAD_MAX_SECONDS (300), PUSH_TIMEOUT (300), RUN_SECONDS (3600), PROVIDER_LATENCY_MS (2000),
+#   PROVIDER_FAILURES (500), KEEP_STACK=1
 #   (leave the stack running at the end; by default it is stopped, its data kept: rm -rf .local-chaos deletes it).
 # Its stack runs beside the default one (deploy/local/up.sh): LOCAL_DIR .local-chaos, gateway 28080, services
 # 28081.., PostgreSQL 25432, Kafka 29092/29093, simulators 28441..; each can be overridden the same way.
@@ -45,6 +46,7 @@ PUSH_TIMEOUT="${PUSH_TIMEOUT:-300}"
 RUN_SECONDS="${RUN_SECONDS:-3600}"
 PROVIDER_LATENCY_MS="${PROVIDER_LATENCY_MS:-2000}"
 PROVIDER_FAILURES="${PROVIDER_FAILURES:-500}"
+READY_SECONDS=60 # how long after a case every service must be ready again
 SEND_TIMEOUT=10 # seconds a send may take before it counts as a timeout (no answer)
 COMPONENTS=(postgres kafka "${SERVICES[@]}")
 ALL_CASES=()
@@ -127,11 +129,13 @@ stack_ready() {
 # ---- the push ----------------------------------------------------------------------------------------------
 
 # push_state TASK: state|effective target|sent|failed|rejected|exact (every channel sent+failed+rejected = target)
+# |finished at (epoch ms, 0 while running)
 push_state() {
   psql_push -c "select t.state, sum(n.target - n.fallback_out + n.fallback_in), sum(n.sent), sum(n.failed),
     sum(n.rejected), coalesce(bool_and(n.sent + n.failed + n.rejected = n.target - n.fallback_out + n.fallback_in),
-    false) from push_tasks t left join push_task_counts n on n.task_id = t.task_id where t.task_id = $1
-    group by t.state" 2>/dev/null || echo "unreadable"
+    false), coalesce((extract(epoch from t.finished_at) * 1000)::bigint, 0) from push_tasks t
+    left join push_task_counts n on n.task_id = t.task_id where t.task_id = $1 group by t.state, t.finished_at" \
+    2>/dev/null || echo "unreadable"
 }
 
 # wait_push_final TASK DEADLINE_SECONDS: prints the final push_state, or the last one seen when time ran out.
@@ -200,6 +204,18 @@ restarted_by_case() {
   esac
 }
 
+# push_final_after FINISHED_MS FAULT_END_MS: seconds from the fault's end until the task was final ("before" when
+# it was final before the fault ended, "-" when it never was)
+push_final_after() {
+  if (($1 == 0)); then
+    echo -
+  elif (($1 < $2)); then
+    echo before
+  else
+    echo "$(((($1 - $2) + 500) / 1000))"
+  fi
+}
+
 # ---- one case ----------------------------------------------------------------------------------------------
 
 # analyse SENDS_LOG FAULT_START_MS FAULT_END_MS: requests during the fault|answers by outcome|bad answers
@@ -233,7 +249,7 @@ PY
 
 run_case() {
   local name="$1" tag="$RUN_ID-$1" sends="$OUT/$1.sends" load_pid answer task before after fault_start fault_end \
-    state_at_fault push_final push_end verify analysis problems=() allowed c
+    state_at_fault push_final verify analysis problems=() allowed c
   log "---- $name"
   stack_ready || restart_stack || die "the stack is not ready before $name"
   if [[ "$name" == worker-kill-2-replicas ]]; then
@@ -246,14 +262,21 @@ run_case() {
   load chaos-send tag="$tag" rate="$RATE" duration="$LOAD_MAX_SECONDS" until="$OUT/$name.stop" \
     timeout="$SEND_TIMEOUT" out="$sends" state="$OUT/message-state.properties" >"$OUT/$name.load" 2>&1 &
   load_pid=$!
+  # a provider fault only matters while push-worker sends: it starts with the push, not FAULT_AT later
+  if [[ "$name" == provider-* ]]; then
+    fault_start=$(now_ms)
+    inject "$name" || problems+=("fault not injected")
+  fi
   answer="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
     -H 'Content-Type: application/json' --data "{\"audience\":\"all\",\"setting\":{},\"message\":{\"type\":\"text\",
     \"title\":\"chaos\",\"body\":\"fault suite $tag\"}}" "$BASE_URL/push/notify")"
   task="$(json_get "$answer" 'd["data"]["task_id"]' 2>/dev/null)" || die "POST /push/notify answered $answer"
   sleep "$FAULT_AT"
   state_at_fault="$(push_state "$task" | awk -F'|' '{ print $1 " " $3 "/" $4 "/" $5 }')"
-  fault_start=$(now_ms)
-  inject "$name" || problems+=("fault not injected")
+  if [[ "$name" != provider-* ]]; then
+    fault_start=$(now_ms)
+    inject "$name" || problems+=("fault not injected")
+  fi
   sleep "$FAULT_SECONDS"
   remove "$name" || problems+=("not restarted")
   fault_end=$(now_ms)
@@ -261,7 +284,6 @@ run_case() {
   touch "$OUT/$name.stop"
   wait "$load_pid" || problems+=("load generator failed (see $OUT/$name.load)")
   push_final="$(wait_push_final "$task" "$PUSH_TIMEOUT")"
-  push_end=$(now_ms)
   verify="$(load chaos-verify tag="$tag" out="$sends" state="$OUT/message-state.properties" 2>>"$OUT/$name.load" \
     | grep '^VERIFY|')" || { verify="VERIFY|$tag|?|?|?|?"; problems+=("verification failed (see $OUT/$name.load)"); }
   after="$(component_pids)"
@@ -270,7 +292,7 @@ run_case() {
   analysis="$(analyse "$sends" "$fault_start" "$fault_end")"
   IFS='|' read -r during answers bad timeouts recovery <<<"$analysis"
   IFS='|' read -r _ _ acked lost stored_unacked duplicates <<<"$verify"
-  IFS='|' read -r p_state p_target p_sent p_failed p_rejected p_exact <<<"$push_final"
+  IFS='|' read -r p_state p_target p_sent p_failed p_rejected p_exact p_finished_ms <<<"$push_final"
   ((bad == 0)) || problems+=("$bad answers not envelope/200/50003")
   [[ "$lost" == 0 ]] || problems+=("lost $lost")
   [[ "$p_state" == done && "$p_exact" == t && "$p_target" == "$AUDIENCE" ]] ||
@@ -280,13 +302,21 @@ run_case() {
   for c in $before; do
     [[ "${c%%=*}" == "$allowed" || " $after " == *" $c "* ]] || problems+=("${c%%=*} restarted or gone")
   done
-  stack_ready || problems+=("not ready after the case")
-  local result=PASS
+  # readiness may lag (a pool still validating dead connections): waited for, up to READY_SECONDS, and reported
+  local waited=0 result=PASS
+  while ! stack_ready; do
+    ((waited < READY_SECONDS)) || { problems+=("not ready $READY_SECONDS s after the case"); break; }
+    sleep 1
+    waited=$((waited + 1))
+  done
+  ((waited == 0)) || result="PASS (a service was ready again only ~$waited s after the checks)"
   ((${#problems[@]} == 0)) || result="FAIL: $(IFS=';'; echo "${problems[*]}")"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$(((fault_end - fault_start) / 1000))" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
+    "$(((fault_end - fault_start) / 1000))" \
     "$(wc -l <"$sends")" "$during" "$answers" "$timeouts" "$acked" "$lost" "$stored_unacked/$duplicates" \
     "${RESTART_S:-0}" "$recovery" "$state_at_fault" \
-    "$p_state $p_sent/$p_failed/$p_rejected of $p_target, +$(((push_end - fault_end) / 1000)) s" "$result" \
+    "$p_state $p_sent/$p_failed/$p_rejected of $p_target" "$(push_final_after "$p_finished_ms" "$fault_end")" \
+    "$result" \
     >>"$OUT/results.tsv"
   log "$name: $result"
 }
@@ -327,12 +357,12 @@ machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | s
   awk '/Mem:/{print $2}') GiB, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 columns=(case "fault s" sends "sends during fault" "answers by outcome" timeouts acknowledged lost
   "stored unacknowledged/duplicates" "restart s" "message recovery s" "push at fault (state sent/failed/rejected)"
-  "push final (sent/failed/rejected of target), after fault end" result)
+  "push final (sent/failed/rejected of target)" "push final s after fault end" result)
 (IFS=$'\t'; echo "${columns[*]}") >"$OUT/results.tsv"
 for c in "${cases[@]}"; do
   # what a case takes at most besides a restart (up.sh: 90 s per service) and the verification
   if ((SECONDS + FAULT_AT + FAULT_SECONDS + AFTER_SECONDS + PUSH_TIMEOUT + 180 > RUN_SECONDS)); then
-    printf '%s\t\t\t\t\t\t\t\t\t\t\t\t\tnot run (RUN_SECONDS)\n' "$c" >>"$OUT/results.tsv"
+    printf '%s\t\t\t\t\t\t\t\t\t\t\t\t\t\tnot run (RUN_SECONDS)\n' "$c" >>"$OUT/results.tsv"
     continue
   fi
   run_case "$c"
