@@ -13,9 +13,9 @@
 # after PROVIDER_LATENCY_MS); provider-failing (every simulator fails PROVIDER_FAILURES requests, transiently).
 # Each case: the message load (chaos-send of deploy/bench/MessageLoad.java, RATE sends/s) and one push to DEVICES
 # devices start together; FAULT_AT s later the fault starts (provider faults: with the push), FAULT_SECONDS later
-# it ends (restart, SIGCONT, simulators reset); the load goes on for AFTER_SECONDS more (at most LOAD_MAX_SECONDS in all). Every step is
-# bounded; a case that does not finish in time fails, and cases that no longer fit in RUN_SECONDS are reported as
-# not run.
+# it ends (restart, SIGCONT, simulators reset); the load goes on for AFTER_SECONDS more (at most LOAD_MAX_SECONDS
+# in all). Every step is bounded; a case that does not finish in time fails, and cases that no longer fit in
+# RUN_SECONDS are reported as not run.
 #
 # Usage: deploy/chaos/run.sh [CASE...]     (build first: ./mvnw -B package -DskipTests; runs with SKIP_BUILD=1)
 # Knobs (environment): DEVICES (5000), RATE (20), PAIRS (20), FAULT_AT (5), FAULT_SECONDS (10), AFTER_SECONDS (20),
