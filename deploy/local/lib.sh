@@ -109,7 +109,8 @@ simulator_url() {
 
 # upload_simulator_certificates APP_ID ADMIN_TOKEN NAME_FORMAT: gives the app a certificate per provider (production
 # environment) that the provider simulators accept, named printf NAME_FORMAT CHANNEL (e.g. demo-%s). Keys are
-# generated once into .local/keys. A certificate the app already has for a provider is kept.
+# generated once into .local/keys. A certificate the app already has for a provider is kept. No message_defaults:
+# the adapters' built-in IM categories apply (docs/push-certificates.md).
 upload_simulator_certificates() {
   local app="$1" admin="$2" format="$3" keys="$LOCAL/keys" provider response body
   mkdir -p "$keys"
@@ -142,7 +143,8 @@ elif channel == "cloud":
 elif channel in ("vendor_a", "vendor_d", "vendor_e"):
     cert.update(app_id="100200300")
     if channel == "vendor_d":
-        cert.update(app_key="demo-vivo-app-key")
+        # vivo asks for receipts only with the receipt id registered in its console (docs/channels/vendor_d.md)
+        cert.update(app_key="demo-vivo-app-key", message_defaults={"receipt_id": "demo-vivo-receipt"})
 elif channel == "vendor_b":
     cert.update(app_id="com.example.demo")
 elif channel == "vendor_c":

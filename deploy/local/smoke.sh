@@ -284,7 +284,11 @@ step_push_message_shapes() {
     expect "$message: sent on all seven OS channels" \
       'd["data"][0]["state"] == "done" and all(d["data"][0][c + "_target"] == 1 and d["data"][0][c + "_sent"] == 1 for c in ["ios", "cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e"])'
   done
-  # Xiaomi's category is the app's registered private-message channel: set per push here (or per certificate)
+  # Xiaomi's category is the app's registered private-message channel (its console's 消息分类管理; the simulator's
+  # /_sim/channels): set per push here (or per certificate, message_defaults)
+  curl -sS --max-time 10 -H "Content-Type: application/json" \
+    --data '{"app_id":"com.example.app","channel_id":"smoke-private","private":true}' \
+    "$(simulator_url vendor_b)/_sim/channels" >/dev/null
   notify_message "{\"user_id\":[$seven]}" \
     '{"title":"badge","body":"past 99","badge":"150","vendor_a":{"badge_class":"com.example.Main"},"vendor_b":{"channel_id":"smoke-private"}}'
   expect "the badge push is sent on all seven OS channels" \

@@ -151,12 +151,16 @@ ensure_keys() {
     mv "$KEYS/platform-key.tmp" "$KEYS/platform-key"
   fi
   PLATFORM_KEY="$(<"$KEYS/platform-key")"
-  # encrypts push certificates at rest (docs/push-certificates.md)
-  if [[ ! -f "$KEYS/push-certificate-key" ]]; then
+  # encrypt push certificates at rest (docs/push-certificates.md): push-certificate-key is key version 1; a key
+  # rotation ("Key rotation" there) adds push-certificate-keys (2:<base64>,...) and push-certificate-key-current (a
+  # version), and may retire key 1 by deleting push-certificate-key (a new one is only made when neither file exists)
+  if [[ ! -f "$KEYS/push-certificate-key" && ! -f "$KEYS/push-certificate-keys" ]]; then
     openssl rand -base64 32 >"$KEYS/push-certificate-key.tmp"
     mv "$KEYS/push-certificate-key.tmp" "$KEYS/push-certificate-key"
   fi
-  PUSH_CERTIFICATE_KEY="$(<"$KEYS/push-certificate-key")"
+  PUSH_CERTIFICATE_KEY="$(cat "$KEYS/push-certificate-key" 2>/dev/null || true)"
+  PUSH_CERTIFICATE_KEYS="$(cat "$KEYS/push-certificate-keys" 2>/dev/null || true)"
+  PUSH_CERTIFICATE_KEY_CURRENT="$(cat "$KEYS/push-certificate-key-current" 2>/dev/null || true)"
   # authenticates providers' delivery-receipt callbacks (docs/push-worker.md)
   if [[ ! -f "$KEYS/push-receipt-key" ]]; then
     openssl rand -hex 24 >"$KEYS/push-receipt-key.tmp"
@@ -422,12 +426,14 @@ start_services() {
         extra_env=(IM_AUTH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[auth-service]}")
       fi
       java_options=()
+      certificate_keys=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY" IM_PUSH_CERTIFICATE_KEYS="$PUSH_CERTIFICATE_KEYS"
+        IM_PUSH_CERTIFICATE_KEY_CURRENT="$PUSH_CERTIFICATE_KEY_CURRENT")
       if [[ "$s" == push-service ]]; then
         # a stable replica id: a restarted push-service fences its predecessor's open Kafka transactions at once
-        extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY" IM_PUSH_FANOUT_REPLICA_ID=local-push-service
+        extra_env+=("${certificate_keys[@]}" IM_PUSH_FANOUT_REPLICA_ID=local-push-service
           IM_PUSH_RECEIPT_KEY="$PUSH_RECEIPT_KEY")
       elif [[ "$s" == push-worker ]]; then
-        extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY")
+        extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)
         # memory: a small serial-collected heap, and bounded direct buffers (Netty: Pushy, Vert.x) and code cache
         java_options+=(-Xmx128m -XX:+UseSerialGC -XX:MaxDirectMemorySize=64m -XX:ReservedCodeCacheSize=48m -Xss512k

@@ -193,10 +193,13 @@ class FanoutTest {
     void aTaskWhoseExpansionKeepsFailingEndsFailedWithItsReasonAndDoesNotHoldUpOthers() {
         long alice = api.newUser();
         api.bindToken(api.newDevice(alice, 1), "ios", "apns-poison");
-        long poisoned = accept(Audience.all(), Strategy.COMBINED, UPS_THEN_CLOUD, null, null);
-        // a request the expander cannot read: every attempt fails the same way
+        // stored as scheduled (not due yet), then made due with a request the expander cannot read: every attempt
+        // fails the same way
+        long poisoned = accept(Audience.all(), Strategy.COMBINED, UPS_THEN_CLOUD,
+                Instant.now().getEpochSecond() + 3600, null);
         database.inTransaction(c -> {
-            try (var ps = c.prepareStatement("update push_tasks set request = '{\"audience\": 5}' where task_id = ?")) {
+            try (var ps = c.prepareStatement("update push_tasks set request = '{\"audience\": 5}',"
+                    + " show_begin_at = null, state = 'accepted' where task_id = ?")) {
                 ps.setLong(1, poisoned);
                 return ps.executeUpdate();
             }
