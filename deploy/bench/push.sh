@@ -45,7 +45,6 @@ ACCEPT_C="${ACCEPT_C:-4}"
 ACCEPT_DELAY="${ACCEPT_DELAY:-2}"
 WORKERS="${WORKERS:-1}"
 DELIVERY_TIMEOUT="${DELIVERY_TIMEOUT:-900}"
-EXTRA_WORKER_PORT=8085
 LOAD_JAVA_OPTS="${LOAD_JAVA_OPTS:--XX:+UseSerialGC -Xmx256m}"
 PAGE_SIZE=5000 # im.push.fanout.page-size of push-service (application.properties)
 PERF_TOPIC=bench.push-perf
@@ -128,38 +127,7 @@ log "certificates uploaded (at the provider simulators)"
 
 log "seeding $DEVICES devices (SQL generate_series)"
 seed_start=$(now_ms)
-psql_push -v app="$APP_ID" -v n="$DEVICES" <<'SQL'
-begin;
--- device i (1..n): user 1000000000 + (i-1)/2, device_sn 1 or 2; its opaque push_token as auth-service makes them
-insert into push_devices (app_id, user_id, device_sn, push_token)
-select :'app', 1000000000 + (i - 1) / 2, 1 + (i - 1) % 2, left(md5(:'app' || i), 32)
-from generate_series(1, :n) i;
--- provider tokens by i % 10: 0-2 ios, 3-4 cloud, 5-8 vendor_a..vendor_e (by i / 100 % 5), 9 none; token lengths
--- roughly the providers' (APNs 64 hex, FCM ~150, vendor_a 128, the other vendors 44)
-insert into push_device_tokens (device_id, channel, app_id, token, notifier_name, environment)
-select d.device_id, c.channel, d.app_id,
-  case c.channel
-    when 'ios' then md5('a' || d.i) || md5('b' || d.i)
-    when 'cloud' then left(md5('c' || d.i), 22) || ':APA91b' || md5('d' || d.i) || md5('e' || d.i)
-      || md5('f' || d.i) || md5('g' || d.i)
-    when 'vendor_a' then md5('h' || d.i) || md5('i' || d.i) || md5('j' || d.i) || md5('k' || d.i)
-    else md5('l' || d.i) || left(md5('m' || d.i), 12)
-  end,
-  c.channel || '-prod', 1
-from (select device_id, app_id, (user_id - 1000000000) * 2 + device_sn as i from push_devices
-      where app_id = :'app') d
-cross join lateral (select case when d.i % 10 < 3 then 'ios' when d.i % 10 < 5 then 'cloud'
-  when d.i % 10 < 9 then 'vendor_' || chr(97 + (d.i / 100 % 5)::int) end as channel) c
-where c.channel is not null;
--- 10 % online: i / 10 % 10 = 0 takes one device in ten of every channel mix
-insert into push_presence (app_id, user_id, device_sn, seq, online)
-select :'app', 1000000000 + (i - 1) / 2, 1 + (i - 1) % 2, 1, true
-from generate_series(1, :n) i where i / 10 % 10 = 0;
-commit;
-analyze push_devices;
-analyze push_device_tokens;
-analyze push_presence;
-SQL
+psql_push -v app="$APP_ID" -v n="$DEVICES" -f deploy/bench/seed-push-devices.sql
 seed_s="$(awk -v a="$seed_start" -v b="$(now_ms)" 'BEGIN { printf "%.1f", (b - a) / 1000 }')"
 log "seeded in $seed_s s"
 # (app ids are [a-z0-9]: safe inline; psql does not interpolate its variables in -c commands)
@@ -206,20 +174,10 @@ BASE_URL="http://127.0.0.1:${SERVICE_PORT[push-service]}" \
 # ---- 4. the expansion ---------------------------------------------------------------------------------------
 worker_pids=("$(<"$LOCAL/pids/push-worker.pid")")
 if [[ "$WORKERS" == 2 ]]; then
-  # a second replica: the running push-worker's own command line and environment, on another port
-  pid="${worker_pids[0]}"
-  mapfile -d '' -t worker_cmd <"/proc/$pid/cmdline"
-  mapfile -d '' -t worker_env < <(tr '\0' '\n' <"/proc/$pid/environ" | grep -v '^QUARKUS_HTTP_PORT=' | tr '\n' '\0')
-  setsid env -i "${worker_env[@]}" QUARKUS_HTTP_PORT="$EXTRA_WORKER_PORT" "${worker_cmd[@]}" \
-    >"$LOCAL/logs/push-worker-2.log" 2>&1 </dev/null &
-  extra_worker_pid=$!
+  start_second_push_worker || exit 1
+  extra_worker_pid="$SECOND_WORKER_PID"
   worker_pids+=("$extra_worker_pid")
-  deadline=$((SECONDS + 90))
-  until curl -fs -o /dev/null "http://127.0.0.1:$EXTRA_WORKER_PORT/q/health/ready"; do
-    ((SECONDS < deadline)) || { echo "the second push-worker did not start" >&2; exit 1; }
-    sleep 0.5
-  done
-  log "second push-worker started (pid $extra_worker_pid, port $EXTRA_WORKER_PORT)"
+  log "second push-worker started (pid $extra_worker_pid, port $SECOND_WORKER_PORT)"
 fi
 for url in $(for c in "${SIMULATOR_CHANNELS[@]}"; do simulator_url "$c"; done); do
   curl -fsS -k -X POST "$url/_sim/reset" >/dev/null

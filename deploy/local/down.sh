@@ -2,6 +2,7 @@
 # Stops exactly the processes deploy/local/up.sh started, found by their recorded PIDs (a PID whose command line
 # is no longer the expected one is left alone). Data, keys and the demo app in .local/ are kept for the next up.
 # Usage: down.sh [--purge]   --purge also deletes .local/ (databases, Kafka data, keys, demo app, logs).
+# A stack started with LOCAL_DIR (and other ports) is stopped with the same LOCAL_DIR.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -49,7 +50,8 @@ stop() {
 
 # Front to back: the gateway, the services (together), then what they depend on.
 stop gateway
-for s in "${SERVICES[@]}"; do
+# push-worker-2: the second replica deploy/bench/push.sh or deploy/chaos/run.sh may have started
+for s in "${SERVICES[@]}" push-worker-2; do
   stop "$s" &
 done
 wait

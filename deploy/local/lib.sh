@@ -2,7 +2,9 @@
 # Shared by up.sh, down.sh and smoke.sh (sourced, not run): paths, ports and the pid-file bookkeeping.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-LOCAL="$ROOT/.local"
+# The stack's state (pids, logs, data, keys, env). LOCAL_DIR and the ports below let a second stack run beside the
+# first one (deploy/chaos/run.sh does): give it its own LOCAL_DIR and ports and every script follows.
+LOCAL="$(realpath -m "${LOCAL_DIR:-$ROOT/.local}")"
 PIDS="$LOCAL/pids"
 LOGS="$LOCAL/logs"
 
@@ -17,7 +19,12 @@ SIMULATOR_CHANNELS=(ios cloud vendor_a vendor_b vendor_c vendor_d vendor_e)
 BASE_URL="http://127.0.0.1:$GATEWAY_PORT"
 
 SERVICES=(auth-service message-service push-service push-worker)
-declare -A SERVICE_PORT=([auth-service]=8081 [message-service]=8082 [push-service]=8083 [push-worker]=8084)
+# the services listen on SERVICE_PORT_BASE .. SERVICE_PORT_BASE+3 in the order above; a second push-worker replica
+# (deploy/bench/push.sh WORKERS=2, deploy/chaos/run.sh) on SERVICE_PORT_BASE+4
+SERVICE_PORT_BASE="${SERVICE_PORT_BASE:-8081}"
+declare -A SERVICE_PORT=([auth-service]=$SERVICE_PORT_BASE [message-service]=$((SERVICE_PORT_BASE + 1))
+  [push-service]=$((SERVICE_PORT_BASE + 2)) [push-worker]=$((SERVICE_PORT_BASE + 3)))
+SECOND_WORKER_PORT=$((SERVICE_PORT_BASE + 4))
 declare -A SERVICE_DB=([auth-service]=auth [message-service]=message [push-service]=push [push-worker]=push)
 DATABASES=(auth message push)
 
@@ -44,6 +51,7 @@ marker() {
     kafka) echo "$LOCAL/kafka/server.properties" ;;
     gateway) echo "$LOCAL/nginx/nginx.conf" ;;
     simulators) echo "$ROOT/push-simulators/target/push-simulators.jar" ;;
+    push-worker-2) echo "$ROOT/push-worker/target/quarkus-app/quarkus-run.jar" ;;
     *) echo "$ROOT/$1/target/quarkus-app/quarkus-run.jar" ;;
   esac
 }
@@ -56,6 +64,28 @@ running_pid() {
   [[ "$pid" =~ ^[0-9]+$ && -r "/proc/$pid/cmdline" ]] || return 1
   tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$(marker "$1")" || return 1
   echo "$pid"
+}
+
+# start_second_push_worker: a second push-worker replica on SECOND_WORKER_PORT, with the running push-worker's own
+# command line and environment (as a second pod of the same Deployment); its PID goes to SECOND_WORKER_PID and to
+# pids/push-worker-2.pid (down.sh stops it). Waits until it is ready, 90 s at most.
+start_second_push_worker() {
+  local pid deadline worker_cmd worker_env
+  pid="$(running_pid push-worker)" || { echo "start_second_push_worker: push-worker is not running" >&2; return 1; }
+  mapfile -d '' -t worker_cmd <"/proc/$pid/cmdline"
+  mapfile -d '' -t worker_env < <(tr '\0' '\n' <"/proc/$pid/environ" | grep -v '^QUARKUS_HTTP_PORT=' | tr '\n' '\0')
+  setsid env -i "${worker_env[@]}" QUARKUS_HTTP_PORT="$SECOND_WORKER_PORT" "${worker_cmd[@]}" \
+    >"$LOGS/push-worker-2.log" 2>&1 </dev/null &
+  SECOND_WORKER_PID=$!
+  echo "$SECOND_WORKER_PID" >"$PIDS/push-worker-2.pid"
+  deadline=$((SECONDS + 90))
+  until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$SECOND_WORKER_PORT/q/health/ready"; do
+    if ! kill -0 "$SECOND_WORKER_PID" 2>/dev/null || ((SECONDS >= deadline)); then
+      echo "start_second_push_worker: the second push-worker did not start (see $LOGS/push-worker-2.log)" >&2
+      return 1
+    fi
+    sleep 0.5
+  done
 }
 
 # True when something accepts TCP connections on 127.0.0.1:PORT.

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Starts the whole stack on this machine, without Docker: PostgreSQL, Kafka, the four services and an nginx
 # gateway at one base URL, then creates (once) a demo app and writes its credentials to .local/env.
-# State lives in .local/ at the repo root (pids, logs, data, keys). Safe to re-run: a component whose recorded
-# process is alive is left alone. Stop with deploy/local/down.sh.
+# State lives in .local/ at the repo root (pids, logs, data, keys), or in LOCAL_DIR. Safe to re-run: a component
+# whose recorded process is alive is left alone. Stop with deploy/local/down.sh.
 #
 # Environment:
 #   SKIP_BUILD=1            do not run the Maven build (the jars must exist)
 #   PG_PORT, KAFKA_PORT, KAFKA_CONTROLLER_PORT, GATEWAY_PORT   (15432, 19092, 19093, 8080)
+#   SERVICE_PORT_BASE       auth-service, message-service, push-service, push-worker on BASE .. BASE+3 (8081)
+#   SIMULATOR_PORT          the seven provider simulators on SIMULATOR_PORT .. +6 (18441)
+#   LOCAL_DIR               the state directory (.local at the repo root). With other ports and another LOCAL_DIR
+#                           a second stack runs beside the first (down.sh and smoke.sh take the same variables)
 #   PG_MODE=auto|system|embedded   system = the installed PostgreSQL server binaries, embedded = PostgreSQL from
 #                           Maven jars (deploy/local/embedded-pg); auto takes system when it can (default)
 #   EXTERNAL_PG_URL_BASE    e.g. jdbc:postgresql://db:5432 : use that server, start none. Databases auth, message
@@ -265,7 +269,7 @@ start_embedded_postgres() {
   require_free_port PostgreSQL "$PG_PORT" PG_PORT
   if [[ ! -f "$jar" || -n "$(find "$project" -newer "$jar" -type f | head -n 1)" ]]; then
     log "PostgreSQL (embedded): building $project"
-    "${MVN[@]}" -f "$project/pom.xml" package
+    "${MVN[@]}" -f "$project/pom.xml" -Dlocal.dir="$LOCAL/embedded-pg" package
   fi
   log "PostgreSQL (embedded): starting on 127.0.0.1:$PG_PORT"
   launch embedded-pg java -Xmx64m -Dmax_connections="$(pg_connection_budget)" -jar "$jar" "$PG_PORT" \
@@ -293,7 +297,7 @@ start_kafka() {
   if [[ ! "$dir/libs/.complete" -nt "$pom" ]]; then
     log "Kafka: fetching the broker jars ($pom)"
     rm -rf "$dir/libs"
-    "${MVN[@]}" -f "$pom" dependency:copy-dependencies
+    "${MVN[@]}" -f "$pom" -Dkafka.libs="$dir/libs" dependency:copy-dependencies
     touch "$dir/libs/.complete"
   fi
   mkdir -p "$dir/data"
@@ -566,5 +570,5 @@ start_services
 start_gateway
 ensure_demo_app
 ensure_demo_push
-log "stack up in $((SECONDS - started)) s; source .local/env for:"
+log "stack up in $((SECONDS - started)) s; source $LOCAL/env for:"
 cat "$LOCAL/env"
