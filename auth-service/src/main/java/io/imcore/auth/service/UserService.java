@@ -15,6 +15,7 @@ import io.imcore.common.error.ErrorCode;
 import io.imcore.common.events.AuthEvent;
 import io.imcore.common.events.Outbox;
 import io.imcore.common.store.Database;
+import io.imcore.common.throttle.CredentialThrottle;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -31,10 +32,12 @@ public class UserService {
     private final Outbox outbox;
     private final AuthConfig config;
     private final AuthMetrics metrics;
+    private final CredentialThrottle throttle;
 
     public UserService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher, Outbox outbox,
-            AuthConfig config, AuthMetrics metrics) {
+            AuthConfig config, AuthMetrics metrics, CredentialThrottle throttle) {
         this.metrics = metrics;
+        this.throttle = throttle;
         this.database = database;
         this.users = users;
         this.devices = devices;
@@ -89,12 +92,17 @@ public class UserService {
     }
 
     /** Checks the old password, stores the new one and revokes every token issued before. */
-    public void changePassword(String appId, long userId, String oldPassword, String newPassword) {
+    public void changePassword(String appId, long userId, String oldPassword, String newPassword, String address) {
+        // the same account key as /token/id: a stolen token cannot guess the password faster than a login could
+        String account = "id:" + userId;
+        throttle.check("/user/change_password", appId, account, address);
         UserRow user = database.read(c -> users.findById(c, appId, userId))
                 .orElseThrow(() -> new ApiException(ErrorCode.USER_NOT_FOUND));
         if (!hasher.matches(oldPassword, user.passwordHash())) {
+            throttle.failed(appId, account, address);
             throw new ApiException(ErrorCode.LOGIN_FAILED, "old_password is wrong");
         }
+        throttle.succeeded(appId, account);
         String hash = hasher.hash(newPassword);
         database.inTransaction(c -> {
             int version = users.changePassword(c, userId, hash);
