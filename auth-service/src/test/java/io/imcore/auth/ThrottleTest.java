@@ -20,8 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Password guessing is throttled (docs/throttling.md), here with short delays: 3 free wrong passwords per login
- * name, then 1 s, 2 s (the cap); 6 per address. The test
+ * Password guessing and self-registration are throttled (docs/throttling.md), here with short delays: 3 free wrong
+ * passwords per login name, then 1 s, 2 s (the cap); 6 per address; 3 registrations per address and hour. The test
  * client plays several clients through X-Forwarded-For (127.0.0.1 is a trusted proxy in tests).
  */
 @QuarkusTest
@@ -38,7 +38,10 @@ class ThrottleTest {
                     "im.throttle.login-account.max-delay", "2S",
                     "im.throttle.login-address.free-failures", "6",
                     "im.throttle.login-address.first-delay", "1S",
-                    "im.throttle.login-address.max-delay", "2S");
+                    "im.throttle.login-address.max-delay", "2S",
+                    "im.throttle.registration.limit", "3",
+                    "im.throttle.registration.period", "1H",
+                    "im.throttle.registration.burst", "3");
         }
     }
 
@@ -180,5 +183,25 @@ class ThrottleTest {
         }
         assertEquals(10015, code(login(someAddress(), other.toUpperCase(), "x")),
                 "/token/user and /token/login share the user name's counter, without regard to case");
+    }
+
+    @Test
+    void selfRegistrationIsLimitedPerAddressButNotTheAdminBatch() {
+        String address = someAddress();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, code(register(address)));
+        }
+        Response refused = register(address);
+        assertEquals(10015, code(refused));
+        assertTrue(Long.parseLong(refused.header("Retry-After")) > 60, "the next one in 20 minutes (3 an hour)");
+        assertEquals(200, code(register(someAddress())));
+        Response batch = AuthApi.asToken(app.appId(), app.adminToken()).header("X-Forwarded-For", address)
+                .body(Map.of("list", List.of(Map.of("username", AuthApi.uniqueName(), "password", PASSWORD))))
+                .post("/user/register/batch");
+        assertEquals(200, code(batch));
+    }
+
+    private Response register(String address) {
+        return call("/user/register/v2", address, Map.of("username", AuthApi.uniqueName(), "password", PASSWORD));
     }
 }

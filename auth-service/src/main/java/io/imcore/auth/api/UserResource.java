@@ -26,8 +26,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /**
- * Users of an app: self-registration, admin batch registration and (dis)abling, password change (throttled like a
- * login), devices.
+ * Users of an app: self-registration (limited per client address), admin batch registration and (dis)abling,
+ * password change (throttled like a login), devices. The admin batch is not limited per address: it needs the app's
+ * admin token, which only the app's own servers hold, and is bounded by im.auth.batch-register-max per call.
  */
 @Path("/user")
 @Produces(MediaType.APPLICATION_JSON)
@@ -47,8 +48,9 @@ public class UserResource {
     @POST
     @Path("/register/v2")
     @Access(Access.Level.APP)
-    public ApiResponse<RegisteredUser> register(@NotNull(message = "required") @Valid RegisterRequest body) {
-        return ApiResponse.ok(users.register(context.appId(), body));
+    public ApiResponse<RegisteredUser> register(@NotNull(message = "required") @Valid RegisterRequest body,
+            @Context HttpServerRequest request) {
+        return ApiResponse.ok(users.register(context.appId(), body, addresses.limitedKey(request)));
     }
 
     @POST

@@ -16,6 +16,9 @@ import io.imcore.common.events.AuthEvent;
 import io.imcore.common.events.Outbox;
 import io.imcore.common.store.Database;
 import io.imcore.common.throttle.CredentialThrottle;
+import io.imcore.common.throttle.RateLimit;
+import io.imcore.common.throttle.RateLimiter;
+import io.imcore.common.throttle.ThrottleConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -33,11 +36,16 @@ public class UserService {
     private final AuthConfig config;
     private final AuthMetrics metrics;
     private final CredentialThrottle throttle;
+    private final RateLimiter limiter;
+    private final ThrottleConfig throttleConfig;
 
     public UserService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher, Outbox outbox,
-            AuthConfig config, AuthMetrics metrics, CredentialThrottle throttle) {
+            AuthConfig config, AuthMetrics metrics, CredentialThrottle throttle, RateLimiter limiter,
+            ThrottleConfig throttleConfig) {
         this.metrics = metrics;
         this.throttle = throttle;
+        this.limiter = limiter;
+        this.throttleConfig = throttleConfig;
         this.database = database;
         this.users = users;
         this.devices = devices;
@@ -46,8 +54,15 @@ public class UserService {
         this.config = config;
     }
 
-    /** Registers a user; of two concurrent registrations of one name the database lets exactly one win. */
-    public RegisteredUser register(String appId, RegisterRequest request) {
+    /**
+     * Registers a user; of two concurrent registrations of one name the database lets exactly one win. Limited per
+     * (app, client address) before any work is done; {@code address} null = exempt (docs/throttling.md).
+     */
+    public RegisteredUser register(String appId, RegisterRequest request, String address) {
+        if (address != null) {
+            limiter.take("registration:" + appId + ":" + address, RateLimit.of(throttleConfig.registration()),
+                    "/user/register/v2", CredentialThrottle.ADDRESS);
+        }
         String mobile = blankToNull(request.mobile());
         String email = blankToNull(request.email());
         String hash = hasher.hash(request.password());
