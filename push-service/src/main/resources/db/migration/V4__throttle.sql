@@ -10,7 +10,10 @@ create table throttle_failures (
 );
 
 -- Rate limits (GCRA): per key the "theoretical arrival time"; a past tat is a full bucket, as if the row were absent.
-create table throttle_buckets (
+-- Unlogged: a take writes no WAL, so its commit waits for no disk flush (deploy/bench/throttle-cost.sh: ~35x the
+-- rate on one hot row). The price: after a database crash or a failover the buckets start full, which a rate limit
+-- can afford (the wrong-password counters above and the overrides below stay logged).
+create unlogged table throttle_buckets (
     key  text        primary key,
     tat  timestamptz not null
 ) with (fillfactor = 70);  -- room on each page for HOT updates of the hot rows
