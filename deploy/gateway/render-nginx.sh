@@ -80,7 +80,9 @@ location_block() {
   echo "      proxy_pass http://$2;"
   echo "      proxy_http_version 1.1;"
   echo "      proxy_set_header Host \$http_host;"
-  echo "      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;"
+  # The client is the peer nginx sees: the header is replaced, never appended to, so a client cannot name another
+  # address (the services believe X-Forwarded-For from the gateway only: im.throttle.trusted-proxies).
+  echo "      proxy_set_header X-Forwarded-For \$remote_addr;"
   echo "      proxy_set_header X-Forwarded-Proto \$scheme;"
   if [[ "$3" == websocket ]]; then
     echo "      proxy_set_header Upgrade \$http_upgrade;"

@@ -419,6 +419,42 @@ step_wrong_password() {
   expect "login refused with 10013" 'd["code"] == 10013'
 }
 
+# guess_logins MAX APP NAME_FORMAT PASSWORD_FORMAT FORGED_PREFIX: up to MAX wrong logins (%s = the try's number),
+# each with a forged X-Forwarded-For; FIRST = the try answered 10015, 0 if none was.
+guess_logins() {
+  local i
+  FIRST=0
+  for i in $(seq 1 "$1"); do
+    # shellcheck disable=SC2059 # the formats are this script's own
+    call POST /token/login "{\"login_name\":\"$(printf "$3" "$i")\",\"password\":\"$(printf "$4" "$i")\"}" \
+      "app_id: $2" "X-Forwarded-For: $5.$i"
+    if [[ "$(json_get "$RESPONSE" 'd["code"]')" == 10015 ]]; then FIRST=$i; return; fi
+  done
+}
+
+# Password guessing through the gateway (docs/throttling.md), in an app of its own so that reruns start afresh:
+# 10015 comes well before the 20th wrong password, a forged X-Forwarded-For does not hide the guesser's address,
+# and the owner logs in after the wait the answer names.
+step_password_guessing_throttled() {
+  local app name wait
+  call POST /app/create '{"name":"smoke-throttle"}' "platform-key: $PLATFORM_KEY"
+  expect "throttle test app created" 'd["code"] == 200'
+  app="$(json_get "$RESPONSE" 'd["data"]["app_id"]')"
+  name="guessed_$RANDOM"
+  call POST /user/register/v2 "{\"username\":\"$name\",\"password\":\"$PASSWORD\"}" "app_id: $app"
+  expect "owner registered" 'd["code"] == 200'
+  guess_logins 19 "$app" "$name" "guess-%s" 203.0.113
+  expect "10015 before the 20th wrong password (at try $FIRST)" "$FIRST > 0 and 'retry after' in d['message']"
+  wait="$(json_get "$RESPONSE" 'd["message"].split("retry after ")[1].split(" ")[0]')"
+  echo "  waiting the $wait s the answer names"
+  sleep "$wait"
+  call POST /token/login "{\"login_name\":\"$name\",\"password\":\"$PASSWORD\"}" "app_id: $app"
+  expect "the owner logs in after the wait" 'd["code"] == 200'
+  # one address guessing many names, each call claiming another address: the per-address limit still holds
+  guess_logins 25 "$app" "nobody_${RANDOM}_%s" 123456 198.51.100
+  expect "a forged X-Forwarded-For does not escape the per-address limit (10015 at try $FIRST)" "$FIRST > 0"
+}
+
 step_unknown_path() {
   call GET /nope
   expect "unknown path gets 10002" 'd["code"] == 10002'
@@ -437,7 +473,7 @@ step_health() {
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
   conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out
-  password_change_revokes wrong_password unknown_path health)
+  password_change_revokes wrong_password password_guessing_throttled unknown_path health)
 
 for step in "${STEPS[@]}"; do
   echo "smoke: $step"

@@ -16,6 +16,8 @@
 #   EXTERNAL_PG_URL_BASE    e.g. jdbc:postgresql://db:5432 : use that server, start none. Databases auth, message
 #                           and push must exist there, each owned by a role of the same name and password.
 #   EXTERNAL_KAFKA          bootstrap servers of an existing Kafka: start none (it must auto-create topics).
+#   REGISTRATION_BURST      self-registrations at once per app and client address (100: every local client is
+#                           127.0.0.1, and smoke.sh registers a dozen users per run; production default 10)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -23,6 +25,7 @@ cd "$ROOT"
 MVN=("$ROOT/mvnw" -q -B)
 KEYS="$LOCAL/keys"
 SERVICE_WAIT_SECONDS=90
+REGISTRATION_BURST="${REGISTRATION_BURST:-100}"
 
 log() { echo "up: $*"; }
 die() { echo "up: ERROR: $*" >&2; exit 1; }
@@ -452,6 +455,8 @@ start_services() {
         KAFKA_BOOTSTRAP_SERVERS="$KAFKA_BOOTSTRAP" \
         IM_JWT_PUBLIC_KEY_LOCATION="$KEYS/jwt-public.pem" \
         IM_PLATFORM_KEY="$PLATFORM_KEY" \
+        IM_THROTTLE_TRUSTED_PROXIES=127.0.0.1 \
+        IM_THROTTLE_REGISTRATION_BURST="$REGISTRATION_BURST" \
         "${extra_env[@]}" \
         java -Xmx256m "${java_options[@]}" -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
     fi

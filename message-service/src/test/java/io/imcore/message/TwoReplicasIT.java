@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Two processes of the packaged message-service on one PostgreSQL and one Kafka, as two Kubernetes replicas:
  * a message or a svcpush notification sent through one reaches a device connected to the other, de-duplication
- * holds across them, and the connections of a replica killed with SIGKILL stop counting as online.
+ * holds across them, an app's quota is one for both, and the connections of a replica killed with SIGKILL stop
+ * counting as online.
  */
 class TwoReplicasIT {
 
@@ -168,6 +169,35 @@ class TwoReplicasIT {
         }
         pool.shutdown();
         assertEquals(before + 1, countMessages("once across replicas"));
+    }
+
+    @Test
+    void anAppsSendQuotaIsSharedByBothReplicas() throws Exception {
+        // an app of its own: its quota must not hold back the other tests
+        String app = "quota" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection c = database()) {
+            AuthViewStore.upsertApp(c, app, 1);
+            AuthViewStore.upsertUser(c, app, ALICE, 1, false);
+            AuthViewStore.upsertUser(c, app, BOB, 1, false);
+        }
+        HttpRequest override = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + REPLICAS.get(0).port()
+                + "/message/quota")).header("platform-key", PLATFORM_KEY).header("app_id", app)
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
+                        "{\"quota\":\"message-send\",\"limit\":1,\"period_seconds\":600,\"burst\":4}")).build();
+        JsonNode set = JSON.readTree(HTTP.send(override, HttpResponse.BodyHandlers.ofString()).body());
+        assertEquals(200, set.path("code").asInt(), set.toString());
+        String token = TestTokens.signRs256(TestTokens.userClaims(app, ALICE, 1),
+                SharedInfrastructure.get().jwtKeys().getPrivate());
+        List<Integer> codes = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            HttpRequest send = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + REPLICAS.get(i % 2).port()
+                    + "/message/send")).header("app_id", app).header("access-token", token)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(text("quota " + i, BOB, null))).build();
+            codes.add(JSON.readTree(HTTP.send(send, HttpResponse.BodyHandlers.ofString()).body()).path("code").asInt());
+        }
+        assertEquals(List.of(200, 200, 200, 200, 10015, 10015, 10015, 10015), codes,
+                "4 at once for the app, whichever replica takes the call");
     }
 
     @Test

@@ -11,6 +11,8 @@ import io.imcore.auth.service.UserService;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
+import io.imcore.common.throttle.ClientAddress;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -19,10 +21,15 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
-/** Users of an app: self-registration, admin batch registration and (dis)abling, password change, devices. */
+/**
+ * Users of an app: self-registration (limited per client address), admin batch registration and (dis)abling,
+ * password change (throttled like a login), devices. The admin batch is not limited per address: it needs the app's
+ * admin token, which only the app's own servers hold, and is bounded by im.auth.batch-register-max per call.
+ */
 @Path("/user")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -30,17 +37,20 @@ public class UserResource {
 
     private final UserService users;
     private final RequestContext context;
+    private final ClientAddress addresses;
 
-    public UserResource(UserService users, RequestContext context) {
+    public UserResource(UserService users, RequestContext context, ClientAddress addresses) {
         this.users = users;
         this.context = context;
+        this.addresses = addresses;
     }
 
     @POST
     @Path("/register/v2")
     @Access(Access.Level.APP)
-    public ApiResponse<RegisteredUser> register(@NotNull(message = "required") @Valid RegisterRequest body) {
-        return ApiResponse.ok(users.register(context.appId(), body));
+    public ApiResponse<RegisteredUser> register(@NotNull(message = "required") @Valid RegisterRequest body,
+            @Context HttpServerRequest request) {
+        return ApiResponse.ok(users.register(context.appId(), body, addresses.limitedKey(request)));
     }
 
     @POST
@@ -68,8 +78,10 @@ public class UserResource {
 
     @POST
     @Path("/change_password")
-    public ApiResponse<Boolean> changePassword(@NotNull(message = "required") @Valid ChangePasswordRequest body) {
-        users.changePassword(context.appId(), context.requireUserId(), body.oldPassword(), body.newPassword());
+    public ApiResponse<Boolean> changePassword(@NotNull(message = "required") @Valid ChangePasswordRequest body,
+            @Context HttpServerRequest request) {
+        users.changePassword(context.appId(), context.requireUserId(), body.oldPassword(), body.newPassword(),
+                addresses.limitedKey(request));
         return ApiResponse.ok(true);
     }
 

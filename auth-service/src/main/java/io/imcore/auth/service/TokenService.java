@@ -13,10 +13,13 @@ import io.imcore.common.events.Outbox;
 import io.imcore.common.security.Keys;
 import io.imcore.common.security.TokenVerifier;
 import io.imcore.common.store.Database;
+import io.imcore.common.throttle.CredentialThrottle;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /** The three token operations of api.md 4.1-4.3: check the password, register the device, sign a token. */
@@ -35,11 +38,14 @@ public class TokenService {
     private final TokenIssuer issuer;
     private final Outbox outbox;
     private final AuthMetrics metrics;
+    private final CredentialThrottle throttle;
     private final String publicKey;
 
     public TokenService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher,
-            TokenIssuer issuer, Outbox outbox, TokenVerifier verifier, AuthMetrics metrics) {
+            TokenIssuer issuer, Outbox outbox, TokenVerifier verifier, AuthMetrics metrics,
+            CredentialThrottle throttle) {
         this.metrics = metrics;
+        this.throttle = throttle;
         this.database = database;
         this.users = users;
         this.devices = devices;
@@ -49,35 +55,53 @@ public class TokenService {
         this.publicKey = Keys.base64(verifier.publicKey());
     }
 
-    public TokenInfo byUserId(String appId, long userId, String password, String deviceGuid) {
-        return issue("id", appId, database.read(c -> users.findById(c, appId, userId)), password, deviceGuid);
-    }
-
-    /** A login name is an e-mail when it has an @, a phone number when it is digits, else a user name. */
-    public TokenInfo byLoginName(String appId, String loginName, String password, String deviceGuid) {
-        LoginField field = loginName.contains("@") ? LoginField.EMAIL
-                : MOBILE.matcher(loginName).matches() ? LoginField.MOBILE : LoginField.USERNAME;
-        return issue("login", appId, database.read(c -> users.findByLogin(c, appId, field, loginName)), password,
-                deviceGuid);
-    }
-
-    public TokenInfo byUserName(String appId, String name, String password, String deviceGuid) {
-        return issue("user", appId, database.read(c -> users.findByLogin(c, appId, LoginField.USERNAME, name)),
+    public TokenInfo byUserId(String appId, long userId, String password, String deviceGuid, String address) {
+        return issue("id", appId, "id:" + userId, address, () -> database.read(c -> users.findById(c, appId, userId)),
                 password, deviceGuid);
     }
 
-    private TokenInfo issue(String operation, String appId, Optional<UserRow> found, String password,
-            String deviceGuid) {
+    /** A login name is an e-mail when it has an @, a phone number when it is digits, else a user name. */
+    public TokenInfo byLoginName(String appId, String loginName, String password, String deviceGuid, String address) {
+        LoginField field = loginName.contains("@") ? LoginField.EMAIL
+                : MOBILE.matcher(loginName).matches() ? LoginField.MOBILE : LoginField.USERNAME;
+        return issue("login", appId, throttleAccount(field, loginName), address,
+                () -> database.read(c -> users.findByLogin(c, appId, field, loginName)), password, deviceGuid);
+    }
+
+    public TokenInfo byUserName(String appId, String name, String password, String deviceGuid, String address) {
+        return issue("user", appId, throttleAccount(LoginField.USERNAME, name), address,
+                () -> database.read(c -> users.findByLogin(c, appId, LoginField.USERNAME, name)), password, deviceGuid);
+    }
+
+    /**
+     * The account's throttle key is the name as given (case-folded where lookups ignore case), never the user found:
+     * an unknown name is throttled exactly like a known one, so 10015 tells nothing about who exists.
+     */
+    private static String throttleAccount(LoginField field, String name) {
+        return switch (field) {
+            case EMAIL -> "email:" + name.toLowerCase(Locale.ROOT);
+            case MOBILE -> "mobile:" + name;
+            case USERNAME -> "name:" + name.toLowerCase(Locale.ROOT);
+        };
+    }
+
+    /**
+     * Throttle first (a blocked call costs no bcrypt), then the password; unknown name and wrong password are one
+     * answer after the same bcrypt work, and both count as a failure.
+     */
+    private TokenInfo issue(String operation, String appId, String account, String address,
+            Supplier<Optional<UserRow>> lookup, String password, String deviceGuid) {
+        throttle.check("/token/" + operation, appId, account, address);
+        Optional<UserRow> found = lookup.get();
         if (found.isEmpty()) {
             hasher.burnVerification(password);
-            metrics.loginRefused("credentials");
-            throw new ApiException(ErrorCode.LOGIN_FAILED);
+            throw refused(appId, account, address);
         }
         UserRow user = found.get();
         if (!hasher.matches(password, user.passwordHash())) {
-            metrics.loginRefused("credentials");
-            throw new ApiException(ErrorCode.LOGIN_FAILED);
+            throw refused(appId, account, address);
         }
+        throttle.succeeded(appId, account);
         if (user.disabled()) {
             metrics.loginRefused("disabled");
             throw new ApiException(ErrorCode.USER_DISABLED);
@@ -88,6 +112,12 @@ public class TokenService {
         metrics.tokenIssued(operation);
         return new TokenInfo(token.token(), token.expire(), user.userId(), publicKey, ENCRYPT_TYPE_TLS_ONLY,
                 device == null ? null : device.pushToken(), deviceSn, null, null);
+    }
+
+    private ApiException refused(String appId, String account, String address) {
+        throttle.failed(appId, account, address);
+        metrics.loginRefused("credentials");
+        return new ApiException(ErrorCode.LOGIN_FAILED);
     }
 
     /** Finds the user's device by guid or registers it with the next device_sn and a new push_token. */

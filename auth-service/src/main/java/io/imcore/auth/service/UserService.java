@@ -15,6 +15,10 @@ import io.imcore.common.error.ErrorCode;
 import io.imcore.common.events.AuthEvent;
 import io.imcore.common.events.Outbox;
 import io.imcore.common.store.Database;
+import io.imcore.common.throttle.CredentialThrottle;
+import io.imcore.common.throttle.RateLimit;
+import io.imcore.common.throttle.RateLimiter;
+import io.imcore.common.throttle.ThrottleConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -31,10 +35,17 @@ public class UserService {
     private final Outbox outbox;
     private final AuthConfig config;
     private final AuthMetrics metrics;
+    private final CredentialThrottle throttle;
+    private final RateLimiter limiter;
+    private final ThrottleConfig throttleConfig;
 
     public UserService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher, Outbox outbox,
-            AuthConfig config, AuthMetrics metrics) {
+            AuthConfig config, AuthMetrics metrics, CredentialThrottle throttle, RateLimiter limiter,
+            ThrottleConfig throttleConfig) {
         this.metrics = metrics;
+        this.throttle = throttle;
+        this.limiter = limiter;
+        this.throttleConfig = throttleConfig;
         this.database = database;
         this.users = users;
         this.devices = devices;
@@ -43,8 +54,15 @@ public class UserService {
         this.config = config;
     }
 
-    /** Registers a user; of two concurrent registrations of one name the database lets exactly one win. */
-    public RegisteredUser register(String appId, RegisterRequest request) {
+    /**
+     * Registers a user; of two concurrent registrations of one name the database lets exactly one win. Limited per
+     * (app, client address) before any work is done; {@code address} null = exempt (docs/throttling.md).
+     */
+    public RegisteredUser register(String appId, RegisterRequest request, String address) {
+        if (address != null) {
+            limiter.take("registration:" + appId + ":" + address, RateLimit.of(throttleConfig.registration()),
+                    "/user/register/v2", CredentialThrottle.ADDRESS);
+        }
         String mobile = blankToNull(request.mobile());
         String email = blankToNull(request.email());
         String hash = hasher.hash(request.password());
@@ -89,12 +107,17 @@ public class UserService {
     }
 
     /** Checks the old password, stores the new one and revokes every token issued before. */
-    public void changePassword(String appId, long userId, String oldPassword, String newPassword) {
+    public void changePassword(String appId, long userId, String oldPassword, String newPassword, String address) {
+        // the same account key as /token/id: a stolen token cannot guess the password faster than a login could
+        String account = "id:" + userId;
+        throttle.check("/user/change_password", appId, account, address);
         UserRow user = database.read(c -> users.findById(c, appId, userId))
                 .orElseThrow(() -> new ApiException(ErrorCode.USER_NOT_FOUND));
         if (!hasher.matches(oldPassword, user.passwordHash())) {
+            throttle.failed(appId, account, address);
             throw new ApiException(ErrorCode.LOGIN_FAILED, "old_password is wrong");
         }
+        throttle.succeeded(appId, account);
         String hash = hasher.hash(newPassword);
         database.inTransaction(c -> {
             int version = users.changePassword(c, userId, hash);

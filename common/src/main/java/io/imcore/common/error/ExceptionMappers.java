@@ -8,11 +8,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.imcore.common.api.ApiResponse;
+import io.imcore.common.throttle.Throttled;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.Path;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.stream.Collectors;
@@ -27,6 +29,13 @@ public class ExceptionMappers {
     @ServerExceptionMapper
     public Response api(ApiException e) {
         return envelope(e.errorCode(), e.getMessage());
+    }
+
+    /** 10015 also tells HTTP clients and proxies when to come back: {@code Retry-After} beside the envelope. */
+    @ServerExceptionMapper
+    public Response throttled(Throttled e) {
+        return Response.fromResponse(envelope(e.errorCode(), e.getMessage()))
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds())).build();
     }
 
     @ServerExceptionMapper

@@ -6,6 +6,7 @@ import static io.imcore.common.api.QueryParams.requiredLong;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
+import io.imcore.common.throttle.AppQuota;
 import io.imcore.message.api.Dtos.ConversationPage;
 import io.imcore.message.api.Dtos.SendRequest;
 import io.imcore.message.api.Dtos.UnreadEntry;
@@ -28,6 +29,10 @@ import java.util.List;
 @Consumes(MediaType.APPLICATION_JSON)
 public class MessageResource {
 
+    /** Per-app quotas (docs/throttling.md): both forms of an operation share one. */
+    static final String SEND_QUOTA = "message-send";
+    static final String NOTIFY_QUOTA = "message-notify";
+
     private final RequestContext caller;
     private final SendService sending;
     private final ConversationService conversations;
@@ -40,12 +45,14 @@ public class MessageResource {
 
     @POST
     @Path("/send")
+    @AppQuota(SEND_QUOTA)
     public ApiResponse<Boolean> send(SendRequest body) {
         return ApiResponse.ok(sending.send(caller, body));
     }
 
     @PUT
     @Path("/send")
+    @AppQuota(SEND_QUOTA)
     public ApiResponse<Boolean> sendByPut(SendRequest body) {
         return send(body);
     }
@@ -53,6 +60,7 @@ public class MessageResource {
     @POST
     @Path("/notify")
     @Access(Access.Level.ADMIN)
+    @AppQuota(NOTIFY_QUOTA)
     public ApiResponse<Boolean> notify(SendRequest body) {
         return ApiResponse.ok(sending.notify(caller, body));
     }
@@ -60,6 +68,7 @@ public class MessageResource {
     @PUT
     @Path("/notify")
     @Access(Access.Level.ADMIN)
+    @AppQuota(NOTIFY_QUOTA)
     public ApiResponse<Boolean> notifyByPut(SendRequest body) {
         return notify(body);
     }

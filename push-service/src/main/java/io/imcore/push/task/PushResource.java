@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
+import io.imcore.common.throttle.AppQuota;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -18,6 +19,9 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class PushResource {
+
+    /** The per-app quota of /push/notify (docs/throttling.md). */
+    static final String NOTIFY_QUOTA = "push-notify";
 
     /** Body of POST /push/task/detail. */
     public record DetailRequest(List<Long> list) {}
@@ -35,6 +39,7 @@ public class PushResource {
 
     @POST
     @Path("/notify")
+    @AppQuota(NOTIFY_QUOTA)
     public ApiResponse<Accepted> notify(JsonNode body) {
         return ApiResponse.ok(new Accepted(service.accept(caller.appId(), body)));
     }

@@ -1,0 +1,62 @@
+package io.imcore.common.throttle;
+
+import io.smallrye.config.ConfigMapping;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Throttling (docs/throttling.md). The defaults live in common's {@code META-INF/microprofile-config.properties},
+ * so every service starts from the same values and overrides them in its application.properties.
+ */
+@ConfigMapping(prefix = "im.throttle")
+public interface ThrottleConfig {
+
+    /** Addresses or CIDR ranges of the proxies (the gateway) whose {@code X-Forwarded-For} is believed. */
+    Optional<List<String>> trustedProxies();
+
+    /** Addresses or CIDR ranges exempt from the per-address limits (an app's own servers); per-account limits still apply. */
+    Optional<List<String>> unlimitedAddresses();
+
+    /** Wrong passwords per (app, login name). */
+    Backoff loginAccount();
+
+    /** Wrong passwords per (app, source address), whatever the account. */
+    Backoff loginAddress();
+
+    /** Self-registrations per (app, source address). */
+    Rate registration();
+
+    /** Per-app quotas by route name ({@code message-send}, {@code message-notify}, {@code push-notify}). */
+    Map<String, Rate> quota();
+
+    /** How long a replica reuses an app's quota override read from the database. */
+    Duration quotaOverrideTtl();
+
+    /** How often {@link ThrottlePurge} deletes rows that hold nothing any more ({@code off} where there are none). */
+    String purgeInterval();
+
+    /** Failures free of delay, then delays doubling from {@code firstDelay} up to {@code maxDelay}. */
+    interface Backoff {
+
+        int freeFailures();
+
+        Duration firstDelay();
+
+        Duration maxDelay();
+
+        /** A counter with no failure for this long starts again from zero. */
+        Duration forgetAfter();
+    }
+
+    /** {@code limit} calls per {@code period} on average, at most {@code burst} at once (GCRA). */
+    interface Rate {
+
+        int limit();
+
+        Duration period();
+
+        int burst();
+    }
+}

@@ -1,0 +1,39 @@
+package io.imcore.common.throttle;
+
+import io.imcore.common.store.Database;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+
+/**
+ * Deletes throttle rows that no longer hold anything: counters past their delay and older than {@code forget-after},
+ * buckets that are full again. Without it every address that ever called would keep a row. Idempotent: replicas
+ * may run it at the same time.
+ */
+@ApplicationScoped
+public class ThrottlePurge {
+
+    private final Database database;
+    private final ThrottleConfig config;
+
+    public ThrottlePurge(Database database, ThrottleConfig config) {
+        this.database = database;
+        this.config = config;
+    }
+
+    @Scheduled(every = "${im.throttle.purge-interval}", delayed = "1m",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void purge() {
+        Duration forget = config.loginAccount().forgetAfter().compareTo(config.loginAddress().forgetAfter()) > 0
+                ? config.loginAccount().forgetAfter() : config.loginAddress().forgetAfter();
+        database.autoCommit(c -> {
+            try (PreparedStatement failures = c.prepareStatement("delete from throttle_failures where blocked_until"
+                    + " < now() and last_failure_at < now() - ? * interval '1 millisecond'");
+                    PreparedStatement buckets = c.prepareStatement("delete from throttle_buckets where tat < now()")) {
+                failures.setLong(1, forget.toMillis());
+                return failures.executeUpdate() + buckets.executeUpdate();
+            }
+        });
+    }
+}

@@ -1,0 +1,16 @@
+package io.imcore.message.api;
+
+import io.imcore.common.context.TokenAuthenticator;
+import io.imcore.common.throttle.AppQuotas;
+import io.imcore.common.throttle.QuotaOperatorResource;
+import jakarta.ws.rs.Path;
+import java.util.List;
+
+/** The operator's per-app overrides of the message quotas: GET, PUT, DELETE /message/quota (docs/throttling.md). */
+@Path("/message/quota")
+public class MessageQuotaResource extends QuotaOperatorResource {
+
+    public MessageQuotaResource(AppQuotas quotas, TokenAuthenticator apps) {
+        super(quotas, apps, List.of(MessageResource.SEND_QUOTA, MessageResource.NOTIFY_QUOTA));
+    }
+}

@@ -1,0 +1,137 @@
+package io.imcore.message;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.imcore.common.store.Database;
+import io.imcore.testing.InfrastructureResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Per-app quotas of /message/send and /message/notify, and the operator's overrides (docs/throttling.md). */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class QuotaTest {
+
+    @Inject
+    Database database;
+
+    private MessageApi app;
+    private long alice;
+    private long bob;
+
+    @BeforeEach
+    void newApp() {
+        app = MessageApi.newApp(database);
+        alice = app.newUser();
+        bob = app.newUser();
+    }
+
+    private RequestSpecification operator(String appId) {
+        return given().header("platform-key", "test-platform-key").header("app_id", appId).contentType(ContentType.JSON);
+    }
+
+    private JsonPath override(String quota, int limit, int periodSeconds, int burst) {
+        return operator(app.appId).body(Map.of("quota", quota, "limit", limit, "period_seconds", periodSeconds,
+                "burst", burst)).put("/message/quota").then().statusCode(200).extract().jsonPath();
+    }
+
+    private List<Integer> sends(int count) {
+        List<Integer> codes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            codes.add(app.send(alice, MessageApi.text("quota " + i, List.of(bob))).extract().jsonPath().getInt("code"));
+        }
+        return codes;
+    }
+
+    @Test
+    void anAppOverItsSendQuotaGets10015WithRetryAfterAndOtherAppsDoNot() {
+        override("message-send", 1, 60, 3);
+        assertEquals(List.of(200, 200, 200), sends(3));
+        Response refused = app.as(alice).body(MessageApi.text("one too many", List.of(bob))).put("/message/send");
+        assertEquals(200, refused.statusCode());
+        assertEquals(10015, refused.jsonPath().getInt("code"), "PUT and POST share the quota");
+        String retryAfter = refused.header("Retry-After");
+        assertNotNull(retryAfter);
+        assertTrue(Long.parseLong(retryAfter) > 50 && Long.parseLong(retryAfter) <= 60, retryAfter);
+        assertEquals("too many requests: retry after " + retryAfter + " seconds", refused.jsonPath().getString("message"));
+
+        MessageApi other = MessageApi.newApp(database);
+        long carol = other.newUser();
+        other.send(carol, MessageApi.text("my own quota", List.of(carol))).extract().jsonPath().getInt("code");
+        assertEquals(200, other.send(carol, MessageApi.text("still mine", List.of(carol))).extract().jsonPath()
+                .getInt("code"));
+        String metrics = given().get("/q/metrics").asString();
+        assertTrue(metrics.contains("imcore_throttled_total{limit=\"app\",route=\"/message/send\"}"), metrics);
+    }
+
+    @Test
+    void notifyHasItsOwnQuota() {
+        override("message-notify", 1, 60, 1);
+        Map<String, Object> notice = MessageApi.text("maintenance tonight", List.of(bob));
+        assertEquals(200, app.asAdmin().body(notice).post("/message/notify").jsonPath().getInt("code"));
+        assertEquals(10015, app.asAdmin().body(notice).post("/message/notify").jsonPath().getInt("code"));
+        assertEquals(List.of(200), sends(1), "sends are counted apart");
+    }
+
+    @Test
+    void callsRefusedByAuthenticationDoNotUseTheQuota() {
+        override("message-send", 1, 60, 2);
+        for (int i = 0; i < 5; i++) {
+            given().header("app_id", app.appId).header("access-token", "not-a-token").contentType(ContentType.JSON)
+                    .body(MessageApi.text("x", List.of(bob))).post("/message/send").then().statusCode(200);
+        }
+        assertEquals(List.of(200, 200, 10015), sends(3));
+    }
+
+    @Test
+    void theOperatorReadsRaisesAndResetsAnAppsQuotas() {
+        JsonPath defaults = operator(app.appId).get("/message/quota").then().statusCode(200).extract().jsonPath();
+        assertEquals(200, defaults.getInt("code"));
+        assertEquals(List.of("message-send", "message-notify"), defaults.getList("data.quota"));
+        assertEquals(List.of(false, false), defaults.getList("data.overridden"));
+        assertEquals(500, defaults.getInt("data[0].limit"));
+        assertEquals(1, defaults.getInt("data[0].period_seconds"));
+        assertEquals(1000, defaults.getInt("data[0].burst"));
+
+        override("message-send", 1, 3600, 1);
+        assertEquals(List.of(200, 10015), sends(2));
+        JsonPath raised = override("message-send", 100, 1, 100);
+        assertEquals(true, raised.getBoolean("data[0].overridden"));
+        assertEquals(100, raised.getInt("data[0].limit"));
+        assertEquals(List.of(200, 200), sends(2), "a new limit starts with a full bucket");
+
+        override("message-send", 1, 3600, 1);
+        assertEquals(List.of(200, 10015), sends(2));
+        JsonPath reset = operator(app.appId).delete("/message/quota?quota=message-send").then().statusCode(200)
+                .extract().jsonPath();
+        assertFalse(reset.getBoolean("data[0].overridden"));
+        assertEquals(List.of(200, 200), sends(2), "back to the default");
+    }
+
+    @Test
+    void operatorMistakesGetTheEnvelope() {
+        given().header("platform-key", "wrong").header("app_id", app.appId).get("/message/quota").then()
+                .statusCode(200).body("code", org.hamcrest.Matchers.equalTo(10010));
+        operator("nosuchapp").get("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(40000));
+        operator(app.appId).body(Map.of("quota", "push-notify", "limit", 1, "period_seconds", 1, "burst", 1))
+                .put("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(10002))
+                .body("message", org.hamcrest.Matchers.equalTo("quota: one of message-send, message-notify"));
+        operator(app.appId).body(Map.of("quota", "message-send", "limit", 0, "period_seconds", 1, "burst", 1))
+                .put("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(10002))
+                .body("message", org.hamcrest.Matchers.equalTo("limit: 1 to 1000000"));
+    }
+}

@@ -1,0 +1,16 @@
+package io.imcore.push.task;
+
+import io.imcore.common.context.TokenAuthenticator;
+import io.imcore.common.throttle.AppQuotas;
+import io.imcore.common.throttle.QuotaOperatorResource;
+import jakarta.ws.rs.Path;
+import java.util.List;
+
+/** The operator's per-app override of the /push/notify quota: GET, PUT, DELETE /push/quota (docs/throttling.md). */
+@Path("/push/quota")
+public class PushQuotaResource extends QuotaOperatorResource {
+
+    public PushQuotaResource(AppQuotas quotas, TokenAuthenticator apps) {
+        super(quotas, apps, List.of(PushResource.NOTIFY_QUOTA));
+    }
+}
