@@ -80,7 +80,7 @@ class TwoReplicasIT {
     private static String token(long user, int deviceSn) {
         JwtClaims claims = TestTokens.userClaims(APP, user, 1);
         claims.setClaim("dsn", deviceSn);
-        return TestTokens.signRs256(claims, SharedInfrastructure.get().jwtKeys().getPrivate());
+        return TestTokens.signRs256(claims, SharedInfrastructure.get().jwtKeys());
     }
 
     private static JsonNode call(ServiceProcess replica, String method, String path, String token, String body)
