@@ -26,8 +26,8 @@ import org.jboss.logging.Logger;
 /**
  * Signs access tokens (RS256, smallrye-jwt-build) with the private key that only auth-service holds. The token's
  * {@code kid} is the name the verification key set gives that key's public half: a signing key missing from the set
- * would issue tokens no service accepts, so auth-service does not start with one, and a replaced key file that is
- * not in the set is not taken. The key file is re-read like the key set: replacing it switches signing.
+ * would issue tokens no service accepts, so auth-service does not start with one, and a replaced key file is taken
+ * only once the set holds its key. The key file is re-read like the key set: replacing it switches signing.
  */
 @Startup
 @ApplicationScoped
@@ -65,13 +65,13 @@ public class TokenIssuer {
                 config.adminTokenTtlSeconds());
     }
 
-    /** Takes a replaced signing key file, if the key set holds its public key. */
+    /** Takes a replaced signing key file once the key set holds its public key. */
     @Scheduled(every = "${im.jwt.key-reload-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     public void reload() {
         try {
-            Optional<String> changed = keyFile.changed();
-            if (changed.isPresent()) {
-                signing = signingKey(changed.get());
+            Optional<SigningKey> loaded = keyFile.ifChanged(this::signingKey);
+            if (loaded.isPresent()) {
+                signing = loaded.get();
                 LOG.infof("signing key reloaded from %s: now signing with key %s", keyFile.location(), signing.kid());
             }
         } catch (IOException | RuntimeException e) {

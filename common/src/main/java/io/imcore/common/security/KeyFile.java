@@ -4,10 +4,11 @@ import io.smallrye.jwt.util.KeyUtils;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A key file that may be replaced while the service runs (a Kubernetes Secret volume is updated in place): read
- * once at start, then re-read on each check, which reports the new content only when it differs. Locations are
+ * once at start, then re-read on each check, which hands on the new content only when it differs. Locations are
  * what smallrye-jwt accepts: a path, {@code file:} or {@code classpath:}.
  */
 public final class KeyFile {
@@ -33,14 +34,19 @@ public final class KeyFile {
         return content;
     }
 
-    /** The new content if the file changed since the last read; the caller decides whether to take it. */
-    public synchronized Optional<String> changed() throws IOException {
+    /**
+     * If the file changed since the content last taken, hands the new content to {@code take}. Only content taken
+     * without an exception counts as read: refused content is offered again at the next check (and refused again,
+     * or taken once, say, the key set it needed has arrived).
+     */
+    public synchronized <T> Optional<T> ifChanged(Function<String, T> take) throws IOException {
         String now = read();
         if (now.equals(content)) {
             return Optional.empty();
         }
+        T taken = take.apply(now);
         content = now;
-        return Optional.of(now);
+        return Optional.of(taken);
     }
 
     private String read() throws IOException {

@@ -101,11 +101,11 @@ public class TokenVerifier {
         }
         KeyFile file = keySetFile.get();
         try {
-            Optional<String> changed = file.changed();
-            if (changed.isPresent()) {
-                KeySetVerifier loaded = load(changed.get());
-                current = loaded;
-                LOG.infof("token verification keys reloaded from %s: %s", file.location(), loaded.keys().orElseThrow());
+            Optional<KeySetVerifier> loaded = file.ifChanged(this::load);
+            if (loaded.isPresent()) {
+                current = loaded.get();
+                LOG.infof("token verification keys reloaded from %s: %s", file.location(),
+                        loaded.get().keys().orElseThrow());
             }
         } catch (IOException | IllegalArgumentException e) {
             LOG.errorf("token verification keys at %s not reloaded, still using %s: %s", file.location(),
