@@ -21,6 +21,21 @@ declare -A SERVICE_PORT=([auth-service]=8081 [message-service]=8082 [push-servic
 declare -A SERVICE_DB=([auth-service]=auth [message-service]=message [push-service]=push [push-worker]=push)
 DATABASES=(auth message push)
 
+# Connection budget (docs/operations.md "Connection budget"): the local stack runs every service's database on one
+# PostgreSQL, so its max_connections is every pool at its maximum, times the replicas that may run (the push
+# benchmark starts a second push-worker with WORKERS=2), plus a reserve for superuser slots (3), psql and the
+# benchmarks' own connections. up.sh starts PostgreSQL with it and refuses a server that allows fewer.
+declare -A POOL_SIZE=([auth-service]=32 [message-service]=32 [push-service]=32 [push-worker]=32)
+declare -A MAX_REPLICAS=([auth-service]=1 [message-service]=1 [push-service]=1 [push-worker]=2)
+PG_RESERVED_CONNECTIONS=13
+pg_connection_budget() {
+  local s total=$PG_RESERVED_CONNECTIONS
+  for s in "${SERVICES[@]}"; do
+    total=$((total + POOL_SIZE[$s] * MAX_REPLICAS[$s]))
+  done
+  echo "$total"
+}
+
 # What /proc/PID/cmdline of component NAME contains: a recycled PID or a foreign process never matches.
 marker() {
   case "$1" in
@@ -64,7 +79,8 @@ simulator_url() {
 
 # upload_simulator_certificates APP_ID ADMIN_TOKEN NAME_FORMAT: gives the app a certificate per provider (production
 # environment) that the provider simulators accept, named printf NAME_FORMAT CHANNEL (e.g. demo-%s). Keys are
-# generated once into .local/keys. A certificate the app already has for a provider is kept.
+# generated once into .local/keys. A certificate the app already has for a provider is kept. No message_defaults:
+# the adapters' built-in IM categories apply (docs/push-certificates.md).
 upload_simulator_certificates() {
   local app="$1" admin="$2" format="$3" keys="$LOCAL/keys" provider response body
   mkdir -p "$keys"
@@ -97,7 +113,8 @@ elif channel == "cloud":
 elif channel in ("vendor_a", "vendor_d", "vendor_e"):
     cert.update(app_id="100200300")
     if channel == "vendor_d":
-        cert.update(app_key="demo-vivo-app-key")
+        # vivo asks for receipts only with the receipt id registered in its console (docs/channels/vendor_d.md)
+        cert.update(app_key="demo-vivo-app-key", message_defaults={"receipt_id": "demo-vivo-receipt"})
 elif channel == "vendor_b":
     cert.update(app_id="com.example.demo")
 elif channel == "vendor_c":

@@ -224,6 +224,7 @@ step_push_notify() {
 # received (not ios and cloud: APNs and FCM have no delivery callbacks).
 step_push_every_channel() {
   local channel user token users=() expected
+  OS_USERS=()
   for channel in ios cloud vendor_a vendor_c vendor_d vendor_e invalid; do
     call POST /user/register/v2 "{\"username\":\"${USERNAME}_$channel\",\"password\":\"$PASSWORD\"}" "app_id: $APP_ID"
     expect "user for $channel registered" 'd["code"] == 200'
@@ -241,6 +242,7 @@ step_push_every_channel() {
         "app_id: $APP_ID" "access-token: $token"
     fi
     expect "$channel token bound" 'd["code"] == 200 and d["data"] is True'
+    [[ "$channel" == invalid ]] || OS_USERS+=("$user")
   done
   notify "{\"user_id\":[$(IFS=,; echo "${users[*]}")]}" '{"distribution_strategy":"ospush_only"}'
   expect "push to the seven devices accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
@@ -255,6 +257,88 @@ step_push_every_channel() {
   poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" 'd["data"][0]["state"] == "done"'
   expect "the refused token was unbound: the device is no longer a target" \
     'sum(v for k, v in d["data"][0].items() if k.endswith("_target")) == 0'
+}
+
+# sim_requests CHANNEL N: the last N requests the channel's simulator received (its /_sim/requests), as JSON.
+sim_requests() {
+  curl -sS --max-time 10 "$(simulator_url "$1")/_sim/requests?limit=$2"
+}
+
+# notify_message AUDIENCE_JSON MESSAGE_JSON: an ospush_only push of that message; waits until its task is final.
+notify_message() {
+  call POST /push/notify "{\"audience\":$1,\"setting\":{\"distribution_strategy\":\"ospush_only\"},\"message\":$2}" \
+    "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "push accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
+  TASK_ID="$(json_get "$RESPONSE" 'd["data"]["task_id"]')"
+  poll_task "$TASK_ID" 'd["data"][0]["state"] in ("done", "expired", "failed")'
+}
+
+# The providers' own rules (docs/channels/*.md): a push with only a title and one with only a body end sent on all
+# seven OS channels (each phone maker gets the text it requires); every phone-maker request carries its message
+# category; a Huawei badge stays within 1..99 / 0..99.
+step_push_message_shapes() {
+  local message channel seven
+  seven="$(IFS=,; echo "${OS_USERS[*]},$USER_ID")"
+  for message in '{"title":"only a title","body":""}' '{"title":"","body":"only a body"}'; do
+    notify_message "{\"user_id\":[$seven]}" "$message"
+    expect "$message: sent on all seven OS channels" \
+      'd["data"][0]["state"] == "done" and all(d["data"][0][c + "_target"] == 1 and d["data"][0][c + "_sent"] == 1 for c in ["ios", "cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e"])'
+  done
+  # Xiaomi's category is the app's registered private-message channel (its console's 消息分类管理; the simulator's
+  # /_sim/channels): set per push here (or per certificate, message_defaults)
+  curl -sS --max-time 10 -H "Content-Type: application/json" \
+    --data '{"app_id":"com.example.app","channel_id":"smoke-private","private":true}' \
+    "$(simulator_url vendor_b)/_sim/channels" >/dev/null
+  notify_message "{\"user_id\":[$seven]}" \
+    '{"title":"badge","body":"past 99","badge":"150","vendor_a":{"badge_class":"com.example.Main"},"vendor_b":{"channel_id":"smoke-private"}}'
+  expect "the badge push is sent on all seven OS channels" \
+    'd["data"][0]["state"] == "done" and sum(d["data"][0][c + "_sent"] for c in ["ios", "cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e"]) == 7'
+  RESPONSE="$(sim_requests vendor_a 1)"
+  expect "Huawei: badge set_num within 0..99 and android.category sent" \
+    'any((lambda m: m["android"]["notification"]["badge"].get("set_num", m["android"]["notification"]["badge"].get("add_num", 0)) <= 99 and "category" in m["android"])(__import__("json").loads(r["body"])["message"]) for r in d["requests"])'
+  for channel in vendor_b vendor_c vendor_d vendor_e; do
+    RESPONSE="$(sim_requests "$channel" 3)"
+    case "$channel" in
+      vendor_b) expect "Xiaomi: the request names the notification channel (extra.channel_id)" \
+        'any("extra.channel_id=smoke-private" in r["body"] for r in d["requests"])' ;;
+      vendor_c) expect "OPPO: category and notify_level sent" \
+        'any("category" in r["body"] and "notify_level" in r["body"] for r in d["requests"])' ;;
+      vendor_d) expect "vivo: category sent" 'any("category" in r["body"] for r in d["requests"])' ;;
+      vendor_e) expect "Meizu: noticeMsgType sent" 'any("noticeMsgType" in r["body"] for r in d["requests"])' ;;
+    esac
+  done
+}
+
+# Meizu takes at most 100 pushIds per request since 2023-08-21 (MEIZUPUSH/PushAPI): a push to 150 Meizu devices
+# goes out in requests of at most 100 and reaches each device once.
+step_push_meizu_150() {
+  local i names=() users=() token list
+  for i in $(seq 1 150); do
+    names+=("{\"username\":\"${USERNAME}_mz$i\",\"password\":\"$PASSWORD\"}")
+  done
+  for i in 0 75; do
+    call POST /user/register/batch "{\"list\":[$(IFS=,; echo "${names[*]:$i:75}")]}" \
+      "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+    expect "75 users registered" 'd["code"] == 200'
+  done
+  curl -sS --max-time 10 -X POST "$(simulator_url vendor_e)/_sim/reset" >/dev/null
+  for i in $(seq 1 150); do
+    RESPONSE="$(curl -sS --max-time 20 -H "app_id: $APP_ID" -H "Content-Type: application/json" \
+      --data "{\"name\":\"${USERNAME}_mz$i\",\"password\":\"$PASSWORD\",\"device_guid\":\"meizu-$i\"}" "$BASE_URL/token/user")"
+    token="$(json_get "$RESPONSE" 'd["data"]["token"]')"
+    users+=("$(json_get "$RESPONSE" 'd["data"]["user_id"]')")
+    RESPONSE="$(curl -sS --max-time 20 -H "app_id: $APP_ID" -H "access-token: $token" -H "Content-Type: application/json" \
+      --data "{\"device_sn\":1,\"device_token\":\"mz-$USERNAME-$i\",\"notifier_name\":\"demo-vendor_e\"}" "$BASE_URL/user/token/bind")"
+    [[ "$(json_get "$RESPONSE" 'd["code"]')" == 200 ]] || expect "Meizu token $i bound" 'd["code"] == 200'
+  done
+  echo "  150 users logged in, a Meizu token bound to each"
+  list="$(IFS=,; echo "${users[*]}")"
+  notify_message "{\"user_id\":[$list]}" '{"title":"to 150","body":"Meizu devices"}'
+  expect "150 Meizu targets, all sent" \
+    'd["data"][0]["state"] == "done" and (d["data"][0]["vendor_e_target"], d["data"][0]["vendor_e_sent"]) == (150, 150)'
+  RESPONSE="$(sim_requests vendor_e 20)"
+  expect "Meizu got requests of at most 100 pushIds, 150 distinct in all" \
+    '(lambda sends: max(len(s) for s in sends) <= 100 and len(set(sum(sends, []))) == 150)([__import__("urllib.parse", fromlist=["x"]).parse_qs(r["body"])["pushIds"][0].split(",") for r in d["requests"] if r["path"].endswith("pushByPushId")])'
 }
 
 # svcpush end to end: a device connected to /ws (deploy/local/ws_device.py) gets the notification frame from
@@ -341,7 +425,8 @@ step_health() {
 }
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
-  conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel push_svcpush push_disabled push_opt_out
+  conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
+  push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out
   password_change_revokes wrong_password unknown_path health)
 
 for step in "${STEPS[@]}"; do

@@ -148,12 +148,16 @@ ensure_keys() {
     mv "$KEYS/platform-key.tmp" "$KEYS/platform-key"
   fi
   PLATFORM_KEY="$(<"$KEYS/platform-key")"
-  # encrypts push certificates at rest (docs/push-certificates.md)
-  if [[ ! -f "$KEYS/push-certificate-key" ]]; then
+  # encrypt push certificates at rest (docs/push-certificates.md): push-certificate-key is key version 1; a key
+  # rotation ("Key rotation" there) adds push-certificate-keys (2:<base64>,...) and push-certificate-key-current (a
+  # version), and may retire key 1 by deleting push-certificate-key (a new one is only made when neither file exists)
+  if [[ ! -f "$KEYS/push-certificate-key" && ! -f "$KEYS/push-certificate-keys" ]]; then
     openssl rand -base64 32 >"$KEYS/push-certificate-key.tmp"
     mv "$KEYS/push-certificate-key.tmp" "$KEYS/push-certificate-key"
   fi
-  PUSH_CERTIFICATE_KEY="$(<"$KEYS/push-certificate-key")"
+  PUSH_CERTIFICATE_KEY="$(cat "$KEYS/push-certificate-key" 2>/dev/null || true)"
+  PUSH_CERTIFICATE_KEYS="$(cat "$KEYS/push-certificate-keys" 2>/dev/null || true)"
+  PUSH_CERTIFICATE_KEY_CURRENT="$(cat "$KEYS/push-certificate-key-current" 2>/dev/null || true)"
   # authenticates providers' delivery-receipt callbacks (docs/push-worker.md)
   if [[ ! -f "$KEYS/push-receipt-key" ]]; then
     openssl rand -hex 24 >"$KEYS/push-receipt-key.tmp"
@@ -222,7 +226,7 @@ start_system_postgres() {
     ((EUID != 0)) || chown postgres "$LOGS/postgres.log"
     log "PostgreSQL: starting on 127.0.0.1:$PG_PORT"
     as_pg "$bin/pg_ctl" -D "$data" -l "$LOGS/postgres.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp" start >/dev/null \
+      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp -c max_connections=$(pg_connection_budget)" start >/dev/null \
       || die_with_log postgres "pg_ctl start failed"
     head -n 1 "$data/postmaster.pid" >"$PIDS/postgres.pid"
   fi
@@ -232,6 +236,20 @@ start_system_postgres() {
     psql_admin "$bin" "SELECT 1 FROM pg_database WHERE datname = '$db'" | grep -q 1 \
       || psql_admin "$bin" "CREATE DATABASE $db OWNER $db" >/dev/null
   done
+}
+
+# The server must allow every pool at its maximum (lib.sh pg_connection_budget): a server started before the budget
+# grew (or an external one) would refuse connections under load with "remaining connection slots are reserved".
+check_connection_budget() {
+  local host_port allowed needed
+  needed="$(pg_connection_budget)"
+  host_port="$(sed -E 's|^jdbc:postgresql://([^/]+).*|\1|' <<<"$JDBC_BASE")"
+  command -v psql >/dev/null || { log "PostgreSQL: psql not installed, max_connections not checked (needs $needed)"; return; }
+  allowed="$(PGPASSWORD=auth PGCONNECT_TIMEOUT=5 psql -h "${host_port%:*}" -p "${host_port##*:}" -U auth -d auth -Atqc \
+    'show max_connections')" || die "PostgreSQL: cannot read max_connections as role auth"
+  ((allowed >= needed)) || die "PostgreSQL allows $allowed connections, the services' pools need $needed (lib.sh); \
+restart it (deploy/local/down.sh, then up.sh) or raise its max_connections"
+  log "PostgreSQL: max_connections $allowed, budget $needed"
 }
 
 psql_admin() {
@@ -251,7 +269,8 @@ start_embedded_postgres() {
     "${MVN[@]}" -f "$project/pom.xml" package
   fi
   log "PostgreSQL (embedded): starting on 127.0.0.1:$PG_PORT"
-  launch embedded-pg java -Xmx64m -jar "$jar" "$PG_PORT" "$LOCAL/pgdata-embedded" "${DATABASES[@]}"
+  launch embedded-pg java -Xmx64m -Dmax_connections="$(pg_connection_budget)" -jar "$jar" "$PG_PORT" \
+    "$LOCAL/pgdata-embedded" "${DATABASES[@]}"
   wait_for embedded-pg 120 log_contains embedded-pg "embedded-pg ready"
 }
 
@@ -404,12 +423,14 @@ start_services() {
         extra_env=(IM_AUTH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[auth-service]}")
       fi
       java_options=()
+      certificate_keys=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY" IM_PUSH_CERTIFICATE_KEYS="$PUSH_CERTIFICATE_KEYS"
+        IM_PUSH_CERTIFICATE_KEY_CURRENT="$PUSH_CERTIFICATE_KEY_CURRENT")
       if [[ "$s" == push-service ]]; then
         # a stable replica id: a restarted push-service fences its predecessor's open Kafka transactions at once
-        extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY" IM_PUSH_FANOUT_REPLICA_ID=local-push-service
+        extra_env+=("${certificate_keys[@]}" IM_PUSH_FANOUT_REPLICA_ID=local-push-service
           IM_PUSH_RECEIPT_KEY="$PUSH_RECEIPT_KEY")
       elif [[ "$s" == push-worker ]]; then
-        extra_env+=(IM_PUSH_CERTIFICATE_KEY="$PUSH_CERTIFICATE_KEY")
+        extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)
         # memory: a small serial-collected heap, and bounded direct buffers (Netty: Pushy, Vert.x) and code cache
         java_options+=(-Xmx128m -XX:+UseSerialGC -XX:MaxDirectMemorySize=64m -XX:ReservedCodeCacheSize=48m -Xss512k
@@ -424,6 +445,7 @@ start_services() {
         QUARKUS_DATASOURCE_JDBC_URL="$JDBC_BASE/$db" \
         QUARKUS_DATASOURCE_USERNAME="$db" \
         QUARKUS_DATASOURCE_PASSWORD="$db" \
+        QUARKUS_DATASOURCE_JDBC_MAX_SIZE="${POOL_SIZE[$s]}" \
         KAFKA_BOOTSTRAP_SERVERS="$KAFKA_BOOTSTRAP" \
         MP_JWT_VERIFY_PUBLICKEY_LOCATION="$KEYS/jwt-jwks.json" \
         IM_PLATFORM_KEY="$PLATFORM_KEY" \
@@ -538,6 +560,7 @@ ensure_tools
 build_services
 ensure_keys
 start_postgres
+check_connection_budget
 start_kafka
 start_simulators
 start_services

@@ -21,7 +21,7 @@ const REQUIRED_ENV = {
 const SECRET_ENV = ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD', 'IM_PLATFORM_KEY',
   'IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_RECEIPT_KEY'];
 // Replica ids that must be the pod's name (fieldRef metadata.name): unique per pod, never shared by two.
-const POD_NAME_ENV = ['IM_MESSAGE_REPLICA_ID', 'IM_PUSH_FANOUT_REPLICA_ID'];
+const POD_NAME_ENV = ['IM_MESSAGE_REPLICA_ID', 'IM_PUSH_FANOUT_REPLICA_ID', 'IM_PUSH_WORKER_REPLICA_ID'];
 const HEALTH = { startupProbe: '/q/health/started', livenessProbe: '/q/health/live', readinessProbe: '/q/health/ready' };
 
 // Schema packages per apiVersion; Strimzi has none on the npm registry (checked structurally below).
@@ -31,8 +31,14 @@ const MODEL_MODULES = {
 };
 const BUILT_IN = /^(v1|[a-z]+\/v\d\w*|[a-z.]+\.k8s\.io\/v\d\w*)$/;
 
+// PostgreSQL's default max_connections, and the connections kept out of the services' budget:
+// superuser_reserved_connections (3) + operators' psql sessions, backups, monitoring and migrations (7)
+const PG_DEFAULT_MAX_CONNECTIONS = 100;
+const PG_RESERVED_CONNECTIONS = 10;
+
 const [repo, ...overlayArgs] = process.argv.slice(2);
 const problems = [];
+const budgets = [];
 let objectCount = 0;
 
 for (const arg of overlayArgs) {
@@ -48,7 +54,9 @@ for (const arg of overlayArgs) {
   for (const service of SERVICES) checkService(service, objects, (message) => problems.push(`${overlay}: ${service}: ${message}`));
   checkReferences(objects, report);
   checkPushChannels(objects, report);
+  checkConnectionBudgets(objects, (message) => problems.push(`${overlay}: connection budget: ${message}`), (line) => budgets.push(`${overlay}: ${line}`));
 }
+for (const line of budgets) console.log(`k8s: connections ${line}`);
 
 if (problems.length) {
   for (const problem of problems) console.error(`k8s: ${problem}`);
@@ -276,4 +284,66 @@ function checkPushChannels(objects, report) {
     const name = topic.spec.topicName ?? topic.metadata.name;
     if (!triggers.some((t) => t.metadata.topic === name)) report(scaler, `no trigger for topic ${name}`);
   }
+}
+
+// Connection budget (docs/operations.md "Connection budget"): on every PostgreSQL server, the pools of all the pods
+// that may run at once must fit under max_connections with a reserve:
+//   sum over the services on it of pool size x (max replicas + rolling-update surge) + reserve <= max_connections
+// pool size: QUARKUS_DATASOURCE_JDBC_MAX_SIZE of the container (or the service's quarkus.datasource.jdbc.max-size);
+// max replicas: the HPA's maxReplicas or KEDA's maxReplicaCount, else the Deployment's replicas; surge: the
+// Deployment's maxSurge (default 25%, rounded up); max_connections: the CloudNativePG Cluster's parameter, or the
+// server's `-c max_connections=` argument, else PostgreSQL's default 100.
+
+function checkConnectionBudgets(objects, report, note) {
+  const servers = new Map(); // database host name -> { name, limit, users: [] }, one object per PostgreSQL server
+  for (const cluster of objects.filter((o) => o.kind === 'Cluster' && o.apiVersion?.startsWith('postgresql.cnpg.io/'))) {
+    const limit = Number(cluster.spec.postgresql?.parameters?.max_connections ?? PG_DEFAULT_MAX_CONNECTIONS);
+    servers.set(`${cluster.metadata.name}-rw`, { name: cluster.metadata.name, limit, users: [] });
+  }
+  for (const set of objects.filter((o) => o.kind === 'StatefulSet' || (o.kind === 'Deployment' && !SERVICES.includes(o.metadata.name)))) {
+    const container = set.spec.template.spec.containers.find((c) => /(^|\/)postgres(:|$)/.test(c.image ?? ''));
+    if (!container) continue;
+    const args = [...(container.command ?? []), ...(container.args ?? [])].join(' ');
+    const server = { name: set.metadata.name, limit: Number(/max_connections=(\d+)/.exec(args)?.[1] ?? PG_DEFAULT_MAX_CONNECTIONS), users: [] };
+    for (const service of objects.filter((o) => o.kind === 'Service' && matches(o.spec?.selector, set.spec.template.metadata?.labels))) {
+      servers.set(service.metadata.name, server);
+    }
+  }
+  for (const name of SERVICES) {
+    const deployment = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name);
+    const container = deployment?.spec.template.spec.containers.find((c) => c.name === name);
+    if (!container) continue;
+    const env = environment(container, objects);
+    const host = /^jdbc:postgresql:\/\/([^/:]+)/.exec(env.get('QUARKUS_DATASOURCE_JDBC_URL') ?? '')?.[1];
+    const server = servers.get(host);
+    if (!server) { report(`${name}: its database host ${host} is no PostgreSQL of the overlay`); continue; }
+    const pool = Number(env.get('QUARKUS_DATASOURCE_JDBC_MAX_SIZE') ?? readProperties(name).get('quarkus.datasource.jdbc.max-size'));
+    const scaler = objects.find((o) => (o.kind === 'HorizontalPodAutoscaler' || o.kind === 'ScaledObject') && o.spec.scaleTargetRef?.name === name);
+    const replicas = scaler?.spec.maxReplicas ?? scaler?.spec.maxReplicaCount ?? deployment.spec.replicas ?? 1;
+    const surgeSetting = deployment.spec.strategy?.rollingUpdate?.maxSurge ?? '25%';
+    const surge = String(surgeSetting).endsWith('%') ? Math.ceil(replicas * parseInt(surgeSetting, 10) / 100) : Number(surgeSetting);
+    server.users.push({ name, pool, pods: replicas + surge });
+  }
+  for (const { name: host, limit, users } of new Set(servers.values())) {
+    if (!users.length) continue;
+    const needed = users.reduce((sum, u) => sum + u.pool * u.pods, 0) + PG_RESERVED_CONNECTIONS;
+    const terms = users.map((u) => `${u.name} ${u.pool} x ${u.pods}`).join(' + ');
+    note(`${host}: ${terms} + ${PG_RESERVED_CONNECTIONS} reserved = ${needed} of max_connections ${limit}`);
+    if (needed > limit) report(`${host}: ${needed} connections needed (${terms} + ${PG_RESERVED_CONNECTIONS} reserved), max_connections is ${limit}`);
+  }
+}
+
+function matches(selector, labels) {
+  return !!selector && !!labels && Object.entries(selector).every(([k, v]) => labels[k] === v);
+}
+
+// A container's plain (non-secret) environment: its ConfigMaps' data, then its own literal values.
+function environment(container, objects) {
+  const env = new Map();
+  for (const source of container.envFrom ?? []) {
+    const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === source.configMapRef?.name);
+    for (const [name, value] of Object.entries(configMap?.data ?? {})) env.set(name, value);
+  }
+  for (const e of container.env ?? []) if (e.value !== undefined) env.set(e.name, e.value);
+  return env;
 }

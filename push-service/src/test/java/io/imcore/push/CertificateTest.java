@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
 import io.imcore.push.certificate.Certificate;
@@ -181,13 +182,15 @@ class CertificateTest {
         return value == null ? "" : value.toString();
     }
 
+    /** The certificate as sent; its message_defaults as sent, or {} when none were sent. */
     private static void assertCertificate(ValidatableResponse response, Map<String, Object> body) {
         response.body("code", equalTo(200)).body("message", nullValue())
                 .body("data.app_id", equalTo(text(body, "app_id")))
                 .body("data.app_key", equalTo(text(body, "app_key")))
                 .body("data.app_secret", equalTo(text(body, "app_secret")))
                 .body("data.certificate", equalTo(text(body, "certificate")))
-                .body("data.name", equalTo(body.get("name")));
+                .body("data.name", equalTo(body.get("name")))
+                .body("data.message_defaults", equalTo(body.getOrDefault("message_defaults", Map.of())));
     }
 
     private int rows() {
@@ -225,10 +228,10 @@ class CertificateTest {
     }
 
     @Test
-    void theResponseCarriesTheFieldsOfApiSection27InOrder() {
+    void theResponseCarriesTheFieldsOfApiSection27InOrderThenTheMessageDefaults() {
         ok(post(validBody(5)));
         String json = get("?provider=5").extract().asString();
-        assertEquals(List.of("app_id", "app_key", "app_secret", "certificate", "name"),
+        assertEquals(List.of("app_id", "app_key", "app_secret", "certificate", "name", "message_defaults"),
                 new ArrayList<>(io.restassured.path.json.JsonPath.from(json).getMap("data").keySet()));
     }
 
@@ -287,7 +290,7 @@ class CertificateTest {
                     assertEquals(body.get("app_key"), rs.getString(2));
                     for (int column : new int[] {3, 4}) {
                         String stored = new String(rs.getBytes(column), StandardCharsets.ISO_8859_1);
-                        assertEquals(1, rs.getBytes(column)[0], "format version");
+                        assertEquals(2, rs.getBytes(column)[0], "the current key's version (test profile: 2)");
                         assertFalse(stored.contains("plain"), "column " + column + " holds ciphertext only");
                     }
                     assertEquals("cert-5", rs.getString(5));
@@ -318,6 +321,76 @@ class CertificateTest {
         assertCertificate(get("?provider=2&environment=1"), validBody(2));
     }
 
+    // ---------------------------------------------------------------- message_defaults
+
+    /** A valid message_defaults per provider with every option it takes, and what is stored for it. */
+    static Stream<Arguments> messageDefaults() {
+        return Stream.of(
+                Arguments.of(2, Map.of("category", "IM"), Map.of("category", "IM")),
+                Arguments.of(3, Map.of("channel_id", "105411"), Map.of("channel_id", "105411")),
+                Arguments.of(6, Map.of("category", "IM", "notify_level", 16),
+                        Map.of("category", "IM", "notify_level", 16)),
+                // vivo: the classification a category implies is stored with it
+                Arguments.of(5, Map.of("category", "IM", "receipt_id", "10263"),
+                        Map.of("category", "IM", "classification", 1, "receipt_id", "10263")),
+                Arguments.of(5, Map.of("category", "MARKETING", "classification", 0),
+                        Map.of("category", "MARKETING", "classification", 0)),
+                Arguments.of(5, Map.of("classification", 1), Map.of("classification", 1)),
+                Arguments.of(4, Map.of("notice_msg_type", 1), Map.of("notice_msg_type", 1)),
+                // ios and cloud take none: an empty object is no defaults
+                Arguments.of(1, Map.of(), Map.of()),
+                Arguments.of(7, Map.of(), Map.of()));
+    }
+
+    @ParameterizedTest(name = "provider {0}: {1}")
+    @MethodSource("messageDefaults")
+    void messageDefaultsAreStoredAndReadBack(int provider, Map<String, Object> defaults, Map<String, Object> stored) {
+        Map<String, Object> body = validBody(provider);
+        body.put("message_defaults", defaults);
+        ok(post(body));
+        get("?provider=" + provider).body("code", equalTo(200)).body("data.message_defaults", equalTo(stored));
+        assertEquals(stored, storedDefaults(provider));
+    }
+
+    @Test
+    void absentNullOrUnsetMessageDefaultsAreNoneAndAReplacementReplacesThem() {
+        Map<String, Object> body = validBody(6);
+        ok(post(body));
+        assertEquals(Map.of(), storedDefaults(6));
+        body.put("message_defaults", Map.of("category", "IM", "notify_level", 2));
+        ok(post(body));
+        assertEquals(Map.of("category", "IM", "notify_level", 2), storedDefaults(6));
+        Map<String, Object> unset = new HashMap<>();
+        unset.put("category", "");
+        unset.put("notify_level", null);
+        body.put("message_defaults", unset);
+        ok(post(body));
+        assertEquals(Map.of(), storedDefaults(6), "empty and null options are not set");
+        body.put("message_defaults", Map.of("category", "TODO"));
+        ok(post(body));
+        body.remove("message_defaults");
+        ok(post(body));
+        assertCertificate(get("?provider=6"), body);
+        api.asAdmin().body("{\"provider\":6,\"name\":\"cert-6\",\"app_key\":\"k\",\"app_secret\":\"s\","
+                + "\"message_defaults\":null}").post("/push/certificate").then().body("code", equalTo(200));
+        assertEquals(Map.of(), storedDefaults(6));
+    }
+
+    private Map<String, Object> storedDefaults(int provider) {
+        String json = database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select message_defaults::text from push_certificates"
+                    + " where app_id = ? and provider = ? and environment = 1")) {
+                ps.setString(1, api.appId);
+                ps.setInt(2, provider);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            }
+        });
+        return io.restassured.path.json.JsonPath.from(json).getMap("$");
+    }
+
     // ---------------------------------------------------------------- the store's look-ups
 
     @Test
@@ -330,7 +403,8 @@ class CertificateTest {
         assertEquals(Optional.empty(), database.read(c -> store.findByName(c, api.appId, "cert-7")));
         assertEquals(Optional.empty(), database.read(c -> store.findByName(c, "other-app", "cert-6")));
         assertEquals(Optional.of(new Certificate(Channel.VENDOR_C, 0, "cert-6", "", "oppo-app-key",
-                "oppo-master-secret", "")), database.read(c -> store.find(c, api.appId, Channel.VENDOR_C, 0)));
+                "oppo-master-secret", "", JsonNodeFactory.instance.objectNode())),
+                database.read(c -> store.find(c, api.appId, Channel.VENDOR_C, 0)));
         assertEquals(Optional.empty(), database.read(c -> store.find(c, api.appId, Channel.VENDOR_C, 1)));
     }
 
@@ -418,6 +492,24 @@ class CertificateTest {
         cases.add(invalid(2, "certificate", "c".repeat(16 * 1024 + 1)));
         cases.add(invalid(2, "certificate", "é".repeat(8 * 1024 + 1)));
         cases.add(invalid(2, "certificate", "cert\u0000"));
+        // message_defaults: only the provider's options, each with a value the provider accepts
+        cases.add(invalid(2, "message_defaults", "IM"));
+        cases.add(invalid(2, "message_defaults", List.of("IM")));
+        cases.add(invalidDefaults(1, Map.of("category", "IM"), "category"));
+        cases.add(invalidDefaults(7, Map.of("channel_id", "c"), "channel_id"));
+        cases.add(invalidDefaults(2, Map.of("category", "ORDER"), "category"));
+        cases.add(invalidDefaults(2, Map.of("category", "PLAY_VOICE"), "category"));
+        cases.add(invalidDefaults(2, Map.of("notify_level", 2), "notify_level"));
+        cases.add(invalidDefaults(3, Map.of("channel_id", 105411), "channel_id"));
+        cases.add(invalidDefaults(3, Map.of("category", "IM"), "category"));
+        cases.add(invalidDefaults(6, Map.of("category", "VOIP"), "category"));
+        cases.add(invalidDefaults(6, Map.of("notify_level", 4), "notify_level"));
+        cases.add(invalidDefaults(5, Map.of("category", "IM", "classification", 0), "category"));
+        cases.add(invalidDefaults(5, Map.of("classification", 2), "classification"));
+        cases.add(invalidDefaults(5, Map.of("receipt_id", "r".repeat(257)), "receipt_id"));
+        cases.add(invalidDefaults(5, Map.of("receipt_id", "r\u0000"), "receipt_id"));
+        cases.add(invalidDefaults(4, Map.of("notice_msg_type", "1"), "notice_msg_type"));
+        cases.add(invalidDefaults(4, Map.of("notice_msg_type", 1.5), "notice_msg_type"));
         return cases.stream();
     }
 
@@ -425,6 +517,11 @@ class CertificateTest {
         Map<String, Object> change = new HashMap<>();
         change.put(field, value);
         return Arguments.of(provider, field, change, field);
+    }
+
+    private static Arguments invalidDefaults(int provider, Map<String, Object> defaults, String option) {
+        return Arguments.of(provider, "message_defaults", Map.of("message_defaults", defaults),
+                "message_defaults." + option);
     }
 
     @ParameterizedTest(name = "provider {0}, {1} = {2}: 10002 naming {3}")

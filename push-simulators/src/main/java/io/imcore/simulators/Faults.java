@@ -25,7 +25,12 @@ public final class Faults {
         /** The provider's "try again later": overloaded, unavailable, quota exceeded (5xx, 429 or its code). */
         TRANSIENT,
         /** The provider refuses our credentials (bad signature, expired or unknown auth token, wrong key). */
-        AUTH
+        AUTH,
+        /**
+         * A spent quota with a long wait: the provider's answer that means "retry in an hour or tomorrow" (only
+         * where the protocol can say how long: FCM's 429 with Retry-After).
+         */
+        QUOTA_SPENT
     }
 
     private final Map<Kind, AtomicInteger> pending = new ConcurrentHashMap<>();
@@ -38,7 +43,7 @@ public final class Faults {
 
     /** The fault this request must answer with, or null; consumes one injected fault. AUTH is taken first. */
     public Kind next() {
-        for (Kind kind : new Kind[] {Kind.AUTH, Kind.TRANSIENT}) {
+        for (Kind kind : new Kind[] {Kind.AUTH, Kind.QUOTA_SPENT, Kind.TRANSIENT}) {
             AtomicInteger left = pending.get(kind);
             if (left != null && left.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
                 return kind;

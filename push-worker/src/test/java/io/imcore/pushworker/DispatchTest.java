@@ -106,6 +106,32 @@ class DispatchTest {
     }
 
     @Test
+    void aBatchHeldByAnotherLiveWorkerIsWaitedForAndNotSentTwice() throws Exception {
+        long task = fixture.task(2);
+        Device finishedByHolder = fixture.device(Channel.VENDOR_B, "tok");
+        Device holderDied = fixture.device(Channel.VENDOR_B, "tok");
+        // another replica claimed both batches and is sending them under a standing lease (a rebalance gave the
+        // records to this worker too)
+        fixture.execute("insert into push_worker_batches (task_id, batch_no, state, owner, lease_until)"
+                + " values (?, 0, 'sending', 'other-replica', now() + interval '1 minute'),"
+                + " (?, 1, 'sending', 'other-replica', now() + interval '2 seconds')", task, task);
+        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("held", "+1"), null,
+                List.of(finishedByHolder.target()));
+        fixture.send(task, 1, Channel.VENDOR_B, fixture.message("held", "+1"), null, List.of(holderDied.target()));
+        Thread.sleep(1_000);
+        assertEquals(0, simulator(Channel.VENDOR_B).recorder().deliveriesTo(finishedByHolder.token()),
+                "not sent while the holder's lease stands");
+        // the holder finishes batch 0; batch 1's holder is gone: its lease lapses and this worker takes it over
+        fixture.execute("update push_worker_batches set state = 'done' where task_id = ? and batch_no = 0", task);
+        fixture.execute("update push_tasks set batches_done = 1 where task_id = ?", task);
+        fixture.awaitState(task, "done");
+        assertEquals(0, simulator(Channel.VENDOR_B).recorder().deliveriesTo(finishedByHolder.token()),
+                "the batch its holder finished is skipped");
+        assertEquals(1, simulator(Channel.VENDOR_B).recorder().deliveriesTo(holderDied.token()));
+        assertEquals(1, fixture.count(task, Channel.VENDOR_B, "sent"));
+    }
+
+    @Test
     void badgesAreRaisedOrSetPerDeviceAndLeftAloneByPassThrough() throws Exception {
         Device device = fixture.device(Channel.IOS, "tok");
         long raise = fixture.task(1);
@@ -183,6 +209,19 @@ class DispatchTest {
         fixture.awaitState(task, "done");
         assertEquals(1, fixture.count(task, Channel.VENDOR_E, "failed"));
         assertEquals(0, fixture.count(task, Channel.VENDOR_E, "sent"));
+    }
+
+    @Test
+    void aRetryAfterBeyondTheCapFailsTheTargetsAtOnce() throws Exception {
+        long task = fixture.task(1);
+        Device device = fixture.device(Channel.CLOUD, "tok");
+        simulator(Channel.CLOUD).faults().inject(Faults.Kind.QUOTA_SPENT, 1);
+        long started = System.nanoTime();
+        fixture.send(task, 0, Channel.CLOUD, fixture.message("quota", "+1"), null, List.of(device.target()));
+        fixture.awaitState(task, "done");
+        assertEquals(1, fixture.count(task, Channel.CLOUD, "failed"));
+        assertEquals(0, simulator(Channel.CLOUD).recorder().deliveriesTo(device.token()));
+        assertTrue(System.nanoTime() - started < 30_000_000_000L, "not held for the hour the provider asked");
     }
 
     @Test

@@ -59,6 +59,8 @@ class WorkerCrashIT {
         workerConfig = new HashMap<>(ProvidersResource.channelConfig(simulators, dir));
         workerConfig.put("im.push.certificate-key", TestCertificates.KEY);
         workerConfig.put("im.push.worker.batches-in-flight", "2");
+        // the killed worker's claims lapse soon, so the second takes its batches over without a long wait
+        workerConfig.put("im.push.worker.claim-lease", "3s");
         workerConfig.put("im.push.worker.channels", "ios,cloud,vendor_a,vendor_b,vendor_c,vendor_d,vendor_e");
         Flyway.configure().dataSource(SharedInfrastructure.get().jdbcUrl(), "postgres", "postgres")
                 .locations("filesystem:../push-service/src/main/resources/db/migration").load().migrate();

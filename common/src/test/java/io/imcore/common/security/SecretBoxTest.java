@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SecretBoxTest {
@@ -76,6 +77,59 @@ class SecretBoxTest {
         byte[] sealed = box.seal(SECRET, CONTEXT);
         SecretBox other = new SecretBox("test.key", randomKey(32));
         assertThrows(IllegalArgumentException.class, () -> other.open(sealed, CONTEXT));
+    }
+
+    // ---------------------------------------------------------------- key versions
+
+    private final String key1 = randomKey(32);
+    private final String key2 = randomKey(32);
+
+    @Test
+    void newValuesAreSealedWithTheCurrentKeyAndTheirFirstByteNamesIt() {
+        SecretBox rotated = new SecretBox(Map.of(1, key1, 2, key2), 2, version -> "keys");
+        byte[] sealed = rotated.seal(SECRET, CONTEXT);
+        assertEquals(2, sealed[0]);
+        assertEquals(2, SecretBox.versionOf(sealed));
+        assertTrue(rotated.isCurrent(sealed));
+        assertEquals(SECRET, rotated.open(sealed, CONTEXT));
+        assertEquals(1, new SecretBox("k", key1).seal(SECRET, CONTEXT)[0], "a single key is version 1");
+    }
+
+    @Test
+    void aValueOpensWithTheKeyItsVersionNamesWhileThatKeyIsConfigured() {
+        byte[] onKey1 = new SecretBox("k", key1).seal(SECRET, CONTEXT);
+        SecretBox rotated = new SecretBox(Map.of(1, key1, 2, key2), 2, version -> "keys");
+        assertFalse(rotated.isCurrent(onKey1));
+        assertEquals(SECRET, rotated.open(onKey1, CONTEXT));
+
+        SecretBox retired = new SecretBox(Map.of(2, key2), 2, version -> "keys");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> retired.open(onKey1, CONTEXT));
+        assertTrue(e.getMessage().contains("key version 1, which is not configured"), e.getMessage());
+    }
+
+    @Test
+    void theVersionByteIsAuthenticatedSoAValueCannotBeRelabelled() {
+        // both versions hold the same key: only the authenticated version byte tells them apart
+        SecretBox sameKeyTwice = new SecretBox(Map.of(1, key1, 2, key1), 1, version -> "keys");
+        byte[] relabelled = sameKeyTwice.seal(SECRET, CONTEXT);
+        relabelled[0] = 2;
+        assertThrows(IllegalArgumentException.class, () -> sameKeyTwice.open(relabelled, CONTEXT));
+    }
+
+    @Test
+    void badKeySetsAreRefusedNamingTheSetting() {
+        assertThrows(IllegalStateException.class, () -> new SecretBox(Map.of(), 1, version -> "keys"));
+        IllegalStateException noCurrent = assertThrows(IllegalStateException.class,
+                () -> new SecretBox(Map.of(1, key1), 2, version -> "keys"));
+        assertTrue(noCurrent.getMessage().contains("current key version 2"), noCurrent.getMessage());
+        for (int version : new int[] {0, 256, -1}) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> new SecretBox(Map.of(version, key1), version, v -> "keys v" + v));
+            assertTrue(e.getMessage().startsWith("keys v" + version), e.getMessage());
+        }
+        IllegalStateException shortKey = assertThrows(IllegalStateException.class,
+                () -> new SecretBox(Map.of(1, key1, 7, randomKey(16)), 1, v -> "keys v" + v));
+        assertTrue(shortKey.getMessage().startsWith("keys v7 decodes to 16 bytes"), shortKey.getMessage());
     }
 
     @Test

@@ -3,11 +3,13 @@ package io.imcore.push.certificate;
 import static io.imcore.common.api.QueryParams.optionalLong;
 import static io.imcore.common.api.QueryParams.requiredLong;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.DatabaseException;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.push.notify.MessageOptions;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
@@ -57,7 +59,9 @@ public class CertificateService {
             throw ApiException.badParameter("certificate", "at most " + MAX_CERTIFICATE_BYTES + " bytes");
         }
         providerFields.check(channel, providerAppId, appKey, appSecret, certificate);
-        Certificate row = new Certificate(channel, environment, name, providerAppId, appKey, appSecret, certificate);
+        ObjectNode messageDefaults = MessageOptions.ofDefaults(channel, body.messageDefaults());
+        Certificate row = new Certificate(channel, environment, name, providerAppId, appKey, appSecret, certificate,
+                messageDefaults);
         try {
             database.autoCommit(c -> {
                 certificates.upsert(c, appId, row);

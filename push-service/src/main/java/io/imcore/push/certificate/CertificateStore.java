@@ -1,5 +1,8 @@
 package io.imcore.push.certificate;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.CertificateSecrets;
 import io.imcore.common.push.CertificateSecrets.Column;
@@ -10,20 +13,21 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * {@code push_certificates}: app_secret and certificate are sealed by {@link CertificateSecrets} under
- * {@code im.push.certificate-key}, each bound to its row and column.
+ * {@code push_certificates}: app_secret and certificate are sealed by {@link CertificateSecrets} with the current
+ * certificate key, each bound to its row and column.
  */
-@Startup // a missing or malformed key stops the service at startup, not at the first certificate call
+@Startup // a missing or malformed key set stops the service at startup, not at the first certificate call
 @ApplicationScoped
 public class CertificateStore {
 
     private final CertificateSecrets secrets;
+    private final ObjectMapper json;
 
-    public CertificateStore(@ConfigProperty(name = CertificateSecrets.KEY_SETTING) Optional<String> key) {
-        this.secrets = new CertificateSecrets(key.orElse(null));
+    public CertificateStore(CertificateSecrets secrets, ObjectMapper json) {
+        this.secrets = secrets;
+        this.json = json;
     }
 
     /** Inserts or replaces the app's certificate for the channel and environment. */
@@ -31,11 +35,12 @@ public class CertificateStore {
         int provider = certificate.channel().provider();
         int environment = certificate.environment();
         try (PreparedStatement ps = c.prepareStatement("insert into push_certificates (app_id, provider, environment,"
-                + " name, provider_app_id, app_key, app_secret_enc, certificate_enc) values (?, ?, ?, ?, ?, ?, ?, ?)"
+                + " name, provider_app_id, app_key, app_secret_enc, certificate_enc, message_defaults)"
+                + " values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)"
                 + " on conflict (app_id, provider, environment) do update set name = excluded.name,"
                 + " provider_app_id = excluded.provider_app_id, app_key = excluded.app_key,"
                 + " app_secret_enc = excluded.app_secret_enc, certificate_enc = excluded.certificate_enc,"
-                + " updated_at = now()")) {
+                + " message_defaults = excluded.message_defaults, updated_at = now()")) {
             ps.setString(1, appId);
             ps.setInt(2, provider);
             ps.setInt(3, environment);
@@ -45,6 +50,7 @@ public class CertificateStore {
             ps.setBytes(7, secrets.seal(certificate.appSecret(), appId, provider, environment, Column.APP_SECRET));
             ps.setBytes(8, secrets.seal(certificate.certificate(), appId, provider, environment,
                     Column.CERTIFICATE));
+            ps.setString(9, certificate.messageDefaults().toString());
             ps.executeUpdate();
         }
     }
@@ -54,7 +60,8 @@ public class CertificateStore {
             throws SQLException {
         int provider = channel.provider();
         try (PreparedStatement ps = c.prepareStatement("select name, provider_app_id, app_key, app_secret_enc,"
-                + " certificate_enc from push_certificates where app_id = ? and provider = ? and environment = ?")) {
+                + " certificate_enc, message_defaults::text from push_certificates"
+                + " where app_id = ? and provider = ? and environment = ?")) {
             ps.setString(1, appId);
             ps.setInt(2, provider);
             ps.setInt(3, environment);
@@ -64,8 +71,18 @@ public class CertificateStore {
                 }
                 return Optional.of(new Certificate(channel, environment, rs.getString(1), rs.getString(2),
                         rs.getString(3), secrets.open(rs.getBytes(4), appId, provider, environment, Column.APP_SECRET),
-                        secrets.open(rs.getBytes(5), appId, provider, environment, Column.CERTIFICATE)));
+                        secrets.open(rs.getBytes(5), appId, provider, environment, Column.CERTIFICATE),
+                        messageDefaults(rs.getString(6))));
             }
+        }
+    }
+
+    /** The stored message_defaults: a JSON object, as only MessageOptions.ofDefaults output is written. */
+    private ObjectNode messageDefaults(String stored) {
+        try {
+            return (ObjectNode) json.readTree(stored);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("push_certificates.message_defaults is not JSON", e);
         }
     }
 

@@ -21,6 +21,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -162,6 +163,9 @@ public class Expander {
                 }
                 try {
                     expand(topics, taskId);
+                } catch (RuntimeException e) {
+                    countFailure(taskId, e);
+                    throw e;
                 } finally {
                     advisoryLock(lock, "pg_advisory_unlock", taskId);
                 }
@@ -171,6 +175,31 @@ public class Expander {
             }
         }
         return false;
+    }
+
+    /** The task waits before it is tried again (others go first), or ends failed after max-failures in a row. */
+    private void countFailure(long taskId, RuntimeException failure) {
+        String reason = String.valueOf(failure.getMessage());
+        try {
+            database.inTransaction(c -> {
+                int before = tasks.expansionFailures(c, taskId);
+                long backoff = config.failureBackoff().toMillis() << Math.min(before, 20);
+                Duration wait = Duration.ofMillis(Math.min(backoff, config.maxFailureBackoff().toMillis()));
+                tasks.expansionFailed(c, taskId, reason.length() > 500 ? reason.substring(0, 500) : reason,
+                        config.maxFailures(), wait).ifPresent(state -> {
+                            if (state == TaskState.FAILED) {
+                                LOG.errorf("task %d: expansion failed %d times, the task ends failed: %s", taskId,
+                                        config.maxFailures(), reason);
+                            } else {
+                                LOG.warnf("task %d: expansion failed (%d in a row), tried again in %s: %s", taskId,
+                                        before + 1, wait, reason);
+                            }
+                        });
+                return null;
+            });
+        } catch (RuntimeException e) { // the database is away too: the task is simply tried again
+            LOG.debugf("task %d: expansion failure not counted: %s", taskId, e.getMessage());
+        }
     }
 
     private static boolean advisoryLock(Connection connection, String function, long taskId) throws SQLException {

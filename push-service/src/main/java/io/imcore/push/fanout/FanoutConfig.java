@@ -39,6 +39,20 @@ public interface FanoutConfig {
     @WithDefault("15S")
     Duration transactionTimeout();
 
+    /**
+     * Consecutive failed expansion attempts after which a task ends {@code failed}. The waits between attempts double
+     * from {@link #failureBackoff()} up to {@link #maxFailureBackoff()}, so a dependency outage of several minutes
+     * (Kafka, PostgreSQL) is ridden out: with the defaults, about 13 minutes pass before a task is given up.
+     */
+    @WithDefault("10")
+    int maxFailures();
+
+    @WithDefault("1S")
+    Duration failureBackoff();
+
+    @WithDefault("5M")
+    Duration maxFailureBackoff();
+
     /** A setting.request_id repeated within this window pushes nothing and returns the first task_id. */
     @WithDefault("30D")
     Duration requestIdWindow();

@@ -90,7 +90,7 @@ final class MessageParser {
         if (!ios.isEmpty()) {
             json.set("ios", ios);
         }
-        json.set("channels", channels(message));
+        json.set("channels", channels(message, type));
         return new Parsed(json, showBeginTime, showEndTime, type.equals("image") ? attachmentUrl : null);
     }
 
@@ -207,13 +207,14 @@ final class MessageParser {
 
     /**
      * Each android OS channel's effective settings: android's, overridden field by field by the channel's own object,
-     * plus the channel's extra fields with their defaults. A channel with nothing set is left out.
+     * plus the channel's extra fields and its message options ({@link MessageOptions}, never inherited from android).
+     * A channel with nothing set is left out.
      */
-    private static ObjectNode channels(JsonNode message) {
-        ObjectNode android = androidSettings(message, "android", null);
+    private static ObjectNode channels(JsonNode message, String type) {
+        ObjectNode android = androidSettings(message, "android", null, type);
         ObjectNode channels = JsonNodeFactory.instance.objectNode();
         for (Channel channel : ANDROID_CHANNELS) {
-            ObjectNode override = androidSettings(message, channel.wireName(), channel);
+            ObjectNode override = androidSettings(message, channel.wireName(), channel, type);
             ObjectNode effective = android.deepCopy();
             effective.setAll(override);
             if ("intent".equals(effective.path("click_action").textValue())) {
@@ -228,7 +229,6 @@ final class MessageParser {
             if (!effective.isEmpty()) {
                 if (channel == Channel.VENDOR_D) {
                     effective.put("push_mode", effective.path("push_mode").asInt(0));
-                    effective.put("classification", effective.path("classification").asInt(0));
                 }
                 channels.set(channel.wireName(), effective);
             }
@@ -237,7 +237,7 @@ final class MessageParser {
     }
 
     /** The fields set in the android object ({@code channel} null) or in one channel's object. */
-    private static ObjectNode androidSettings(JsonNode message, String name, Channel channel) {
+    private static ObjectNode androidSettings(JsonNode message, String name, Channel channel, String type) {
         ObjectNode settings = JsonNodeFactory.instance.objectNode();
         String path = "message." + name;
         ObjectNode given = optionalObject(message, name, path);
@@ -260,7 +260,9 @@ final class MessageParser {
             putIfSet(settings, "badge_class", nonEmptyString(given, "badge_class", path + ".badge_class"));
         } else if (channel == Channel.VENDOR_D) {
             putFlag(settings, given, "push_mode", path);
-            putFlag(settings, given, "classification", path);
+        }
+        if (channel != null) {
+            settings.setAll(MessageOptions.ofPush(channel, given, path, type));
         }
         return settings;
     }

@@ -125,6 +125,9 @@ public class TaskService {
             detail.put(channel.wireName() + "_received", counts[2]);
         }
         detail.put("state", stats.state().wireName());
+        if (stats.failureReason() != null) {
+            detail.put("reason", stats.failureReason());
+        }
         Map<String, Object> progress = new LinkedHashMap<>();
         progress.put("devices_expanded", stats.devicesExpanded());
         progress.put("batches_total", stats.batchesTotal());

@@ -15,7 +15,9 @@ public enum TaskState {
     /** Every batch is processed (or there was no reachable device). */
     DONE,
     /** show_end_time passed before the task was fully sent. */
-    EXPIRED;
+    EXPIRED,
+    /** Its expansion failed im.push.fanout.max-failures times in a row (the reason is in task/detail). */
+    FAILED;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

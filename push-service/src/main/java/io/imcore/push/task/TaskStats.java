@@ -9,4 +9,5 @@ public record TaskStats(
         long devicesExpanded,
         int batchesTotal,
         int batchesDone,
-        Map<String, int[]> counters) {}
+        Map<String, int[]> counters,
+        String failureReason) {}

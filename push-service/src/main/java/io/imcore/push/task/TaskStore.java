@@ -98,7 +98,8 @@ public class TaskStore {
     /** Tasks waiting for an expander whose time has come, oldest first. */
     public List<Long> due(Connection c, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select task_id from push_tasks where state in " + PENDING
-                + " and (show_begin_at is null or show_begin_at <= now()) order by task_id limit ?")) {
+                + " and (show_begin_at is null or show_begin_at <= now()) and (retry_at is null or retry_at <= now())"
+                + " order by task_id limit ?")) {
             ps.setInt(1, limit);
             List<Long> ids = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -107,6 +108,39 @@ public class TaskStore {
                 }
             }
             return ids;
+        }
+    }
+
+    /**
+     * Counts a failed expansion attempt of a pending task: it is tried again after {@code wait}, or ends
+     * {@code failed} with {@code reason} on its {@code maxFailures}-th failure in a row. Returns the task's state.
+     */
+    public Optional<TaskState> expansionFailed(Connection c, long taskId, String reason, int maxFailures,
+            Duration wait) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update push_tasks set expansion_failures ="
+                + " expansion_failures + 1, failure_reason = ?, retry_at = now() + ? * interval '1 millisecond',"
+                + " state = case when expansion_failures + 1 >= ? then 'failed' else state end,"
+                + " finished_at = case when expansion_failures + 1 >= ? then now() end"
+                + " where task_id = ? and state in " + PENDING + " returning state")) {
+            ps.setString(1, reason);
+            ps.setLong(2, wait.toMillis());
+            ps.setInt(3, maxFailures);
+            ps.setInt(4, maxFailures);
+            ps.setLong(5, taskId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(TaskState.fromWireName(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
+    /** Consecutive failed expansion attempts of a task (0 when none or unknown). */
+    public int expansionFailures(Connection c, long taskId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select expansion_failures from push_tasks where task_id = ?")) {
+            ps.setLong(1, taskId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getInt(1) : 0;
+            }
         }
     }
 
@@ -154,7 +188,8 @@ public class TaskStore {
     public void saveCheckpoint(Connection c, ExpansionCheckpoint checkpoint, long checkpointOffset)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("update push_tasks set cursor_device_id = ?, pages = ?,"
-                + " devices_expanded = ?, batches_total = ?, checkpoint_offset = ? where task_id = ? and pages <= ?")) {
+                + " devices_expanded = ?, batches_total = ?, checkpoint_offset = ?, expansion_failures = 0,"
+                + " retry_at = null where task_id = ? and pages <= ?")) {
             ps.setLong(1, checkpoint.cursorDeviceId());
             ps.setInt(2, checkpoint.pages());
             ps.setLong(3, checkpoint.devicesExpanded());
@@ -201,7 +236,7 @@ public class TaskStore {
         Map<Long, TaskStats> byId = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("select t.task_id, t.state, t.devices_expanded,"
                 + " t.batches_total, t.batches_done, n.channel, n.target - n.fallback_out + n.fallback_in, n.sent,"
-                + " n.received"
+                + " n.received, t.failure_reason"
                 + " from push_tasks t left join push_task_counts n on n.task_id = t.task_id"
                 + " where t.app_id = ? and t.task_id = any(?) order by t.task_id")) {
             ps.setString(1, appId);
@@ -211,8 +246,9 @@ public class TaskStore {
                     long id = rs.getLong(1);
                     TaskStats stats = byId.get(id);
                     if (stats == null) {
-                        stats = new TaskStats(id, TaskState.fromWireName(rs.getString(2)), rs.getLong(3),
-                                rs.getInt(4), rs.getInt(5), new HashMap<>());
+                        TaskState state = TaskState.fromWireName(rs.getString(2));
+                        stats = new TaskStats(id, state, rs.getLong(3), rs.getInt(4), rs.getInt(5), new HashMap<>(),
+                                state == TaskState.FAILED ? rs.getString(10) : null);
                         byId.put(id, stats);
                     }
                     String channel = rs.getString(6);

@@ -190,6 +190,30 @@ class FanoutTest {
     }
 
     @Test
+    void aTaskWhoseExpansionKeepsFailingEndsFailedWithItsReasonAndDoesNotHoldUpOthers() {
+        long alice = api.newUser();
+        api.bindToken(api.newDevice(alice, 1), "ios", "apns-poison");
+        // stored as scheduled (not due yet), then made due with a request the expander cannot read: every attempt
+        // fails the same way
+        long poisoned = accept(Audience.all(), Strategy.COMBINED, UPS_THEN_CLOUD,
+                Instant.now().getEpochSecond() + 3600, null);
+        database.inTransaction(c -> {
+            try (var ps = c.prepareStatement("update push_tasks set request = '{\"audience\": 5}',"
+                    + " show_begin_at = null, state = 'accepted' where task_id = ?")) {
+                ps.setLong(1, poisoned);
+                return ps.executeUpdate();
+            }
+        });
+        long healthy = accept(Audience.all(), Strategy.COMBINED, UPS_THEN_CLOUD, null, null);
+        assertEquals(TaskState.DISPATCHING, awaitFinished(healthy).state(), "a later task is not held up");
+
+        TaskStats failed = awaitFinished(poisoned);
+        assertEquals(TaskState.FAILED, failed.state());
+        assertNotNull(failed.failureReason());
+        assertEquals(3, (int) database.read(c -> tasks.expansionFailures(c, poisoned)), "max-failures in the test profile");
+    }
+
+    @Test
     void recordsAcrossStepsCoverEveryDeviceOnceWithConsecutiveBatchNumbers() {
         Set<Long> vendorDevices = new TreeSet<>();
         Set<Long> cloudDevices = new TreeSet<>();

@@ -408,7 +408,7 @@ class NotifyParserTest {
 
     @Test
     void leavesOutChannelsWithNothingSet() {
-        assertJson("{'vendor_d':{'push_mode':1,'classification':0}}", parser.parse(withMessage(
+        assertJson("{'vendor_d':{'push_mode':1}}", parser.parse(withMessage(
                 "{'vendor_d':{'push_mode':1},'vendor_b':{}}")).message().get("channels"));
         assertJson("{'vendor_b':{'click_action':'open_app'}}", parser.parse(withMessage(
                 "{'vendor_b':{'click_action':'open_app','intent':'p/.A'},'cloud':{'intent':'p/.B'}}"))
@@ -432,6 +432,71 @@ class NotifyParserTest {
                 .message().get("channels");
         assertJson("{'click_action':'intent','intent':'p/.cloud'}", channels.get("cloud"));
         assertJson("{'click_action':'intent','intent':'p/.vendor_e'}", channels.get("vendor_e"));
+    }
+
+    // --- message options: categories and the like (MessageOptions) ---
+
+    static Stream<Arguments> badMessageOptions() {
+        return Stream.of(
+                arguments("message.vendor_a.category", "{'vendor_a':{'category':'im'}}"),
+                arguments("message.vendor_a.category", "{'vendor_a':{'category':'ORDER'}}"),
+                arguments("message.vendor_a.category", "{'vendor_a':{'category':5}}"),
+                arguments("message.vendor_a.category", "{'vendor_a':{'category':'PLAY_VOICE'}}"),
+                arguments("message.vendor_a.category", "{'type':'image','attachment_url':'https://x.example/a.png',"
+                        + "'vendor_a':{'category':'PLAY_VOICE'}}"),
+                arguments("message.vendor_c.category", "{'vendor_c':{'category':'VOIP'}}"),
+                arguments("message.vendor_c.category", "{'vendor_c':{'category':['IM']}}"),
+                arguments("message.vendor_c.notify_level", "{'vendor_c':{'notify_level':3}}"),
+                arguments("message.vendor_c.notify_level", "{'vendor_c':{'notify_level':'2'}}"),
+                arguments("message.vendor_c.notify_level", "{'vendor_c':{'notify_level':2.0}}"),
+                arguments("message.vendor_c.notify_level", "{'vendor_c':{'notify_level':4294967312}}"),
+                arguments("message.vendor_d.category", "{'vendor_d':{'category':'VOIP'}}"),
+                arguments("message.vendor_d.category", "{'vendor_d':{'category':'IM','classification':0}}"),
+                arguments("message.vendor_d.category", "{'vendor_d':{'category':'NEWS','classification':1}}"),
+                arguments("message.vendor_d.classification", "{'vendor_d':{'category':'IM','classification':2}}"),
+                arguments("message.vendor_e.notice_msg_type", "{'vendor_e':{'notice_msg_type':2}}"),
+                arguments("message.vendor_e.notice_msg_type", "{'vendor_e':{'notice_msg_type':'1'}}"),
+                arguments("message.vendor_e.notice_msg_type", "{'vendor_e':{'notice_msg_type':true}}"));
+    }
+
+    @ParameterizedTest(name = "{0} <- {1}")
+    @MethodSource("badMessageOptions")
+    void rejectsMessageOptionsTheProviderRefuses(String field, String message) {
+        assertRejected(ErrorCode.BAD_PARAMETER, field, withMessage(message));
+    }
+
+    @Test
+    void keepsEachChannelsOwnMessageOptionsAndInheritsNoneFromAndroid() {
+        JsonNode channels = parser.parse(withMessage("{'android':{'category':'IM','notify_level':2,"
+                + "'notice_msg_type':1,'classification':1},"
+                + "'vendor_a':{'category':'IM'},'vendor_b':{'channel_id':'mi-private','category':'IM'},"
+                + "'vendor_c':{'category':'IM','notify_level':16},'vendor_d':{'category':'IM'},"
+                + "'vendor_e':{'notice_msg_type':1,'category':'IM'},'cloud':{'category':'IM'}}"))
+                .message().get("channels");
+        assertJson("{'vendor_a':{'category':'IM'},'vendor_b':{'channel_id':'mi-private'},"
+                + "'vendor_c':{'category':'IM','notify_level':16},"
+                + "'vendor_d':{'category':'IM','classification':1,'push_mode':0},"
+                + "'vendor_e':{'notice_msg_type':1}}", channels);
+    }
+
+    @Test
+    void aVivoCategoryBringsItsClassification() {
+        JsonNode operational = parser.parse(withMessage("{'vendor_d':{'category':'NEWS'}}")).message()
+                .get("channels").get("vendor_d");
+        assertJson("{'category':'NEWS','classification':0,'push_mode':0}", operational);
+        JsonNode explicit = parser.parse(withMessage("{'vendor_d':{'category':'TODO','classification':1,"
+                + "'push_mode':1}}")).message().get("channels").get("vendor_d");
+        assertJson("{'category':'TODO','classification':1,'push_mode':1}", explicit);
+        JsonNode classificationOnly = parser.parse(withMessage("{'vendor_d':{'classification':1}}")).message()
+                .get("channels").get("vendor_d");
+        assertJson("{'classification':1,'push_mode':0}", classificationOnly);
+    }
+
+    @Test
+    void huaweiPlayVoiceIsForPassThroughOnlyAndEmptyOptionsAreNotSet() {
+        JsonNode channels = parser.parse(withMessage("{'type':'cmd','vendor_a':{'category':'PLAY_VOICE'},"
+                + "'vendor_c':{'category':'','notify_level':null}}")).message().get("channels");
+        assertJson("{'vendor_a':{'category':'PLAY_VOICE'}}", channels);
     }
 
     // --- helpers ---

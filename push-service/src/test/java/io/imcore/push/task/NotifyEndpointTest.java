@@ -6,10 +6,14 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import io.imcore.common.push.Channel;
+import io.imcore.common.push.PushBatch;
 import io.imcore.common.store.Database;
 import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -19,6 +23,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -31,6 +36,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +52,8 @@ class NotifyEndpointTest {
     Database database;
     @Inject
     TaskService service;
+    @Inject
+    ObjectMapper mapper;
 
     private PushApi api;
 
@@ -238,6 +246,36 @@ class NotifyEndpointTest {
         api.asAdmin().body("{}").post("/push/task/detail").then().body("code", equalTo(10002))
                 .body("message", startsWith("list"));
         api.asAdmin().body("{\"list\":[\"1\"]}").post("/push/task/detail").then().body("code", equalTo(10002));
+    }
+
+    @Test
+    void aPushsMessageOptionsReachEachChannelsRecord() throws IOException {
+        long alice = api.newUser();
+        List<Channel> vendors = List.of(Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D,
+                Channel.VENDOR_E);
+        for (int i = 0; i < vendors.size(); i++) {
+            api.bindToken(api.newDevice(alice, i + 1), vendors.get(i).wireName(), "token-" + i);
+        }
+
+        long taskId = notify("{\"audience\":{\"user_id\":[" + alice + "]},\"message\":{\"title\":\"Hi\","
+                + "\"vendor_a\":{\"category\":\"IM\"},\"vendor_b\":{\"channel_id\":\"105411\"},"
+                + "\"vendor_c\":{\"category\":\"IM\",\"notify_level\":16},\"vendor_d\":{\"category\":\"IM\"},"
+                + "\"vendor_e\":{\"notice_msg_type\":1}}}");
+
+        Map<Channel, String> expected = Map.of(
+                Channel.VENDOR_A, "{\"category\":\"IM\"}",
+                Channel.VENDOR_B, "{\"channel_id\":\"105411\"}",
+                Channel.VENDOR_C, "{\"category\":\"IM\",\"notify_level\":16}",
+                Channel.VENDOR_D, "{\"category\":\"IM\",\"classification\":1,\"push_mode\":0}",
+                Channel.VENDOR_E, "{\"notice_msg_type\":1}");
+        for (Channel channel : vendors) {
+            List<ConsumerRecord<String, String>> records = TopicReader.await(channel.topic(),
+                    r -> r.key().startsWith(taskId + ":"), 1, Duration.ofSeconds(20));
+            assertEquals(1, records.size(), channel.topic());
+            PushBatch batch = mapper.readValue(records.get(0).value(), PushBatch.class);
+            assertEquals(mapper.readTree(expected.get(channel)),
+                    batch.message().get("channels").get(channel.wireName()), channel.wireName());
+        }
     }
 
     private long notify(String body) {

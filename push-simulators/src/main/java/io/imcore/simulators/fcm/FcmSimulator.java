@@ -218,6 +218,11 @@ public class FcmSimulator extends ProviderSimulator {
             unauthenticated(ctx);
             return;
         }
+        if (fault == Faults.Kind.QUOTA_SPENT) {
+            // FCM v1 ErrorCode QUOTA_EXCEEDED (HTTP 429): "retry ... respecting the Retry-After header"
+            error(ctx, 429, "RESOURCE_EXHAUSTED", "Quota exceeded.", "QUOTA_EXCEEDED", "3600");
+            return;
+        }
         if (fault == Faults.Kind.TRANSIENT) {
             if (transientCount.getAndIncrement() % 2 == 0) {
                 error(ctx, 503, "UNAVAILABLE", "The service is currently unavailable.", "UNAVAILABLE", "1");

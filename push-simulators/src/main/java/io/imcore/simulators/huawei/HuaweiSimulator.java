@@ -9,6 +9,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,18 +17,22 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * vendor_a: Huawei Push Kit. {@code POST /oauth2/v3/token} (client credentials) issues Bearer tokens valid 3600 s;
  * {@code POST /v1/{appId}/messages:send} takes 1..1000 tokens and answers 80000000, 80100000 with the illegal tokens,
- * 80300007 when all are invalid, 80200001/80200003 for a missing, foreign or expired token. Delivery receipts (the
+ * 80300007 when all are invalid, 80200001/80200003 for a missing, foreign or expired token; the message itself must pass
+ * Huawei's published rules ({@link MessageRules}). Delivery receipts (the
  * AppGallery Connect receipt configuration) go to the URL set with {@link #setReceiptUrl} or
- * {@code POST /_sim/receipt {"url"}}, for messages with a {@code bi_tag}.
+ * {@code POST /_sim/receipt {"url"}}, for messages with a {@code bi_tag}. {@link #forbidApp} ({@code POST /_sim/forbid
+ * {"app_id"}}) makes an app's sends refused.
  */
 public class HuaweiSimulator extends ProviderSimulator {
 
     static final long TOKEN_SECONDS = 3600;
+    static final int MAX_TOKENS = 1000;
 
     private record Issued(String clientId, long expiresAtMillis) {}
 
     private final Map<String, String> apps = new ConcurrentHashMap<>(); // client id -> client secret
     private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
+    private final Set<String> forbiddenApps = ConcurrentHashMap.newKeySet();
     private final AtomicLong requestIds = new AtomicLong();
     private volatile String receiptUrl;
 
@@ -47,17 +52,30 @@ public class HuaweiSimulator extends ProviderSimulator {
         this.receiptUrl = url;
     }
 
+    /**
+     * From now on the app's sends are refused with 80300002 "APP is forbidden to send" (server demo
+     * ResponceCodeProcesser): Huawei's answer to an app without the permission to send, or penalised.
+     */
+    public void forbidApp(String appId) {
+        forbiddenApps.add(appId);
+    }
+
     @Override
     public void reset() {
         super.reset();
         apps.clear();
         tokens.clear();
+        forbiddenApps.clear();
     }
 
     @Override
     protected void routes(Router router) {
         router.post("/_sim/receipt").handler(ctx -> {
             setReceiptUrl(ctx.body().asJsonObject().getString("url"));
+            json(ctx, 200, new JsonObject().put("ok", true));
+        });
+        router.post("/_sim/forbid").handler(ctx -> {
+            forbidApp(ctx.body().asJsonObject().getString("app_id"));
             json(ctx, 200, new JsonObject().put("ok", true));
         });
         router.post("/oauth2/v3/token").handler(this::token);
@@ -109,6 +127,10 @@ public class HuaweiSimulator extends ProviderSimulator {
             reply(ctx, 503, result("81000001", "System inner error"));
             return;
         }
+        if (forbiddenApps.contains(appId)) {
+            reply(ctx, 403, result("80300002", "APP is forbidden to send"));
+            return;
+        }
         JsonObject message;
         JsonArray list;
         try {
@@ -118,8 +140,14 @@ public class HuaweiSimulator extends ProviderSimulator {
             reply(ctx, 400, result("80100003", "Illegal payload"));
             return;
         }
-        if (list == null || list.isEmpty() || list.size() > 1000) {
+        // Restrictions: at most 1000 tokens per request (server demo ResponceCodeProcesser 80300010)
+        if (list == null || list.isEmpty() || list.size() > MAX_TOKENS) {
             reply(ctx, 400, result("80300010", "The number of tokens in the message body exceeds the default value"));
+            return;
+        }
+        JsonObject refused = MessageRules.check(message);
+        if (refused != null) {
+            reply(ctx, 400, refused);
             return;
         }
         List<String> accepted = new ArrayList<>(list.size());
@@ -160,7 +188,7 @@ public class HuaweiSimulator extends ProviderSimulator {
         }
     }
 
-    private static JsonObject result(String code, String msg) {
+    static JsonObject result(String code, String msg) {
         return new JsonObject().put("code", code).put("msg", msg);
     }
 

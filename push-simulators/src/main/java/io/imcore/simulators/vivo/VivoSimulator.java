@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * vendor_d: the vivo push server API (docs/channels/vendor_d.md): {@code /message/auth} issues authTokens (24 h),
  * {@code /message/saveListPayload} + {@code /message/pushToList} and {@code /message/send} need one in the
  * {@code authToken} header. Apps registered with {@code POST /_sim/apps} (or {@link #registerApp}) get their auth sign
- * and appKey checked; others only need a well-formed sign. Delivery receipts are posted in vivo's callback format,
- * batched every {@value #RECEIPT_FLUSH_MILLIS} ms.
+ * and appKey checked; others only need a well-formed sign. The message fields are checked by {@link VivoMessageRules}.
+ * Delivery receipts are posted in vivo's callback format, batched every {@value #RECEIPT_FLUSH_MILLIS} ms. Test hook
+ * besides /_sim: {@link #answerNextPush} (quota and other answers the simulator has no rule for).
  */
 public class VivoSimulator extends ProviderSimulator {
 
@@ -39,7 +40,14 @@ public class VivoSimulator extends ProviderSimulator {
 
     private record Token(String appId, long expiresAt) {}
 
-    private record Payload(String appId, String callback, String param, int pushMode) {}
+    static final int PARAMETER_INVALID = VivoMessageRules.PARAMETER_INVALID;
+    /** The simulator's codes (vivo's own for these were not in the copies of the doc read). */
+    static final int REGID_INVALID = 10302;
+    static final int TASK_ID_INVALID = 10303;
+    /** A regId starting with this is answered 10302 (malformed); other {@link Faults#INVALID_PREFIX} ones invalidUser. */
+    public static final String MALFORMED_REGID_PREFIX = "invalid-regid";
+
+    private record Payload(String appId, String callback, String callbackId, String param, int pushMode) {}
 
     private record PendingReceipt(String taskId, String param, String regId) {}
 
@@ -49,6 +57,7 @@ public class VivoSimulator extends ProviderSimulator {
     private final AtomicLong taskIds = new AtomicLong(600_000_000L);
     private final Map<String, Queue<PendingReceipt>> pendingReceipts = new ConcurrentHashMap<>();
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    private final Queue<JsonObject> nextAnswers = new ConcurrentLinkedQueue<>();
 
     @Override
     public String channel() {
@@ -73,6 +82,7 @@ public class VivoSimulator extends ProviderSimulator {
         tokens.clear();
         payloads.clear();
         pendingReceipts.clear();
+        nextAnswers.clear();
     }
 
     @Override
@@ -88,7 +98,7 @@ public class VivoSimulator extends ProviderSimulator {
     private void auth(RoutingContext ctx) {
         JsonObject body = jsonBody(ctx);
         if (body == null) {
-            answer(ctx, 10055, "请求体不合法");
+            answer(ctx, PARAMETER_INVALID, "请求体不合法");
             return;
         }
         Faults.Kind fault = faults().next();
@@ -96,6 +106,12 @@ public class VivoSimulator extends ProviderSimulator {
             serverError(ctx);
             return;
         }
+        if (fault == Faults.Kind.QUOTA_SPENT) {
+            faults().inject(Faults.Kind.QUOTA_SPENT, 1); // the auth call has no quota: the fault is for the next push
+        }
+        // doc 1.1 推送鉴权接口 (and the SDK's Sender.getToken): appId, appKey, timestamp (ms, within ten minutes of
+        // vivo's clock), sign = md5(appId + appKey + timestamp + appSecret) in lower-case hex; 业务异常码 10200 appId
+        // 不能为空, 10201 appKey 不能为空, ... (10202-10207: the simulator's reading of the rest of that table)
         String appId = text(body.getValue("appId"));
         String appKey = body.getString("appKey");
         Object timestampValue = body.getValue("timestamp");
@@ -146,7 +162,7 @@ public class VivoSimulator extends ProviderSimulator {
     /** The app of a valid authToken header, or null after answering the error. */
     private String authorized(RoutingContext ctx, JsonObject body) {
         if (body == null) {
-            answer(ctx, 10055, "请求体不合法");
+            answer(ctx, PARAMETER_INVALID, "请求体不合法");
             return null;
         }
         String header = ctx.request().getHeader("authToken");
@@ -165,6 +181,12 @@ public class VivoSimulator extends ProviderSimulator {
             answer(ctx, 10000, "authToken 不合法");
             return null;
         }
+        if (fault == Faults.Kind.QUOTA_SPENT) {
+            // doc 一.1 推送超量说明: "10070:发送总量超出限制", do not call send, saveListPayload or pushToList that day
+            answer(ctx, 10070, "发送总量超出限制");
+            return null;
+        }
+        // doc 2.9.2 修改记录: every request body carries appId, compared with the token's (10094)
         String appId = text(body.getValue("appId"));
         if (appId != null && !appId.equals(token.appId())) {
             answer(ctx, 10094, "appId 与鉴权信息不一致");
@@ -175,50 +197,43 @@ public class VivoSimulator extends ProviderSimulator {
 
     // ---- push ----
 
-    /** Checks the notification fields; answers the error and returns false when one is wrong. */
-    private boolean validMessage(RoutingContext ctx, JsonObject body) {
-        String title = body.getString("title");
-        String content = body.getString("content");
-        if (title == null || title.isEmpty() || vivoLength(title) > 40) {
-            answer(ctx, 10055, "title 不合法");
+    /**
+     * The next push call (send, saveListPayload or pushToList) answers {@code result} with {@code desc} instead of
+     * doing its work: vivo's quota answers (10070, 10252), rate limits and refusals the simulator has no rule for.
+     */
+    public void answerNextPush(int result, String desc) {
+        answerNextPush(new JsonObject().put("result", result).put("desc", desc));
+    }
+
+    /** The next push call answers {@code answer} as it is (e.g. a single send's invalidUser). */
+    public void answerNextPush(JsonObject answer) {
+        nextAnswers.add(answer);
+    }
+
+    /** True after answering an injected result (see {@link #answerNextPush}). */
+    private boolean answeredAsInjected(RoutingContext ctx) {
+        JsonObject injected = nextAnswers.poll();
+        if (injected == null) {
             return false;
         }
-        if (content == null || content.isEmpty() || vivoLength(content) > 100) {
-            answer(ctx, 10055, "content 不合法");
-            return false;
-        }
-        Integer notifyType = intOrNull(body.getValue("notifyType"));
-        Integer skipType = intOrNull(body.getValue("skipType"));
-        if (notifyType == null || notifyType < 1 || notifyType > 4 || skipType == null || skipType < 1 || skipType > 4) {
-            answer(ctx, 10055, "notifyType/skipType 不合法");
-            return false;
-        }
-        if (skipType != 1 && (body.getString("skipContent") == null || body.getString("skipContent").isEmpty())) {
-            answer(ctx, 10055, "skipContent 不能为空");
-            return false;
-        }
-        Integer ttl = intOrNull(body.getValue("timeToLive"));
-        if (body.containsKey("timeToLive") && (ttl == null || ttl < 900 || ttl > 7 * 24 * 3600)) {
-            answer(ctx, 10055, "timeToLive 不合法");
-            return false;
-        }
-        String requestId = body.getString("requestId");
-        if (requestId == null || requestId.isEmpty()) {
-            answer(ctx, 10055, "requestId 不能为空");
-            return false;
-        }
-        Object custom = body.getValue("clientCustomMap");
-        if (custom != null && !(custom instanceof JsonObject)) {
-            answer(ctx, 10055, "clientCustomMap 不合法");
-            return false;
-        }
+        reply(ctx, 200, injected);
         return true;
+    }
+
+    /** Checks the notification fields of send and saveListPayload; answers the error and returns false when one is wrong. */
+    private boolean validMessage(RoutingContext ctx, JsonObject body) {
+        VivoMessageRules.Refusal refusal = VivoMessageRules.refusal(body);
+        if (refusal == null) {
+            return true;
+        }
+        answer(ctx, refusal.result(), refusal.desc());
+        return false;
     }
 
     private void saveListPayload(RoutingContext ctx) {
         JsonObject body = jsonBody(ctx);
         String appId = authorized(ctx, body);
-        if (appId == null || !validMessage(ctx, body)) {
+        if (appId == null || answeredAsInjected(ctx) || !validMessage(ctx, body)) {
             return;
         }
         String taskId = Long.toString(taskIds.incrementAndGet());
@@ -229,23 +244,24 @@ public class VivoSimulator extends ProviderSimulator {
     private void pushToList(RoutingContext ctx) {
         JsonObject body = jsonBody(ctx);
         String appId = authorized(ctx, body);
-        if (appId == null) {
+        if (appId == null || answeredAsInjected(ctx)) {
             return;
         }
+        // doc "批量推送用户接口": regIds 2..1000 (the SDK's TargetMessage: regIds, aliases, taskId, requestId)
         Object regIdsValue = body.getValue("regIds");
         if (!(regIdsValue instanceof JsonArray regIds) || regIds.size() < 2 || regIds.size() > 1000) {
-            answer(ctx, 10055, "regIds 个数须在2到1000之间");
+            answer(ctx, PARAMETER_INVALID, "regIds 个数须在2到1000之间");
             return;
         }
         String taskId = text(body.getValue("taskId"));
         Payload payload = taskId == null ? null : payloads.get(taskId);
         if (payload == null || !payload.appId().equals(appId)) {
-            answer(ctx, 10303, "taskId 不合法");
+            answer(ctx, TASK_ID_INVALID, "taskId 不合法");
             return;
         }
         String requestId = body.getString("requestId");
-        if (requestId == null || requestId.isEmpty()) {
-            answer(ctx, 10055, "requestId 不能为空");
+        if (requestId == null || requestId.isEmpty() || requestId.length() > VivoMessageRules.REQUEST_ID_MAX) {
+            answer(ctx, PARAMETER_INVALID, "requestId 不合法");
             return;
         }
         JsonArray invalid = new JsonArray();
@@ -270,7 +286,7 @@ public class VivoSimulator extends ProviderSimulator {
     private void send(RoutingContext ctx) {
         JsonObject body = jsonBody(ctx);
         String appId = authorized(ctx, body);
-        if (appId == null || !validMessage(ctx, body)) {
+        if (appId == null || answeredAsInjected(ctx) || !validMessage(ctx, body)) {
             return;
         }
         String regId = body.getString("regId");
@@ -278,28 +294,40 @@ public class VivoSimulator extends ProviderSimulator {
             answer(ctx, 10050, "alias和regId 不能都为空");
             return;
         }
+        if (regId != null && regId.startsWith(MALFORMED_REGID_PREFIX)) {
+            answer(ctx, REGID_INVALID, "regId 不合法");
+            return;
+        }
+        String taskId = Long.toString(taskIds.incrementAndGet());
+        JsonObject answer = new JsonObject().put("result", 0).put("desc", "请求成功").put("taskId", taskId);
         if (Faults.isInvalid(regId)) {
-            answer(ctx, 10302, "regId 不合法");
+            // the SDK's Result.invalidUser: {userid, status}, status 1 = the regId does not exist
+            reply(ctx, 200, answer.put("invalidUser", new JsonObject().put("userid", regId).put("status", 1)));
             return;
         }
         recorder().delivered(regId);
-        String taskId = Long.toString(taskIds.incrementAndGet());
         receipts(payload(appId, body), taskId, List.of(regId));
-        reply(ctx, 200, new JsonObject().put("result", 0).put("desc", "请求成功").put("taskId", taskId));
+        reply(ctx, 200, answer);
     }
 
     private static Payload payload(String appId, JsonObject body) {
         JsonObject extra = body.getValue("extra") instanceof JsonObject o ? o : null;
         Integer pushMode = intOrNull(body.getValue("pushMode"));
         return new Payload(appId, extra == null ? null : extra.getString("callback"),
+                extra == null ? null : extra.getString("callback.id"),
                 extra == null ? null : extra.getString("callback.param"), pushMode == null ? 0 : pushMode);
     }
 
     // ---- receipts ----
 
-    /** Queues delivery receipts (formal messages with a callback only), posted by the next flush. */
+    /**
+     * Queues delivery receipts, posted by the next flush: for formal messages (pushMode 0) whose extra carries a
+     * receipt id ({@code callback.id}, the SDK's Message.Builder.extraV2) besides the URL. Real vivo posts to the URL
+     * registered with that id in its console; the simulator posts to the message's {@code callback}.
+     */
     private void receipts(Payload payload, String taskId, List<String> regIds) {
-        if (payload.callback() == null || payload.callback().isEmpty() || payload.pushMode() != 0 || regIds.isEmpty()) {
+        if (payload.callback() == null || payload.callback().isEmpty() || payload.callbackId() == null
+                || payload.callbackId().isEmpty() || payload.pushMode() != 0 || regIds.isEmpty()) {
             return;
         }
         Queue<PendingReceipt> queue = pendingReceipts.computeIfAbsent(payload.callback(),
@@ -373,17 +401,6 @@ public class VivoSimulator extends ProviderSimulator {
 
     private static Integer intOrNull(Object value) {
         return value instanceof Number n ? n.intValue() : null;
-    }
-
-    /** vivo's length: a non-ASCII BMP character counts two, ASCII and emoji one. */
-    static int vivoLength(String text) {
-        int length = 0;
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            length += cp < 0x80 || Character.isSupplementaryCodePoint(cp) ? 1 : 2;
-            i += Character.charCount(cp);
-        }
-        return length;
     }
 
     static String md5(String text) {

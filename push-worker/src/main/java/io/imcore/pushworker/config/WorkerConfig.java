@@ -31,6 +31,23 @@ public interface WorkerConfig {
     @WithDefault("30s")
     Duration maxBackoff();
 
+    /**
+     * The longest Retry-After a batch waits for. A provider asking for more (a daily quota spent: "retry tomorrow")
+     * gets its targets counted failed at once, so the batch does not hold one of the in-flight slots for hours.
+     */
+    @WithDefault("2m")
+    Duration maxRetryAfter();
+
+    /**
+     * How long a claim on a batch stands without renewal. The holder renews its claims every third of it; a batch
+     * whose holder died is taken over by another replica after at most this long.
+     */
+    @WithDefault("30s")
+    Duration claimLease();
+
+    /** This replica's name on its claims (Kubernetes: the pod name); empty: a random one per start. */
+    Optional<String> replicaId();
+
     /** How long a decrypted certificate is used before it is read again (a re-upload is seen within this). */
     @WithDefault("30s")
     Duration credentialsTtl();

@@ -90,16 +90,35 @@ public class BatchDispatcher {
         boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough()
                 && (channel != Channel.VENDOR_A || notification.channelSettings(channel).hasNonNull("badge_class"));
         long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
-        Claimed claimed = database.inTransaction(c -> {
-            BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());
-            boolean sending = claim == BatchLedger.Claim.FRESH || claim == BatchLedger.Claim.RESUMED;
-            return new Claimed(claim, withBadge && sending
-                    ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of());
-        });
+        Claimed claimed;
+        while (true) {
+            claimed = database.inTransaction(c -> {
+                BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());
+                boolean sending = claim == BatchLedger.Claim.FRESH || claim == BatchLedger.Claim.RESUMED;
+                return new Claimed(claim, withBadge && sending
+                        ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of());
+            });
+            if (claimed.claim != BatchLedger.Claim.HELD) {
+                break;
+            }
+            // another live worker sends it (a rebalance gave both the record): its outcome, or its lease lapsing
+            LOG.debugf("task %d batch %d is held by another worker: waiting", batch.taskId(), batch.batchNo());
+            sleep(ledger.lease().dividedBy(10));
+        }
         if (claimed.claim == BatchLedger.Claim.DONE || claimed.claim == BatchLedger.Claim.TASK_GONE) {
             return;
         }
-        Map<Long, Integer> badges = claimed.badges;
+        try {
+            deliver(batch, channel, notification, claimed.badges);
+        } catch (InterruptedException | RuntimeException e) {
+            ledger.release(batch.taskId(), batch.batchNo());
+            throw e;
+        }
+    }
+
+    /** Sends a claimed batch and counts it. */
+    private void deliver(PushBatch batch, Channel channel, Notification notification, Map<Long, Integer> badges)
+            throws InterruptedException {
         Instant deadline = batch.showEndTime() == null ? null : Instant.ofEpochSecond(batch.showEndTime());
 
         Tally tally = new Tally();
@@ -198,7 +217,12 @@ public class BatchDispatcher {
                     break;
                 }
                 boolean pastDeadline = deadline != null && Instant.now().plus(wait).isAfter(deadline);
-                if (attempt >= config.maxAttempts() || pastDeadline) {
+                boolean waitTooLong = wait.compareTo(config.maxRetryAfter()) > 0;
+                if (waitTooLong) {
+                    LOG.warnf("task %d: %s asked to retry %d targets after %s (more than max-retry-after): failed",
+                            notification.taskId(), channel.wireName(), retry.size(), wait);
+                }
+                if (attempt >= config.maxAttempts() || pastDeadline || waitTooLong) {
                     tally.of(channel).failed += retry.size();
                     metrics.targets(channel, pastDeadline ? Result.EXPIRED : Result.FAILED, retry.size());
                     break;

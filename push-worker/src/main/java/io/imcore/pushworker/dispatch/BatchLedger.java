@@ -2,21 +2,35 @@ package io.imcore.pushworker.dispatch;
 
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.pushworker.config.WorkerConfig;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+import org.postgresql.util.PGInterval;
 
 /**
  * push_worker_batches, the badge counters and the statistics: what makes every batch count exactly once.
  *
  * <p>A batch is claimed ({@code sending}) before anything is sent and finished ({@code done}) with its counts in
  * one transaction, which only the first finisher gets through. A redelivered batch that is {@code done} is skipped;
- * one still {@code sending} (its worker died mid-batch) is sent again and counted once; its devices' badges, raised
- * at the first claim, are read back rather than raised twice.
+ * one still {@code sending} whose claim lease lapsed (its worker died mid-batch) is sent again and counted once; its
+ * devices' badges, raised at the first claim, are read back rather than raised twice. One still {@code sending} under
+ * a standing lease is held by a live worker (a rebalance gave the record to two): it is waited for, not sent twice.
+ * The claims this replica holds are renewed every third of the lease.
  */
 @ApplicationScoped
 public class BatchLedger {
@@ -30,24 +44,58 @@ public class BatchLedger {
         /** Already counted: skip. */
         DONE,
         /** Its task no longer exists: skip. */
-        TASK_GONE
+        TASK_GONE,
+        /** Another live worker (or this one) is sending it under a standing lease: wait, then claim again. */
+        HELD
     }
+
+    /** A batch, as the key of this replica's claims. */
+    private record BatchId(long taskId, int batchNo) {}
 
     private static final String FOREIGN_KEY_VIOLATION = "23503";
+    private static final Logger LOG = Logger.getLogger(BatchLedger.class);
 
     private final Database database;
+    private final String owner;
+    private final Duration lease;
+    private final Set<BatchId> held = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "push-claim-renewer");
+        t.setDaemon(true);
+        return t;
+    });
 
-    public BatchLedger(Database database) {
+    public BatchLedger(Database database, WorkerConfig config) {
         this.database = database;
+        this.owner = config.replicaId().filter(id -> !id.isBlank()).orElse(UUID.randomUUID().toString());
+        this.lease = config.claimLease();
+        long every = Math.max(1, lease.toMillis() / 3);
+        renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
     }
 
+    @PreDestroy
+    void stopRenewing() {
+        renewer.shutdownNow();
+    }
+
+    /** How long a claim on a batch stands without renewal. */
+    Duration lease() {
+        return lease;
+    }
+
+    /**
+     * Takes the batch: a new claim (FRESH), a lapsed one taken over (RESUMED), or why not. The claim (and its lease)
+     * holds once {@code c}'s transaction commits; {@link #finish} or {@link #release} ends it.
+     */
     Claim claim(Connection c, long taskId, int batchNo) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("insert into push_worker_batches (task_id, batch_no, state)"
-                + " values (?, ?, 'sending') on conflict do nothing")) {
+        try (PreparedStatement ps = c.prepareStatement("insert into push_worker_batches (task_id, batch_no, state,"
+                + " owner, lease_until) values (?, ?, 'sending', ?, now() + ?) on conflict do nothing")) {
             ps.setLong(1, taskId);
             ps.setInt(2, batchNo);
+            ps.setString(3, owner);
+            ps.setObject(4, interval(lease));
             if (ps.executeUpdate() == 1) {
-                return Claim.FRESH;
+                return held(taskId, batchNo, Claim.FRESH);
             }
         } catch (SQLException e) {
             if (FOREIGN_KEY_VIOLATION.equals(e.getSQLState())) {
@@ -55,14 +103,87 @@ public class BatchLedger {
             }
             throw e;
         }
-        try (PreparedStatement ps = c.prepareStatement(
-                "select state from push_worker_batches where task_id = ? and batch_no = ?")) {
+        // the row is locked for the rest of the transaction: two replicas cannot both take a lapsed claim over
+        try (PreparedStatement ps = c.prepareStatement("select state, lease_until is not null and lease_until > now()"
+                + " from push_worker_batches where task_id = ? and batch_no = ? for update")) {
             ps.setLong(1, taskId);
             ps.setInt(2, batchNo);
             try (ResultSet rs = ps.executeQuery()) {
-                return !rs.next() ? Claim.TASK_GONE : "done".equals(rs.getString(1)) ? Claim.DONE : Claim.RESUMED;
+                if (!rs.next()) {
+                    return Claim.TASK_GONE;
+                }
+                if ("done".equals(rs.getString(1))) {
+                    return Claim.DONE;
+                }
+                if (rs.getBoolean(2)) {
+                    return Claim.HELD;
+                }
             }
         }
+        try (PreparedStatement ps = c.prepareStatement("update push_worker_batches set owner = ?,"
+                + " lease_until = now() + ? where task_id = ? and batch_no = ?")) {
+            ps.setString(1, owner);
+            ps.setObject(2, interval(lease));
+            ps.setLong(3, taskId);
+            ps.setInt(4, batchNo);
+            ps.executeUpdate();
+        }
+        return held(taskId, batchNo, Claim.RESUMED);
+    }
+
+    private Claim held(long taskId, int batchNo, Claim claim) {
+        held.add(new BatchId(taskId, batchNo));
+        return claim;
+    }
+
+    /**
+     * Gives a claim up without counting (the worker stops, or the batch failed and is read again): its lease ends
+     * now, so the next worker given the record need not wait for it to lapse.
+     */
+    void release(long taskId, int batchNo) {
+        if (!held.remove(new BatchId(taskId, batchNo))) {
+            return;
+        }
+        try {
+            database.inTransaction(c -> {
+                try (PreparedStatement ps = c.prepareStatement("update push_worker_batches set lease_until = now()"
+                        + " where task_id = ? and batch_no = ? and owner = ? and state = 'sending'")) {
+                    ps.setLong(1, taskId);
+                    ps.setInt(2, batchNo);
+                    ps.setString(3, owner);
+                    return ps.executeUpdate();
+                }
+            });
+        } catch (RuntimeException e) { // the lease lapses by itself
+            LOG.debugf("task %d batch %d: claim not released: %s", taskId, batchNo, e.getMessage());
+        }
+    }
+
+    /** Extends the leases of every batch this replica holds. */
+    private void renew() {
+        List<BatchId> mine = List.copyOf(held);
+        if (mine.isEmpty()) {
+            return;
+        }
+        try {
+            database.inTransaction(c -> {
+                try (PreparedStatement ps = c.prepareStatement("update push_worker_batches b set lease_until = now() + ?"
+                        + " from unnest(?, ?) as h(task_id, batch_no) where b.task_id = h.task_id"
+                        + " and b.batch_no = h.batch_no and b.owner = ? and b.state = 'sending'")) {
+                    ps.setObject(1, interval(lease));
+                    ps.setArray(2, Database.bigints(c, mine.stream().mapToLong(BatchId::taskId).toArray()));
+                    ps.setArray(3, c.createArrayOf("integer", mine.stream().map(BatchId::batchNo).toArray()));
+                    ps.setString(4, owner);
+                    return ps.executeUpdate();
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.warnf("claim leases not renewed (%d batches): %s", mine.size(), e.getMessage());
+        }
+    }
+
+    private static PGInterval interval(Duration duration) {
+        return new PGInterval(0, 0, 0, 0, 0, duration.toMillis() / 1000.0);
     }
 
     /**
@@ -97,6 +218,7 @@ public class BatchLedger {
      * Returns false when another worker finished the batch first (then nothing is counted).
      */
     boolean finish(long taskId, int batchNo, Tally tally, boolean expired) {
+        held.remove(new BatchId(taskId, batchNo));
         return database.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("update push_worker_batches set state = 'done'"
                     + " where task_id = ? and batch_no = ? and state = 'sending'")) {

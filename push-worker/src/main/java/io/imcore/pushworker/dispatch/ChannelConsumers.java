@@ -20,12 +20,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -160,7 +162,14 @@ public class ChannelConsumers {
             }
             metrics.inFlight(channel).set(0);
             if (!commit.isEmpty()) {
-                consumer.commitSync(commit);
+                try {
+                    consumer.commitSync(commit);
+                } catch (CommitFailedException | RebalanceInProgressException e) {
+                    // the partitions moved to another replica while this round ran (past max.poll.interval): the
+                    // records go to their new holder, whose claims find these batches done; keep consuming
+                    LOG.warnf("%s: offsets not committed, the group rebalanced: %s", channel.wireName(),
+                            e.getMessage());
+                }
             }
             if (replay && running) {
                 Thread.sleep(1_000); // the database or a provider is away: do not spin

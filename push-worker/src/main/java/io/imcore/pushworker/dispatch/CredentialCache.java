@@ -17,14 +17,14 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
  * The apps' decrypted certificates per channel and environment, each read again after
  * {@code im.push.worker.credentials-ttl}; {@link Credentials#version()} tells adapters when one was re-uploaded.
  */
-@Startup // a missing or malformed certificate key stops the worker at startup, not at its first batch
+@Startup // a missing or malformed certificate key set stops the worker at startup, not at its first batch
 @ApplicationScoped
 public class CredentialCache {
 
@@ -40,10 +40,9 @@ public class CredentialCache {
     private final long ttlNanos;
     private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
 
-    public CredentialCache(Database database, WorkerConfig config,
-            @ConfigProperty(name = CertificateSecrets.KEY_SETTING) Optional<String> key) {
+    public CredentialCache(Database database, WorkerConfig config, Config keys) {
         this.database = database;
-        this.secrets = new CertificateSecrets(key.orElse(null));
+        this.secrets = CertificateSecrets.fromConfig(keys);
         this.ttlNanos = config.credentialsTtl().toNanos();
     }
 

@@ -29,6 +29,8 @@ public final class EmbeddedPg {
                 .setDataDirectory(dataDir)
                 .setCleanDataDirectory(false)
                 .setServerConfig("listen_addresses", "127.0.0.1")
+                // up.sh's connection budget (deploy/local/lib.sh)
+                .setServerConfig("max_connections", System.getProperty("max_connections", "100"))
                 .start();
         try (Connection admin = pg.getPostgresDatabase().getConnection()) {
             for (int i = 2; i < args.length; i++) {

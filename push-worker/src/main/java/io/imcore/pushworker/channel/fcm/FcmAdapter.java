@@ -269,8 +269,13 @@ public class FcmAdapter implements ChannelAdapter {
             return Outcome.ACCEPTED;
         }
         String reason = error.reason(status);
-        if (error.is("UNREGISTERED") || error.is("SENDER_ID_MISMATCH") || status == 404) {
+        // FCM v1 ErrorCode reference: UNREGISTERED is a 404 carrying that errorCode, SENDER_ID_MISMATCH a 403. A 404
+        // without it (a wrong base URL, path or project_id) says nothing about the token: never unbind on it.
+        if (error.is("UNREGISTERED") || error.is("SENDER_ID_MISMATCH")) {
             return Outcome.rejected(reason);
+        }
+        if (status == 404) {
+            return Outcome.failed("not found, check the base URL and the project_id: " + reason);
         }
         if (status == 400 && error.aboutToken()) {
             return Outcome.rejected(reason);

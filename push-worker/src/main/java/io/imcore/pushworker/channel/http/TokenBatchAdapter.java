@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * A {@link BatchAdapter} whose provider wants an access token from its auth endpoint (vendor_a, vendor_c): the token
  * comes from a {@link VendorTokenCache} before each batch; when none can be had, every target is retried later (the
- * credentials may be fixed, or the endpoint back, by then).
+ * endpoint may be back by then), or failed at once when the provider refused the credentials for good.
  */
 public abstract class TokenBatchAdapter extends BatchAdapter {
 
@@ -29,7 +29,7 @@ public abstract class TokenBatchAdapter extends BatchAdapter {
         try {
             token = tokens.get(credentials);
         } catch (VendorTokenCache.AuthException e) {
-            return VendorHttp.all(deliveries.size(), authRetry(e));
+            return VendorHttp.all(deliveries.size(), authOutcome(e));
         }
         return sendWithToken(credentials, token, notification, deliveries);
     }
@@ -44,5 +44,10 @@ public abstract class TokenBatchAdapter extends BatchAdapter {
     /** The outcome of a target when no token could be had. */
     protected static Outcome authRetry(VendorTokenCache.AuthException e) {
         return Outcome.retry("auth: " + e.getMessage());
+    }
+
+    /** {@link #authRetry}, or FAILED when the provider refused the credentials for good. */
+    protected static Outcome authOutcome(VendorTokenCache.AuthException e) {
+        return e.permanent() ? Outcome.failed("auth: " + e.getMessage()) : authRetry(e);
     }
 }

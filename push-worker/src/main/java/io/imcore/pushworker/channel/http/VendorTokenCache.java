@@ -20,10 +20,25 @@ public final class VendorTokenCache {
         Token fetch(Credentials credentials) throws AuthException;
     }
 
-    /** The provider refused the credentials or could not be reached for a token. */
+    /**
+     * The provider refused the credentials or could not be reached for a token. {@link #permanent()}: the provider
+     * refused the credentials themselves (unknown app key, wrong signature, app disabled): asking again cannot help
+     * before a new certificate is uploaded.
+     */
     public static final class AuthException extends Exception {
+        private final boolean permanent;
+
         public AuthException(String reason) {
+            this(reason, false);
+        }
+
+        public AuthException(String reason, boolean permanent) {
             super(reason, null, false, false);
+            this.permanent = permanent;
+        }
+
+        public boolean permanent() {
+            return permanent;
         }
     }
 

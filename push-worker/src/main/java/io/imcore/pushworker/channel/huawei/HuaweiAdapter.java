@@ -1,8 +1,6 @@
 package io.imcore.pushworker.channel.huawei;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
@@ -17,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,14 +27,30 @@ import java.util.concurrent.CompletableFuture;
  * vendor_a: Huawei Push Kit, HTTP v1 API (docs/channels/vendor_a.md). OAuth 2.0 client credentials (app_id = client
  * id, app_secret = client secret) give a Bearer token; {@code POST {base}/v1/{appId}/messages:send} carries up to
  * 1000 tokens. One request per send, except that with a badge class the deliveries are grouped by badge number
- * (the badge is per device, the message per request).
+ * (the badge is per device, the message per request). {@link HuaweiMessage} builds each request; a message Huawei
+ * cannot carry, and Huawei's answers that no retry can change, fail the targets at once.
  */
 public class HuaweiAdapter extends TokenBatchAdapter {
 
     static final int MAX_TOKENS = 1000;
-    static final int TITLE_MAX = 100;
-    static final int BODY_MAX = 1000;
     static final String TOKEN_PATH = "/oauth2/v3/token";
+
+    /**
+     * Answers about the request itself or the app (Sending Downlink Messages, result codes; server demo's
+     * ResponceCodeProcesser): the same request fails the same way, so the targets fail at once.
+     */
+    static final Set<String> PERMANENT_CODES = Set.of(
+            "80100001", // some request parameters are incorrect
+            "80100003", // illegal payload: incorrect message structure
+            "80100004", // the message expiry (ttl) is earlier than now
+            "80100013", // collapse_key is illegal
+            "80100016", // the message contains sensitive information
+            "80100018", // the message body cannot pass the verification
+            "80300002", // the app is forbidden to send (no permission, or penalised)
+            "80300008", // the message body exceeds 4K
+            "80300010", // too many tokens
+            "80300011", // no permission to send high-level (importance HIGH) notifications
+            "80300013"); // invalid receipt address
 
     public HuaweiAdapter(ChannelSettings settings) {
         super(Channel.VENDOR_A, MAX_TOKENS, settings);
@@ -45,18 +60,32 @@ public class HuaweiAdapter extends TokenBatchAdapter {
     protected List<Outcome> sendWithToken(Credentials credentials, String token, Notification notification,
             List<Delivery> deliveries) {
         int n = deliveries.size();
-        ObjectNode settingsOf = notification.channelSettings(Channel.VENDOR_A);
-        String badgeClass = Notification.text(settingsOf, "badge_class");
+        String badgeClass = notification.isPassThrough() ? null
+                : Notification.text(notification.channelSettings(Channel.VENDOR_A), "badge_class");
         // groups of delivery indexes sharing one request body
         Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            Integer badge = badgeClass == null || notification.isPassThrough() ? null : deliveries.get(i).badge();
-            groups.computeIfAbsent(badge == null ? -1 : badge, b -> new ArrayList<>()).add(i);
+            Integer badge = badgeClass == null ? null : deliveries.get(i).badge();
+            groups.computeIfAbsent(badge == null ? -1 : HuaweiMessage.badgeNumber(badge), b -> new ArrayList<>())
+                    .add(i);
         }
         URI uri = VendorHttp.resolve(settings.baseUrl(credentials.environment()),
                 "/v1/" + credentials.providerAppId() + "/messages:send");
+        long now = System.currentTimeMillis() / 1000;
         Outcome[] out = new Outcome[n];
-        List<Map.Entry<Integer, List<Integer>>> pending = new ArrayList<>(groups.entrySet());
+        List<Map.Entry<Integer, List<Integer>>> pending = new ArrayList<>();
+        Map<Integer, HuaweiMessage> messages = new HashMap<>();
+        for (Map.Entry<Integer, List<Integer>> group : groups.entrySet()) {
+            HuaweiMessage message = HuaweiMessage.build(notification, credentials, badgeClass,
+                    group.getKey() < 0 ? null : group.getKey(), now);
+            if (message.failure() != null) {
+                Outcome failed = Outcome.failed(message.failure());
+                group.getValue().forEach(i -> out[i] = failed);
+            } else {
+                messages.put(group.getKey(), message);
+                pending.add(group);
+            }
+        }
         boolean refreshed = false;
         while (!pending.isEmpty()) {
             List<Map.Entry<Integer, List<Integer>>> authRefused = new ArrayList<>();
@@ -66,8 +95,8 @@ public class HuaweiAdapter extends TokenBatchAdapter {
                         pending.subList(from, Math.min(pending.size(), from + wave));
                 List<CompletableFuture<Boolean>> calls = new ArrayList<>();
                 for (Map.Entry<Integer, List<Integer>> group : slice) {
-                    String body = body(notification, settingsOf, badgeClass, group.getKey(), group.getValue(),
-                            deliveries);
+                    String body = messages.get(group.getKey())
+                            .withTokens(group.getValue().stream().map(i -> deliveries.get(i).token()).toList());
                     HttpRequest request = HttpRequest.newBuilder(uri)
                             .timeout(settings.requestTimeout())
                             .header("Content-Type", "application/json; charset=UTF-8")
@@ -118,6 +147,8 @@ public class HuaweiAdapter extends TokenBatchAdapter {
         if (status == 401 || code.equals("80200001") || code.equals("80200003")) {
             return true;
         }
+        String reason = (code.isEmpty() ? "http " + status : code) + " "
+                + (json == null ? "" : json.path("msg").asText(""));
         switch (code) {
             case "80000000" -> group.forEach(i -> out[i] = Outcome.ACCEPTED);
             case "80100000" -> {
@@ -129,13 +160,24 @@ public class HuaweiAdapter extends TokenBatchAdapter {
             }
             case "80300007" -> group.forEach(i -> out[i] = Outcome.rejected("80300007 invalid token"));
             default -> {
-                Duration after = VendorHttp.retryAfter(response);
-                Outcome retry = Outcome.retry((code.isEmpty() ? "http " + status : code) + " "
-                        + (json == null ? "" : json.path("msg").asText("")), after);
-                group.forEach(i -> out[i] = retry);
+                Outcome outcome = isTransient(code, status)
+                        ? Outcome.retry(reason.trim(), VendorHttp.retryAfter(response))
+                        : Outcome.failed(reason.trim());
+                group.forEach(i -> out[i] = outcome);
             }
         }
         return false;
+    }
+
+    /**
+     * Worth retrying: Huawei's internal errors (81000001, 80600003 its OAuth service failed), flow control (HTTP 503)
+     * and any 5xx, 408 and 429. Every other answer, a documented permanent code or an unknown code on a 2xx/4xx, fails.
+     */
+    static boolean isTransient(String code, int status) {
+        if (PERMANENT_CODES.contains(code)) {
+            return false;
+        }
+        return code.equals("81000001") || code.equals("80600003") || status >= 500 || status == 408 || status == 429;
     }
 
     /** The illegal tokens listed in an 80100000 answer's msg (a JSON string). */
@@ -153,69 +195,6 @@ public class HuaweiAdapter extends TokenBatchAdapter {
             }
         }
         return out;
-    }
-
-    String body(Notification notification, ObjectNode settingsOf, String badgeClass, int badge, List<Integer> group,
-            List<Delivery> deliveries) {
-        ObjectNode root = VendorHttp.JSON.createObjectNode();
-        root.put("validate_only", false);
-        ObjectNode message = root.putObject("message");
-        ObjectNode ext = notification.ext();
-        ObjectNode android = message.putObject("android");
-        android.put("bi_tag", Long.toString(notification.taskId()));
-        Long end = notification.message().hasNonNull("show_end_time")
-                ? notification.message().get("show_end_time").asLong() : null;
-        if (end != null) {
-            long ttl = Math.max(1, end - System.currentTimeMillis() / 1000);
-            android.put("ttl", ttl + "s");
-        }
-        if (notification.isPassThrough()) {
-            message.put("data", ext.isEmpty() ? notification.body() : ext.toString());
-        } else {
-            if (!ext.isEmpty()) {
-                message.put("data", ext.toString());
-            }
-            ObjectNode n = android.putObject("notification");
-            n.put("title", VendorHttp.truncate(notification.title(), TITLE_MAX));
-            n.put("body", VendorHttp.truncate(notification.body(), BODY_MAX));
-            String bigText = notification.bigText();
-            if (bigText != null) {
-                n.put("style", 1);
-                n.put("big_title", VendorHttp.truncate(notification.title(), TITLE_MAX));
-                n.put("big_body", VendorHttp.truncate(bigText, BODY_MAX));
-            }
-            String image = notification.attachmentUrl();
-            if (image != null) {
-                n.put("image", image);
-            }
-            String channelId = Notification.text(settingsOf, "channel_id");
-            if (channelId != null) {
-                n.put("channel_id", channelId);
-            }
-            String sound = Notification.text(settingsOf, "sound");
-            if (sound != null) {
-                n.put("sound", sound);
-                n.put("default_sound", false);
-            }
-            ObjectNode click = n.putObject("click_action");
-            String intent = Notification.text(settingsOf, "intent");
-            if ("intent".equals(Notification.text(settingsOf, "click_action")) && intent != null) {
-                click.put("type", 1);
-                click.put(VendorHttp.isUri(intent) ? "intent" : "action", intent);
-            } else {
-                click.put("type", 3);
-            }
-            if (badgeClass != null && badge >= 0) {
-                ObjectNode b = n.putObject("badge");
-                b.put("class", badgeClass);
-                b.put("set_num", badge);
-            }
-        }
-        ArrayNode tokenList = message.putArray("token");
-        for (int i : group) {
-            tokenList.add(deliveries.get(i).token());
-        }
-        return root.toString();
     }
 
     @Override

@@ -1,30 +1,25 @@
 package io.imcore.pushworker.channel.meizu;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
-import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.channel.Utf8Text;
+import io.imcore.pushworker.channel.http.BatchAdapter;
 import io.imcore.pushworker.channel.http.VendorHttp;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Iterator;
@@ -33,114 +28,97 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * vendor_e: Meizu Flyme push server API (docs/channels/vendor_e.md).
+ * vendor_e: Meizu Flyme push server API (docs/channels/vendor_e.md; Meizu's PushAPI README).
  *
  * <p>No auth token: every request is a form POST signed with {@code sign = md5(sorted k=v of all parameters +
  * appSecret)}. Notifications go to {@code /garcia/api/server/push/varnished/pushByPushId}, cmd (pass-through) to
- * {@code /garcia/api/server/push/unvarnished/pushByPushId}, up to 1000 pushIds a request. The answer's {@code value}
+ * {@code /garcia/api/server/push/unvarnished/pushByPushId}, up to 100 pushIds a request. The answer's {@code value}
  * maps a code to the pushIds that failed with it; the others were accepted.
  */
-public class MeizuAdapter implements ChannelAdapter {
+public class MeizuAdapter extends BatchAdapter {
 
     static final String NOTIFICATION_PATH = "/garcia/api/server/push/varnished/pushByPushId";
     static final String PASS_THROUGH_PATH = "/garcia/api/server/push/unvarnished/pushByPushId";
 
+    /** PushAPI README, noticeBarInfo: title 1~32 characters, content 1~100 characters. */
     public static final int TITLE_MAX = 32;
     public static final int CONTENT_MAX = 100;
-    /** Pass-through content, in UTF-8 bytes. */
+    /** PushAPI README, pass-through messageJson: content within 2000 bytes. */
     public static final int PASS_THROUGH_CONTENT_MAX_BYTES = 2000;
+    /** PushAPI README, pushTimeInfo.validTime: 1 to 72 hours, default 24. */
     static final int VALID_HOURS_MIN = 1;
     static final int VALID_HOURS_MAX = 72;
     static final int VALID_HOURS_DEFAULT = 24;
+    /** PushAPI README, extra.callback: at most 128 bytes. */
     static final int CALLBACK_MAX_BYTES = 128;
-    static final int MAX_TARGETS = 1000;
+    /** PushAPI README, pushByPushId: at most 100 pushIds a request since 2023-08-21 (commit afe9ff0; 1000 before). */
+    static final int MAX_TARGETS = 100;
 
-    private final ChannelSettings settings;
-    private final HttpClient http;
-    private final ObjectMapper mapper = new ObjectMapper();
+    /** Our per-channel option carrying Meizu's noticeBarInfo.noticeMsgType. */
+    public static final String NOTICE_MSG_TYPE = "notice_msg_type";
+    /** noticeMsgType 0: public message (公信), capped per device and day. Meizu's default when absent. */
+    public static final int PUBLIC_MESSAGE = 0;
+    /** noticeMsgType 1: private message (私信), not capped: an IM product's chat pushes, our default. */
+    public static final int PRIVATE_MESSAGE = 1;
+
+    static final String NO_TEXT = "vendor_e: no title and no body";
+    static final String NO_PASS_THROUGH_CONTENT = "vendor_e: pass-through needs ext or a body";
 
     public MeizuAdapter(ChannelSettings settings) {
-        this.settings = settings;
-        this.http = VendorHttp.jdkTrustClient(settings);
+        super(Channel.VENDOR_E, MAX_TARGETS, settings);
     }
 
     @Override
-    public Channel channel() {
-        return Channel.VENDOR_E;
-    }
-
-    @Override
-    public int maxTargetsPerRequest() {
-        return MAX_TARGETS;
-    }
-
-    @Override
-    public List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries) {
-        if (deliveries.isEmpty()) {
-            return List.of();
-        }
-        try {
-            return push(credentials, notification, deliveries);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Collections.nCopies(deliveries.size(), Outcome.retry("interrupted"));
-        } catch (RuntimeException e) {
-            return Collections.nCopies(deliveries.size(), Outcome.retry("vendor_e_error " + e));
-        }
-    }
-
-    private List<Outcome> push(Credentials credentials, Notification notification, List<Delivery> deliveries)
-            throws InterruptedException {
-        StringBuilder pushIds = new StringBuilder();
-        for (Delivery delivery : deliveries) {
-            if (pushIds.length() > 0) {
-                pushIds.append(',');
-            }
-            pushIds.append(delivery.token());
-        }
+    protected List<Outcome> sendBatch(Credentials credentials, Notification notification, List<Delivery> deliveries) {
+        int n = deliveries.size();
         boolean passThrough = notification.isPassThrough();
+        String refusal = passThrough ? passThroughRefusal(notification) : notificationRefusal(notification, credentials);
+        if (refusal != null) {
+            return VendorHttp.all(n, Outcome.failed(refusal));
+        }
+        ObjectNode message = passThrough ? passThroughMessage(notification)
+                : notificationMessage(notification, credentials);
+        List<String> pushIds = new ArrayList<>(n);
+        deliveries.forEach(d -> pushIds.add(d.token()));
         Map<String, String> params = new TreeMap<>();
         params.put("appId", credentials.providerAppId() == null ? "" : credentials.providerAppId().trim());
-        params.put("pushIds", pushIds.toString());
-        params.put("messageJson", json(passThrough ? passThroughMessage(notification) : notificationMessage(notification)));
+        params.put("pushIds", String.join(",", pushIds));
+        params.put("messageJson", message.toString());
         params.put("sign", sign(params, credentials.appSecret() == null ? "" : credentials.appSecret().trim()));
 
-        String base = settings.baseUrl(credentials.environment()).toString();
-        if (base.endsWith("/")) {
-            base = base.substring(0, base.length() - 1);
-        }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + (passThrough ? PASS_THROUGH_PATH : NOTIFICATION_PATH)))
+        HttpRequest request = HttpRequest.newBuilder(VendorHttp.resolve(settings.baseUrl(credentials.environment()),
+                        passThrough ? PASS_THROUGH_PATH : NOTIFICATION_PATH))
                 .timeout(settings.requestTimeout())
                 .header("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8")
-                .POST(HttpRequest.BodyPublishers.ofString(form(params), StandardCharsets.UTF_8))
+                .POST(HttpRequest.BodyPublishers.ofString(VendorHttp.form(params), StandardCharsets.UTF_8))
                 .build();
-        HttpResponse<byte[]> response;
+        HttpResponse<String> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (HttpTimeoutException e) {
-            return all(deliveries, Outcome.retry("vendor_e_timeout"));
-        } catch (IOException e) {
-            return all(deliveries, Outcome.retry("vendor_e_io " + e.getClass().getSimpleName()));
+            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return VendorHttp.all(n, Outcome.retry("interrupted"));
+        } catch (IOException | RuntimeException e) {
+            return VendorHttp.all(n, Outcome.retry("vendor_e_io " + e));
         }
         if (response.statusCode() != 200) {
-            Duration retryAfter = response.headers().firstValue("Retry-After").map(MeizuAdapter::seconds).orElse(null);
-            return all(deliveries, Outcome.retry("vendor_e_http_" + response.statusCode(), retryAfter));
+            return VendorHttp.all(n, Outcome.retry("vendor_e_http_" + response.statusCode(),
+                    VendorHttp.retryAfter(response)));
         }
-        JsonNode answer;
-        try {
-            answer = mapper.readTree(response.body());
-        } catch (IOException e) {
-            answer = null;
-        }
+        JsonNode answer = VendorHttp.json(response.body());
         if (answer == null || !answer.isObject()) {
-            return all(deliveries, Outcome.retry("vendor_e_bad_answer"));
+            return VendorHttp.all(n, Outcome.retry("vendor_e_bad_answer"));
         }
         String code = answer.path("code").asText("");
         if (!"200".equals(code)) {
-            return all(deliveries, requestFailure(code, answer.path("message").asText("")));
+            return VendorHttp.all(n, requestFailure(code, answer.path("message").asText("")));
         }
+        return perPushId(answer.get("value"), pushIds);
+    }
+
+    /** Outcomes from the answer's value map (code -> pushIds that failed with it); the pushIds not in it went out. */
+    private static List<Outcome> perPushId(JsonNode value, List<String> pushIds) {
         Map<String, Outcome> failed = new HashMap<>();
-        JsonNode value = answer.get("value");
         if (value != null && value.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> entry = it.next();
@@ -150,52 +128,93 @@ public class MeizuAdapter implements ChannelAdapter {
                 }
             }
         }
-        List<Outcome> outcomes = new ArrayList<>(deliveries.size());
-        for (Delivery delivery : deliveries) {
-            outcomes.add(failed.getOrDefault(delivery.token(), Outcome.ACCEPTED));
+        List<Outcome> outcomes = new ArrayList<>(pushIds.size());
+        for (String pushId : pushIds) {
+            outcomes.add(failed.getOrDefault(pushId, Outcome.ACCEPTED));
         }
         return outcomes;
     }
 
-    /** A per-pushId code of the answer's value map. */
+    /** A per-pushId code of the answer's value map (PushAPI README "map部分code定义"; SDK PushResponseCode). */
     static Outcome targetFailure(String code) {
+        String reason = "vendor_e_" + code;
         return switch (code) {
-            // pushId unsubscribed or switched off / pushId illegal / alias unsubscribed: the token is dead
-            case "110002", "110003", "110005" -> Outcome.rejected("vendor_e_" + code);
-            // message folded: more than 5 messages to the device in one minute
-            case "520" -> Outcome.retry("vendor_e_520", Duration.ofMinutes(1));
-            // 201 refused (no permission), 501/513 push failed, 519 overloaded, anything else
-            default -> Outcome.retry("vendor_e_" + code);
-        };
-    }
-
-    /** A code other than 200 for the whole request. */
-    static Outcome requestFailure(String code, String message) {
-        String reason = "vendor_e_" + code + (message.isEmpty() ? "" : " " + message);
-        return switch (code) {
-            case "110010" -> Outcome.retry(reason, Duration.ofSeconds(1)); // pushing too fast
-            // 500, 1001 system error, 1003 busy, 1005 bad parameter, 1006 bad sign, 110000 bad appId,
-            // 110001 bad appKey, 110004 missing parameter, 110009 app blacklisted, 110053 pass-through limit
+            // 110002 pushId unsubscribed, 110003 pushId illegal, 110005 alias unsubscribed,
+            // 110010 pushId no longer valid (the app's notifications switched off): the token is dead here
+            case "110002", "110003", "110005", "110010" -> Outcome.rejected(reason);
+            // the device's daily cap of public messages (公信) is reached: sending again today is refused as well
+            case "110011" -> Outcome.failed(reason + " daily public-message cap of the device (notice_msg_type 0)");
+            // no permission, refused by the server: the app may not send this
+            case "201" -> Outcome.failed(reason + " no permission");
+            // pushing faster than the app's configured rate
+            case "518" -> Outcome.retry(reason, Duration.ofSeconds(1));
+            // folded: more than 5 messages to the device within a minute
+            case "520" -> Outcome.retry(reason, Duration.ofMinutes(1));
+            // 501/513 push failed, 519 overloaded, anything else
             default -> Outcome.retry(reason);
         };
     }
 
-    private static List<Outcome> all(List<Delivery> deliveries, Outcome outcome) {
-        return Collections.nCopies(deliveries.size(), outcome);
+    /** A code other than 200 for the whole request (PushAPI README "Api returnCode定义"; SDK ErrorCode). */
+    static Outcome requestFailure(String code, String message) {
+        String reason = "vendor_e_" + code + (message.isEmpty() ? "" : " " + message);
+        return switch (code) {
+            // the app pushes too fast
+            case "110010" -> Outcome.retry(reason, Duration.ofSeconds(1));
+            // 1005 parameter error, 110004 parameter empty: this message is refused whatever the retry
+            case "1005", "110004",
+                    // 110000 appId, 110001 appKey, 110031 packageName, 110033 appSecret not valid; 110009 blacklisted
+                    "110000", "110001", "110031", "110033", "110009",
+                    // 110019 the app's daily push count, 110051 the app's count limit, 110053 pass-through limit
+                    "110019", "110051", "110053" -> Outcome.failed(reason);
+            // 1006 sign refused: credentials refused, retried like every channel's (a re-upload is read within
+            // credentials-ttl); 500 other error, 1001 system error, 1003 busy, unknown codes
+            default -> Outcome.retry(reason);
+        };
     }
 
     // ---- messages ----
 
-    ObjectNode notificationMessage(Notification notification) {
+    /** Why Meizu would refuse this notification for every device, or null. */
+    static String notificationRefusal(Notification notification, Credentials credentials) {
+        if (notification.title().isEmpty() && content(notification).isEmpty()) {
+            return NO_TEXT;
+        }
+        JsonNode type = notification.option(Channel.VENDOR_E, credentials, NOTICE_MSG_TYPE);
+        if (type != null && noticeMsgType(type) == null) {
+            return "vendor_e: notice_msg_type must be 0 (public) or 1 (private), got " + type;
+        }
+        return null;
+    }
+
+    /** noticeMsgType of an option value, or null when it is not 0 or 1. */
+    private static Integer noticeMsgType(JsonNode value) {
+        if (value.isIntegralNumber() && (value.asInt() == PUBLIC_MESSAGE || value.asInt() == PRIVATE_MESSAGE)) {
+            return value.asInt();
+        }
+        return null;
+    }
+
+    /** The notification's content: the body, else big_text, else the title (Meizu requires 1..100 characters). */
+    private static String content(Notification notification) {
+        if (!notification.body().isEmpty()) {
+            return notification.body();
+        }
+        String bigText = notification.bigText();
+        return bigText != null ? bigText : notification.title();
+    }
+
+    ObjectNode notificationMessage(Notification notification, Credentials credentials) {
         ObjectNode settingsOfChannel = notification.channelSettings(Channel.VENDOR_E);
-        ObjectNode message = mapper.createObjectNode();
-        String content = notification.body().isEmpty() && notification.bigText() != null
-                ? notification.bigText() : notification.body();
+        ObjectNode message = VendorHttp.JSON.createObjectNode();
+        String content = content(notification);
         String title = notification.title().isEmpty() ? content : notification.title();
+        JsonNode type = notification.option(Channel.VENDOR_E, credentials, NOTICE_MSG_TYPE);
         ObjectNode bar = message.putObject("noticeBarInfo");
+        bar.put("noticeMsgType", type == null ? PRIVATE_MESSAGE : noticeMsgType(type));
         bar.put("noticeBarType", 0);
-        bar.put("title", truncate(title, TITLE_MAX));
-        bar.put("content", truncate(content, CONTENT_MAX));
+        bar.put("title", VendorHttp.truncate(title, TITLE_MAX));
+        bar.put("content", VendorHttp.truncate(content, CONTENT_MAX));
         ObjectNode expand = message.putObject("noticeExpandInfo");
         String bigText = notification.bigText();
         if (bigText != null) {
@@ -207,7 +226,7 @@ public class MeizuAdapter implements ChannelAdapter {
         ObjectNode click = message.putObject("clickTypeInfo");
         String intent = Notification.text(settingsOfChannel, "intent");
         if ("intent".equals(Notification.text(settingsOfChannel, "click_action")) && intent != null) {
-            if (intent.contains(":")) { // a URI (intent:, a scheme of the app, http:)
+            if (VendorHttp.isUri(intent)) { // intent:, a scheme of the app, http:
                 click.put("clickType", 2);
                 click.put("url", intent);
             } else { // pkg.Activity
@@ -225,13 +244,13 @@ public class MeizuAdapter implements ChannelAdapter {
         ObjectNode advance = message.putObject("advanceInfo");
         advance.put("suspend", 1);
         advance.put("clearNoticeBar", 1);
-        ObjectNode type = advance.putObject("notificationType");
-        type.put("vibrate", 1);
-        type.put("lights", 1);
-        type.put("sound", 1); // on/off only: Meizu plays the system sound, no per-message sound file
+        ObjectNode alerts = advance.putObject("notificationType");
+        alerts.put("vibrate", 1);
+        alerts.put("lights", 1);
+        alerts.put("sound", 1); // on/off only: Meizu plays the system sound, no per-message sound file
         settings.receiptUrl().ifPresent(url -> {
             String callback = url.toString();
-            if (callback.getBytes(StandardCharsets.UTF_8).length <= CALLBACK_MAX_BYTES) {
+            if (Utf8Text.bytes(callback) <= CALLBACK_MAX_BYTES) {
                 ObjectNode extra = message.putObject("extra");
                 extra.put("callback", callback);
                 extra.put("callback.param", Long.toString(notification.taskId()));
@@ -241,18 +260,40 @@ public class MeizuAdapter implements ChannelAdapter {
         return message;
     }
 
-    ObjectNode passThroughMessage(Notification notification) {
-        ObjectNode message = mapper.createObjectNode();
-        message.put("title", truncate(notification.title(), TITLE_MAX));
+    /** Why Meizu would refuse this pass-through message for every device, or null. */
+    static String passThroughRefusal(Notification notification) {
+        String content = passThroughContent(notification);
+        if (content.isEmpty()) {
+            return NO_PASS_THROUGH_CONTENT;
+        }
+        if (Utf8Text.bytes(content) > PASS_THROUGH_CONTENT_MAX_BYTES) {
+            return "vendor_e: pass-through ext over " + PASS_THROUGH_CONTENT_MAX_BYTES + " bytes";
+        }
+        return null;
+    }
+
+    /** ext as JSON text, else the body cut to the limit (a body is text we may cut, ext is data we may not). */
+    private static String passThroughContent(Notification notification) {
         ObjectNode ext = notification.ext();
-        message.put("content", ext.isEmpty() ? truncateBytes(notification.body(), PASS_THROUGH_CONTENT_MAX_BYTES)
-                : ext.toString());
+        if (!ext.isEmpty()) {
+            return ext.toString();
+        }
+        int excess = Utf8Text.bytes(notification.body()) - PASS_THROUGH_CONTENT_MAX_BYTES;
+        return excess > 0 ? Utf8Text.shorten(notification.body(), excess) : notification.body();
+    }
+
+    ObjectNode passThroughMessage(Notification notification) {
+        ObjectNode message = VendorHttp.JSON.createObjectNode();
+        if (!notification.title().isEmpty()) { // optional for pass-through, 1..32 when given
+            message.put("title", VendorHttp.truncate(notification.title(), TITLE_MAX));
+        }
+        message.put("content", passThroughContent(notification));
         message.set("pushTimeInfo", pushTimeInfo(notification));
         return message;
     }
 
-    private ObjectNode pushTimeInfo(Notification notification) {
-        ObjectNode time = mapper.createObjectNode();
+    private static ObjectNode pushTimeInfo(Notification notification) {
+        ObjectNode time = VendorHttp.JSON.createObjectNode();
         time.put("offLine", 1);
         int hours = VALID_HOURS_DEFAULT;
         JsonNode end = notification.message().get("show_end_time");
@@ -264,15 +305,7 @@ public class MeizuAdapter implements ChannelAdapter {
         return time;
     }
 
-    private String json(ObjectNode node) {
-        try {
-            return mapper.writeValueAsString(node);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    // ---- signing and encoding ----
+    // ---- signing ----
 
     /** md5 of the parameters sorted by name as {@code k=v} (raw values, not URL-encoded) followed by the secret. */
     public static String sign(Map<String, String> params, String appSecret) {
@@ -288,50 +321,6 @@ public class MeizuAdapter implements ChannelAdapter {
                     MessageDigest.getInstance("MD5").digest(base.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static String form(Map<String, String> params) {
-        StringBuilder body = new StringBuilder();
-        params.forEach((k, v) -> {
-            if (body.length() > 0) {
-                body.append('&');
-            }
-            body.append(URLEncoder.encode(k, StandardCharsets.UTF_8)).append('=')
-                    .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
-        });
-        return body.toString();
-    }
-
-    /** At most {@code max} characters (code points, never splitting a surrogate pair). */
-    public static String truncate(String text, int max) {
-        if (text.codePointCount(0, text.length()) <= max) {
-            return text;
-        }
-        return text.substring(0, text.offsetByCodePoints(0, max));
-    }
-
-    static String truncateBytes(String text, int maxBytes) {
-        if (text.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
-            return text;
-        }
-        int bytes = 0;
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            bytes += new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
-            if (bytes > maxBytes) {
-                return text.substring(0, i);
-            }
-            i += Character.charCount(cp);
-        }
-        return text;
-    }
-
-    private static Duration seconds(String value) {
-        try {
-            return Duration.ofSeconds(Long.parseLong(value.trim()));
-        } catch (NumberFormatException e) {
-            return null;
         }
     }
 }

@@ -24,41 +24,77 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * vendor_c: OPPO PUSH server API (docs/channels/vendor_c.md). {@code POST /server/v1/auth} with the App Key and a
  * SHA-256 signature over the MasterSecret gives an auth_token valid 24 hours; {@code POST
- * /server/v1/message/notification/unicast_batch} sends up to 1000 single-target messages in one request and answers
- * per message.
+ * /server/v1/message/notification/unicast_batch} sends up to 1000 single-target notification messages in one request
+ * and answers per message. Every message carries a category (通讯与服务 IM by default) and a notify_level.
  */
 public class OppoAdapter extends TokenBatchAdapter {
 
     static final int MAX_TOKENS = 1000;
+    // Lengths from the official SDK's Notification.validate (opush-server-sdk 1.1.0), which counts UTF-16 chars, and
+    // OPPO's 通知栏消息 field table, which counts every character (emoji too) as one: the adapter cuts by UTF-16
+    // chars, so both hold.
     static final int TITLE_MAX = 50;
     static final int CONTENT_MAX = 200;
     static final int LONG_CONTENT_MAX = 128;
-    static final int CALLBACK_PARAM_MAX = 100;
+    static final int CLICK_ACTION_MAX = 500;
+    static final int CALLBACK_URL_MAX = 200;
+    static final int CALLBACK_PARAM_MAX = 50;
+    static final long OFFLINE_TTL_MIN = 3_600; // 1 hour
+    static final long OFFLINE_TTL_DEFAULT = 86_400; // OPPO's own default is 1 hour: too short for a chat message
     static final long OFFLINE_TTL_MAX = 864_000; // 10 days
+    static final String DEFAULT_CATEGORY = "IM";
+    static final int DEFAULT_NOTIFY_LEVEL = 2; // notification bar + lock screen: allowed for every category
     static final String AUTH_PATH = "/server/v1/auth";
     static final String SEND_PATH = "/server/v1/message/notification/unicast_batch";
     static final int INVALID_AUTH_TOKEN = 11;
+    static final int DAILY_LIMIT = 33;
     static final int INVALID_REGISTRATION_ID = 10000;
+    /** Service unavailable, flow control, app call (QPS) limit: worth retrying. */
+    static final Set<Integer> TRANSIENT = Set.of(-1, -2, 13);
+    /**
+     * The request or the app is refused whatever the device (opush-server-sdk ReturnCode.ErrorCode): wrong method,
+     * version or encoding (12, 20-25), IP blacklisted, access denied, app disabled, no token, no API permission
+     * (26-30), data missing or duplicate (31, 32), picture quota, missing or invalid arguments, invalid picture (34,
+     * 40, 41, 51). Asking again cannot help.
+     */
+    static final Set<Integer> PERMANENT = Set.of(12, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 34, 40, 41,
+            51);
+    /** Auth answers that refuse the credentials themselves: missing or invalid app key or signature, app refused. */
+    static final Set<Integer> CREDENTIALS_REFUSED = Set.of(14, 15, 16, 17, 26, 27, 28, 30);
 
     public OppoAdapter(ChannelSettings settings) {
         super(Channel.VENDOR_C, MAX_TOKENS, settings);
+        settings.receiptUrl().ifPresent(url -> {
+            if (url.toString().length() > CALLBACK_URL_MAX) {
+                throw new IllegalArgumentException("vendor_c receipt-url is longer than OPPO's " + CALLBACK_URL_MAX
+                        + " characters for call_back_url: " + url);
+            }
+        });
     }
 
     @Override
     protected List<Outcome> sendWithToken(Credentials credentials, String token, Notification notification,
             List<Delivery> deliveries) {
         int n = deliveries.size();
-        String messages = messages(notification, deliveries);
+        if (notification.isPassThrough()) {
+            // OPPO's server API sends notification-bar messages only: a cmd must not show up as a notification
+            return VendorHttp.all(n, Outcome.failed("vendor_c_no_pass_through"));
+        }
+        ObjectNode body = notificationBody(notification, credentials);
+        if (body == null) {
+            return VendorHttp.all(n, Outcome.failed("no title and no body"));
+        }
+        String messages = messages(body, deliveries);
         URI uri = VendorHttp.resolve(settings.baseUrl(credentials.environment()), SEND_PATH);
         for (int attempt = 0; ; attempt++) {
             HttpRequest request = HttpRequest.newBuilder(uri)
                     .timeout(settings.requestTimeout())
                     .header("Content-Type", "application/x-www-form-urlencoded; charset=UTF-8")
-                    .header("auth_token", token)
                     .POST(HttpRequest.BodyPublishers.ofString(VendorHttp.form(Map.of(
                             "auth_token", token, "messages", messages))))
                     .build();
@@ -80,7 +116,7 @@ public class OppoAdapter extends TokenBatchAdapter {
                 try {
                     token = tokens.refresh(credentials, token);
                 } catch (VendorTokenCache.AuthException e) {
-                    return VendorHttp.all(n, authRetry(e));
+                    return VendorHttp.all(n, authOutcome(e));
                 }
                 continue;
             }
@@ -91,10 +127,11 @@ public class OppoAdapter extends TokenBatchAdapter {
     static List<Outcome> classify(HttpResponse<String> response, JsonNode json, int code, List<Delivery> deliveries) {
         int n = deliveries.size();
         if (code != 0) {
-            // -1 unavailable, -2 flow control, 13 app call limited, 33 daily quota, others: retry later
-            String reason = code == Integer.MIN_VALUE ? "http " + response.statusCode()
-                    : code + " " + json.path("message").asText("");
-            return VendorHttp.all(n, Outcome.retry(reason, VendorHttp.retryAfter(response)));
+            if (code == Integer.MIN_VALUE) {
+                return VendorHttp.all(n, Outcome.retry("http " + response.statusCode(),
+                        VendorHttp.retryAfter(response)));
+            }
+            return VendorHttp.all(n, outcome(code, json.path("message").asText(""), VendorHttp.retryAfter(response)));
         }
         Map<String, JsonNode> byRegId = new HashMap<>();
         for (JsonNode item : json.path("data")) {
@@ -105,41 +142,52 @@ public class OppoAdapter extends TokenBatchAdapter {
             JsonNode item = byRegId.get(deliveries.get(i).token());
             if (item == null) {
                 out.set(i, Outcome.retry("no result for the target"));
-                continue;
-            }
-            if (item.hasNonNull("errorCode") && item.get("errorCode").asInt() != 0) {
-                int error = item.get("errorCode").asInt();
-                String why = error + " " + item.path("errorMessage").asText("");
-                out.set(i, error == INVALID_REGISTRATION_ID ? Outcome.rejected(why) : Outcome.retry(why));
+            } else if (item.hasNonNull("errorCode") && item.get("errorCode").asInt() != 0) {
+                out.set(i, outcome(item.get("errorCode").asInt(), item.path("errorMessage").asText(""), null));
             }
         }
         return out;
     }
 
-    String messages(Notification notification, List<Delivery> deliveries) {
-        ObjectNode s = notification.channelSettings(Channel.VENDOR_C);
-        ObjectNode n = VendorHttp.JSON.createObjectNode();
-        n.put("title", VendorHttp.truncate(notification.title(), TITLE_MAX));
+    /** What an OPPO return code (request-level {@code code} or a message's {@code errorCode}) means for a target. */
+    static Outcome outcome(int code, String message, Duration retryAfter) {
+        String reason = code + " " + message;
+        if (code == INVALID_REGISTRATION_ID) {
+            return Outcome.rejected(reason);
+        }
+        if (code == DAILY_LIMIT) {
+            // the app's daily quota is spent: only tomorrow helps, so no retry holds a batch slot until then
+            return Outcome.failed("daily quota spent: " + reason);
+        }
+        if (PERMANENT.contains(code)) {
+            return Outcome.failed(reason);
+        }
+        return Outcome.retry(reason, retryAfter);
+    }
+
+    /**
+     * The {@code notification} object all targets of this push share, or null when there is no text to show (OPPO
+     * requires both title and content).
+     */
+    ObjectNode notificationBody(Notification notification, Credentials credentials) {
         String bigText = notification.bigText();
-        if (bigText != null) {
-            n.put("style", 2);
-            n.put("content", VendorHttp.truncate(bigText, LONG_CONTENT_MAX));
-        } else {
-            n.put("style", 1);
-            n.put("content", VendorHttp.truncate(notification.body(), CONTENT_MAX));
+        String text = bigText != null ? bigText : notification.body();
+        String title = notification.title();
+        if (title.isBlank() && text.isBlank()) {
+            return null;
         }
-        String intent = Notification.text(s, "intent");
-        if ("intent".equals(Notification.text(s, "click_action")) && intent != null) {
-            if (VendorHttp.isUri(intent)) {
-                n.put("click_action_type", 5);
-                n.put("click_action_url", intent);
-            } else {
-                n.put("click_action_type", 1);
-                n.put("click_action_activity", intent);
-            }
-        } else {
-            n.put("click_action_type", 0);
+        // OPPO refuses an empty title or content: each falls back on the other
+        if (title.isBlank()) {
+            title = text;
+        } else if (text.isBlank()) {
+            text = title;
         }
+        ObjectNode n = VendorHttp.JSON.createObjectNode();
+        n.put("title", fit(title, TITLE_MAX));
+        n.put("content", fit(text, bigText != null ? LONG_CONTENT_MAX : CONTENT_MAX));
+        n.put("style", bigText != null ? 2 : 1);
+        ObjectNode s = notification.channelSettings(Channel.VENDOR_C);
+        clickAction(n, s);
         ObjectNode ext = notification.ext();
         if (!ext.isEmpty()) {
             n.put("action_parameters", ext.toString());
@@ -148,27 +196,83 @@ public class OppoAdapter extends TokenBatchAdapter {
         if (channelId != null) {
             n.put("channel_id", channelId);
         }
-        JsonNode end = notification.message().get("show_end_time");
-        if (end != null && end.canConvertToLong()) {
-            long now = System.currentTimeMillis();
-            long endMillis = end.asLong() * 1000;
-            n.put("show_time_type", 1);
-            n.put("show_start_time", now);
-            n.put("show_end_time", Math.max(now + 1000, endMillis));
-            n.put("off_line", true);
-            n.put("off_line_ttl", Math.min(OFFLINE_TTL_MAX, Math.max(1, (endMillis - now) / 1000)));
-        }
+        n.put("off_line", true);
+        n.put("off_line_ttl", offlineTtl(notification.message().get("show_end_time")));
         settings.receiptUrl().ifPresent(url -> {
             n.put("call_back_url", url.toString());
-            n.put("call_back_parameter", VendorHttp.truncate(Long.toString(notification.taskId()),
-                    CALLBACK_PARAM_MAX));
+            n.put("call_back_parameter", fit(Long.toString(notification.taskId()), CALLBACK_PARAM_MAX));
         });
+        JsonNode category = notification.option(Channel.VENDOR_C, credentials, "category");
+        n.put("category", category == null || category.asText().isBlank() ? DEFAULT_CATEGORY : category.asText());
+        JsonNode level = notification.option(Channel.VENDOR_C, credentials, "notify_level");
+        n.put("notify_level", level != null && level.canConvertToInt() ? level.asInt() : DEFAULT_NOTIFY_LEVEL);
+        return n;
+    }
+
+    /**
+     * click_action_type: 0 opens the app; an intent URI is type 5 (Intent scheme URL), a component
+     * {@code <package>/<activity>} type 4 (an activity of the app, by class name). One longer than OPPO takes opens the
+     * app instead.
+     */
+    private static void clickAction(ObjectNode n, ObjectNode settingsOfChannel) {
+        String intent = Notification.text(settingsOfChannel, "intent");
+        if ("intent".equals(Notification.text(settingsOfChannel, "click_action")) && intent != null) {
+            if (VendorHttp.isUri(intent)) {
+                if (intent.length() <= CLICK_ACTION_MAX) {
+                    n.put("click_action_type", 5);
+                    n.put("click_action_url", intent);
+                    return;
+                }
+            } else {
+                String activity = activityClass(intent);
+                if (!activity.isEmpty() && activity.length() <= CLICK_ACTION_MAX) {
+                    n.put("click_action_type", 4);
+                    n.put("click_action_activity", activity);
+                    return;
+                }
+            }
+        }
+        n.put("click_action_type", 0);
+    }
+
+    /** The activity class of {@code <package>/<activity>[anything]} ({@code .Name} is relative to the package). */
+    static String activityClass(String intent) {
+        int slash = intent.indexOf('/');
+        String pkg = slash < 0 ? "" : intent.substring(0, slash);
+        String rest = intent.substring(slash + 1);
+        int end = 0;
+        while (end < rest.length() && (Character.isJavaIdentifierPart(rest.charAt(end)) || rest.charAt(end) == '.')) {
+            end++;
+        }
+        String name = rest.substring(0, end);
+        return name.startsWith(".") ? pkg + name : name;
+    }
+
+    /** Seconds until show_end_time (else a day), within OPPO's 1 hour to 10 days. */
+    static long offlineTtl(JsonNode showEndTime) {
+        long ttl = OFFLINE_TTL_DEFAULT;
+        if (showEndTime != null && showEndTime.canConvertToLong()) {
+            ttl = showEndTime.asLong() - System.currentTimeMillis() / 1000;
+        }
+        return Math.min(OFFLINE_TTL_MAX, Math.max(OFFLINE_TTL_MIN, ttl));
+    }
+
+    /** At most {@code max} UTF-16 chars, never splitting a surrogate pair. */
+    static String fit(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int end = Character.isLowSurrogate(text.charAt(max)) ? max - 1 : max;
+        return text.substring(0, end);
+    }
+
+    private static String messages(ObjectNode notificationBody, List<Delivery> deliveries) {
         ArrayNode messages = VendorHttp.JSON.createArrayNode();
         for (Delivery d : deliveries) {
             ObjectNode m = messages.addObject();
             m.put("target_type", 2);
             m.put("target_value", d.token());
-            m.set("notification", n);
+            m.set("notification", notificationBody);
         }
         return messages.toString();
     }
@@ -199,8 +303,10 @@ public class OppoAdapter extends TokenBatchAdapter {
         }
         JsonNode json = VendorHttp.json(response.body());
         if (json == null || json.path("code").asInt(-1) != 0 || !json.path("data").hasNonNull("auth_token")) {
+            int code = json == null ? Integer.MIN_VALUE : json.path("code").asInt(Integer.MIN_VALUE);
             throw new VendorTokenCache.AuthException("auth refused: http " + response.statusCode() + " "
-                    + (json == null ? "" : json.path("code").asText() + " " + json.path("message").asText()));
+                    + (json == null ? "" : json.path("code").asText() + " " + json.path("message").asText()),
+                    CREDENTIALS_REFUSED.contains(code));
         }
         return new VendorTokenCache.Token(json.path("data").get("auth_token").asText(), Duration.ofHours(24));
     }

@@ -25,12 +25,11 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -42,6 +41,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * answers that the token is not valid. Two or more targets: the message is saved once per task and credentials
  * ({@code /message/saveListPayload}, the vivo taskId is cached) and sent with {@code /message/pushToList} (up to
  * 1000 regIds); a single target goes through {@code /message/send} (pushToList needs at least two regIds).
+ *
+ * <p>vivo answers business errors as a non-zero {@code result} with HTTP 200 and server trouble as HTTP 500: a result
+ * code is a permanent refusal (FAILED at once) unless it is an expired authToken or a rate limit. A spent daily quota
+ * (10070, 10252) is FAILED too, and remembered until midnight China time: vivo asks not to call again that day.
  */
 public class VivoAdapter implements ChannelAdapter {
 
@@ -50,14 +53,6 @@ public class VivoAdapter implements ChannelAdapter {
     static final String PUSH_TO_LIST_PATH = "/message/pushToList";
     static final String SEND_PATH = "/message/send";
 
-    /** Title and content limits in vivo's units: a CJK character counts two, ASCII and emoji one. */
-    public static final int TITLE_MAX = 40;
-    public static final int CONTENT_MAX = 100;
-    /** skipContent limit for skipType 3/4. */
-    public static final int SKIP_CONTENT_MAX = 1024;
-    static final int TTL_MIN_SECONDS = 900;
-    static final int TTL_MAX_SECONDS = 7 * 24 * 3600;
-    static final int CALLBACK_MAX = 128;
     static final int MAX_TARGETS = 1000;
 
     /** Result codes (docs/channels/vendor_d.md has the table). */
@@ -67,6 +62,8 @@ public class VivoAdapter implements ChannelAdapter {
     static final int RESULT_DAILY_QUOTA = 10070;
     static final int RESULT_LIST_PAYLOAD_QUOTA = 10252;
     static final int RESULT_REGID_INVALID = 10302;
+    /** Answers worth a later retry: 10072 "发送速度过快" (sending too fast). */
+    static final Set<Integer> TRANSIENT_RESULTS = Set.of(10072);
 
     /** vivo tokens live 24 h; vivo asks to renew them every one to two hours. */
     static final Duration TOKEN_REFRESH = Duration.ofHours(1);
@@ -74,12 +71,16 @@ public class VivoAdapter implements ChannelAdapter {
     static final Duration PAYLOAD_REUSE = Duration.ofMinutes(30);
     private static final ZoneOffset CHINA = ZoneOffset.ofHours(8);
 
+    /** The daily quotas vivo counts: all sends (10070) and saved list payloads (10252). */
+    private enum Quota { TOTAL, LIST_PAYLOAD }
+
     private final ChannelSettings settings;
     private final HttpClient http;
     private final ObjectMapper mapper = new ObjectMapper();
     private final Map<String, AuthToken> tokens = new ConcurrentHashMap<>();
     private final Map<String, Object> tokenLocks = new ConcurrentHashMap<>();
     private final Map<String, SavedPayload> payloads = new ConcurrentHashMap<>();
+    private final Map<String, Instant> quotaSpentUntil = new ConcurrentHashMap<>();
 
     private record AuthToken(String value, Instant fetched) {}
 
@@ -126,16 +127,18 @@ public class VivoAdapter implements ChannelAdapter {
         }
         if (notification.isPassThrough()) {
             // vivo's server API has notification messages only (no pass-through for third-party apps).
-            return Collections.nCopies(deliveries.size(), Outcome.failed("vendor_d_no_pass_through"));
+            return VendorHttp.all(deliveries.size(), Outcome.failed("vendor_d_no_pass_through"));
         }
         String stale = null;
         try {
+            ObjectNode message = VivoMessage.build(credentials, notification, settings.receiptUrl());
+            checkQuota(credentials, Quota.TOTAL);
             for (int attempt = 0; ; attempt++) {
                 String token = token(credentials, stale);
                 try {
                     return deliveries.size() == 1
-                            ? sendSingle(credentials, token, notification, deliveries.get(0))
-                            : sendList(credentials, token, notification, deliveries);
+                            ? sendSingle(credentials, token, message, deliveries.get(0))
+                            : sendList(credentials, token, message, notification.taskId(), deliveries);
                 } catch (Failure e) {
                     if (!e.authTokenRejected || attempt > 0) {
                         throw e;
@@ -143,13 +146,15 @@ public class VivoAdapter implements ChannelAdapter {
                     stale = token;
                 }
             }
+        } catch (VivoMessage.Unsendable e) {
+            return VendorHttp.all(deliveries.size(), Outcome.failed(e.getMessage()));
         } catch (Failure e) {
-            return Collections.nCopies(deliveries.size(), e.outcome);
+            return VendorHttp.all(deliveries.size(), e.outcome);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Collections.nCopies(deliveries.size(), Outcome.retry("interrupted"));
+            return VendorHttp.all(deliveries.size(), Outcome.retry("interrupted"));
         } catch (RuntimeException e) {
-            return Collections.nCopies(deliveries.size(), Outcome.retry("vendor_d_error " + e));
+            return VendorHttp.all(deliveries.size(), Outcome.retry("vendor_d_error " + e));
         }
     }
 
@@ -157,6 +162,7 @@ public class VivoAdapter implements ChannelAdapter {
     public void close() {
         tokens.clear();
         payloads.clear();
+        quotaSpentUntil.clear();
     }
 
     // ---- auth ----
@@ -187,11 +193,16 @@ public class VivoAdapter implements ChannelAdapter {
 
     /** A re-uploaded certificate gets a new cache key: forget the state of the app's older versions. */
     private void dropOtherVersions(Credentials credentials) {
-        String prefix = credentials.appId() + "/" + credentials.environment() + "/";
+        String prefix = appOf(credentials);
         String key = credentials.cacheKey();
         tokens.keySet().removeIf(k -> k.startsWith(prefix) && !k.equals(key));
         tokenLocks.keySet().removeIf(k -> k.startsWith(prefix) && !k.equals(key));
         payloads.keySet().removeIf(k -> k.startsWith(prefix) && !k.startsWith(key + "#"));
+    }
+
+    /** Our app and environment: what the cache keys of all its certificate versions start with. */
+    private static String appOf(Credentials credentials) {
+        return credentials.appId() + "/" + credentials.environment() + "/";
     }
 
     private AuthToken fetchToken(Credentials credentials) throws Failure, InterruptedException {
@@ -200,18 +211,17 @@ public class VivoAdapter implements ChannelAdapter {
         String appSecret = nullToEmpty(credentials.appSecret()).trim();
         long timestamp = System.currentTimeMillis();
         ObjectNode body = mapper.createObjectNode();
-        putAppId(body, appId);
+        VivoMessage.putAppId(body, appId);
         body.put("appKey", appKey);
         body.put("timestamp", timestamp);
         body.put("sign", authSign(appId, appKey, timestamp, appSecret));
-        URI uri = settings.authUrl()
-                .map(u -> u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/")
-                        ? URI.create(u.toString().replaceAll("/$", "") + AUTH_PATH) : u)
+        URI uri = settings.authUrl().map(u -> VendorHttp.endpoint(u, AUTH_PATH))
                 .orElseGet(() -> resolve(credentials, AUTH_PATH));
         JsonNode answer = post(uri, body, null);
         int result = answer.path("result").asInt(-1);
         String token = answer.path("authToken").asText("");
         if (result != RESULT_OK || token.isEmpty()) {
+            // credentials refused: retried (Outcome.RETRY), a re-uploaded certificate may fix them meanwhile
             throw new Failure(Outcome.retry("vendor_d_auth_refused " + result + " " + answer.path("desc").asText("")));
         }
         return new AuthToken(token, Instant.now());
@@ -224,11 +234,16 @@ public class VivoAdapter implements ChannelAdapter {
 
     // ---- push ----
 
-    private List<Outcome> sendSingle(Credentials credentials, String token, Notification notification,
-            Delivery delivery) throws Failure, InterruptedException {
-        ObjectNode body = message(credentials, notification);
+    private List<Outcome> sendSingle(Credentials credentials, String token, ObjectNode message, Delivery delivery)
+            throws Failure, InterruptedException {
+        ObjectNode body = message.deepCopy();
         body.put("regId", delivery.token());
+        body.put("requestId", UUID.randomUUID().toString());
         JsonNode answer = post(resolve(credentials, SEND_PATH), body, token);
+        JsonNode invalidUser = answer.get("invalidUser");
+        if (invalidUser != null && invalidUser.isObject()) { // the SDK's Result.invalidUser: the regId is dead
+            return List.of(invalidUser(invalidUser.path("status").asText("")));
+        }
         int result = answer.path("result").asInt(-1);
         if (result == RESULT_OK) {
             return List.of(Outcome.ACCEPTED);
@@ -236,28 +251,44 @@ public class VivoAdapter implements ChannelAdapter {
         if (result == RESULT_REGID_INVALID) {
             return List.of(Outcome.rejected("vendor_d_" + result));
         }
-        throw failure(answer);
+        throw failure(credentials, answer);
     }
 
-    private List<Outcome> sendList(Credentials credentials, String token, Notification notification,
+    private List<Outcome> sendList(Credentials credentials, String token, ObjectNode message, long taskId,
             List<Delivery> deliveries) throws Failure, InterruptedException {
-        String payloadKey = credentials.cacheKey() + "#" + notification.taskId();
-        String vivoTaskId = savedPayload(credentials, token, notification, payloadKey);
-        ObjectNode body = mapper.createObjectNode();
-        putAppId(body, nullToEmpty(credentials.providerAppId()).trim());
-        ArrayNode regIds = body.putArray("regIds");
-        for (Delivery delivery : deliveries) {
-            regIds.add(delivery.token());
+        String payloadKey = credentials.cacheKey() + "#" + taskId;
+        for (int attempt = 0; ; attempt++) {
+            String vivoTaskId = cachedPayload(payloadKey);
+            boolean cached = vivoTaskId != null;
+            if (!cached) {
+                vivoTaskId = savePayload(credentials, token, message, payloadKey);
+            }
+            ObjectNode body = mapper.createObjectNode();
+            VivoMessage.putAppId(body, credentials.providerAppId());
+            ArrayNode regIds = body.putArray("regIds");
+            for (Delivery delivery : deliveries) {
+                regIds.add(delivery.token());
+            }
+            body.put("taskId", vivoTaskId);
+            body.put("requestId", UUID.randomUUID().toString());
+            JsonNode answer = post(resolve(credentials, PUSH_TO_LIST_PATH), body, token);
+            int result = answer.path("result").asInt(-1);
+            if (result == RESULT_OK) {
+                return listOutcomes(answer, deliveries);
+            }
+            Failure failure = failure(credentials, answer);
+            if (failure.authTokenRejected || failure.outcome.kind() == Outcome.Kind.RETRY) {
+                throw failure; // the saved message is still good
+            }
+            payloads.remove(payloadKey);
+            // a cached vivo taskId may have expired at vivo: save the message again, once
+            if (!cached || attempt > 0 || result == RESULT_DAILY_QUOTA || result == RESULT_LIST_PAYLOAD_QUOTA) {
+                throw failure;
+            }
         }
-        body.put("taskId", vivoTaskId);
-        body.put("requestId", UUID.randomUUID().toString());
-        body.put("pushMode", pushMode(notification));
-        JsonNode answer = post(resolve(credentials, PUSH_TO_LIST_PATH), body, token);
-        int result = answer.path("result").asInt(-1);
-        if (result != RESULT_OK) {
-            payloads.remove(payloadKey); // the saved payload may be what was refused: save it again next time
-            throw failure(answer);
-        }
+    }
+
+    private static List<Outcome> listOutcomes(JsonNode answer, List<Delivery> deliveries) {
         Map<String, String> invalid = new HashMap<>();
         for (JsonNode user : answer.path("invalidUsers")) {
             invalid.put(user.path("userid").asText(), user.path("status").asText(""));
@@ -271,28 +302,34 @@ public class VivoAdapter implements ChannelAdapter {
     }
 
     /**
-     * invalidUsers status: 1 regId does not exist, 2 app uninstalled or notifications off, 3 not online for a long
-     * time (regId expired): the token is dead. 4 "not a test device" (push_mode 1 only) is not a dead token: retry.
+     * An invalid user's status: 1 regId does not exist, 2 app uninstalled or notifications off, 3 not online for 90
+     * days: the token is dead. 4 not a test device (push_mode 1): the push cannot reach it, the token is fine.
      */
     private static Outcome invalidUser(String status) {
         return switch (status) {
             case "1", "2", "3" -> Outcome.rejected("vendor_d_invalid_user_" + status);
-            default -> Outcome.retry("vendor_d_invalid_user_" + status);
+            case "4" -> Outcome.failed("vendor_d_not_a_test_device");
+            default -> Outcome.failed("vendor_d_invalid_user_" + status);
         };
     }
 
-    private String savedPayload(Credentials credentials, String token, Notification notification, String key)
-            throws Failure, InterruptedException {
+    /** The vivo taskId of the task's message saved less than {@link #PAYLOAD_REUSE} ago, or null. */
+    private String cachedPayload(String key) {
         SavedPayload saved = payloads.get(key);
-        if (saved != null && saved.saved().plus(PAYLOAD_REUSE).isAfter(Instant.now())) {
-            return saved.vivoTaskId();
-        }
-        ObjectNode body = message(credentials, notification);
+        return saved != null && saved.saved().plus(PAYLOAD_REUSE).isAfter(Instant.now()) ? saved.vivoTaskId() : null;
+    }
+
+    private String savePayload(Credentials credentials, String token, ObjectNode message, String key)
+            throws Failure, InterruptedException {
+        checkQuota(credentials, Quota.TOTAL); // 10070 also means: no saveListPayload that day
+        checkQuota(credentials, Quota.LIST_PAYLOAD);
+        ObjectNode body = message.deepCopy();
+        body.put("requestId", UUID.randomUUID().toString());
         JsonNode answer = post(resolve(credentials, SAVE_LIST_PAYLOAD_PATH), body, token);
         int result = answer.path("result").asInt(-1);
         String vivoTaskId = answer.path("taskId").asText("");
         if (result != RESULT_OK || vivoTaskId.isEmpty()) {
-            throw failure(answer);
+            throw failure(credentials, answer);
         }
         if (payloads.size() > 10_000) {
             Instant cutoff = Instant.now().minus(PAYLOAD_REUSE);
@@ -302,87 +339,47 @@ public class VivoAdapter implements ChannelAdapter {
         return vivoTaskId;
     }
 
-    /** A non-zero result of a push call: auth (refresh once), quota (retry tomorrow) or another retry. */
-    private static Failure failure(JsonNode answer) {
+    /** A non-zero result of a push call: auth (refresh once), rate limit (retry), quota or refusal (failed). */
+    private Failure failure(Credentials credentials, JsonNode answer) {
         int result = answer.path("result").asInt(-1);
         String reason = "vendor_d_" + result + " " + answer.path("desc").asText("");
         if (result == RESULT_AUTH_TOKEN_INVALID || result == RESULT_APP_MISMATCH) {
             return new Failure(Outcome.retry(reason), true);
         }
         if (result == RESULT_DAILY_QUOTA || result == RESULT_LIST_PAYLOAD_QUOTA) {
-            // vivo: a quota answer means "do not call this interface again today" (China time).
-            Instant midnight = LocalDate.now(CHINA).plusDays(1).atStartOfDay().toInstant(CHINA);
-            return new Failure(Outcome.retry(reason, Duration.between(Instant.now(), midnight)));
+            Quota quota = result == RESULT_DAILY_QUOTA ? Quota.TOTAL : Quota.LIST_PAYLOAD;
+            quotaSpentUntil.put(quotaKey(credentials, quota), LocalDate.now(CHINA).plusDays(1).atStartOfDay()
+                    .toInstant(CHINA));
+            return new Failure(Outcome.failed(reason + " (daily quota spent, not called again before 00:00 China time)"));
         }
-        return new Failure(Outcome.retry(reason));
+        if (TRANSIENT_RESULTS.contains(result)) {
+            return new Failure(Outcome.retry(reason));
+        }
+        return new Failure(Outcome.failed(reason));
     }
 
-    /** The notification message fields, shared by saveListPayload and send. */
-    ObjectNode message(Credentials credentials, Notification notification) {
-        ObjectNode settingsOfChannel = notification.channelSettings(Channel.VENDOR_D);
-        ObjectNode body = mapper.createObjectNode();
-        putAppId(body, nullToEmpty(credentials.providerAppId()).trim());
-        body.put("notifyType", 4); // ring and vibrate: vivo has no per-message sound file
-        String content = notification.body().isEmpty() && notification.bigText() != null
-                ? notification.bigText() : notification.body();
-        String title = notification.title().isEmpty() ? content : notification.title();
-        body.put("title", truncate(title, TITLE_MAX));
-        body.put("content", truncate(content, CONTENT_MAX));
-        JsonNode end = notification.message().get("show_end_time");
-        if (end != null && end.canConvertToLong()) {
-            long ttl = end.asLong() - Instant.now().getEpochSecond();
-            body.put("timeToLive", (int) Math.max(TTL_MIN_SECONDS, Math.min(TTL_MAX_SECONDS, ttl)));
+    /** FAILED without calling vivo while a quota it said was spent today is still spent. */
+    private void checkQuota(Credentials credentials, Quota quota) throws Failure {
+        String key = quotaKey(credentials, quota);
+        Instant until = quotaSpentUntil.get(key);
+        if (until == null) {
+            return;
         }
-        String intent = Notification.text(settingsOfChannel, "intent");
-        if ("intent".equals(Notification.text(settingsOfChannel, "click_action")) && intent != null) {
-            body.put("skipType", 4);
-            body.put("skipContent", intent.length() > SKIP_CONTENT_MAX ? intent.substring(0, SKIP_CONTENT_MAX) : intent);
-        } else {
-            body.put("skipType", 1);
+        if (until.isAfter(Instant.now())) {
+            throw new Failure(Outcome.failed("vendor_d_" + (quota == Quota.TOTAL ? RESULT_DAILY_QUOTA
+                    : RESULT_LIST_PAYLOAD_QUOTA) + " daily quota spent, not called again before 00:00 China time"));
         }
-        body.put("networkType", -1);
-        ObjectNode ext = notification.ext();
-        if (!ext.isEmpty()) {
-            ObjectNode custom = body.putObject("clientCustomMap");
-            for (Iterator<Map.Entry<String, JsonNode>> it = ext.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
-                JsonNode value = field.getValue();
-                custom.put(field.getKey(), value.isTextual() ? value.asText() : value.toString());
-            }
-        }
-        body.put("classification", settingsOfChannel.path("classification").asInt(0) == 1 ? 1 : 0);
-        int pushMode = pushMode(notification);
-        body.put("pushMode", pushMode);
-        body.put("requestId", UUID.randomUUID().toString());
-        settings.receiptUrl().ifPresent(url -> {
-            String callback = url.toString();
-            if (callback.length() <= CALLBACK_MAX) {
-                ObjectNode extra = body.putObject("extra");
-                extra.put("callback", callback);
-                extra.put("callback.param", Long.toString(notification.taskId()));
-            }
-        });
-        return body;
+        quotaSpentUntil.remove(key, until);
     }
 
-    private static int pushMode(Notification notification) {
-        return notification.channelSettings(Channel.VENDOR_D).path("push_mode").asInt(0) == 1 ? 1 : 0;
-    }
-
-    /** vivo's appId is a number in its examples; sent as a number when it is one. */
-    private static void putAppId(ObjectNode body, String appId) {
-        if (!appId.isEmpty() && appId.length() < 19 && appId.chars().allMatch(Character::isDigit)) {
-            body.put("appId", Long.parseLong(appId));
-        } else {
-            body.put("appId", appId);
-        }
+    private static String quotaKey(Credentials credentials, Quota quota) {
+        return appOf(credentials) + quota;
     }
 
     // ---- HTTP ----
 
     private URI resolve(Credentials credentials, String path) {
-        String base = settings.baseUrl(credentials.environment()).toString();
-        return URI.create(base.endsWith("/") ? base.substring(0, base.length() - 1) + path : base + path);
+        return VendorHttp.resolve(settings.baseUrl(credentials.environment()), path);
     }
 
     /** POSTs JSON; any answer that is not HTTP 200 with a JSON body is a request-level retry. */
@@ -403,8 +400,7 @@ public class VivoAdapter implements ChannelAdapter {
             throw new Failure(Outcome.retry("vendor_d_io " + e.getClass().getSimpleName()));
         }
         if (response.statusCode() != 200) {
-            Duration retryAfter = response.headers().firstValue("Retry-After").map(VivoAdapter::seconds).orElse(null);
-            throw new Failure(Outcome.retry("vendor_d_http_" + response.statusCode(), retryAfter));
+            throw new Failure(Outcome.retry("vendor_d_http_" + response.statusCode(), VendorHttp.retryAfter(response)));
         }
         try {
             JsonNode answer = mapper.readTree(response.body());
@@ -423,45 +419,6 @@ public class VivoAdapter implements ChannelAdapter {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static Duration seconds(String value) {
-        try {
-            return Duration.ofSeconds(Long.parseLong(value.trim()));
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    // ---- texts ----
-
-    /** vivo counts a CJK (non-ASCII BMP) character as two, an ASCII character or an emoji as one. */
-    public static int vivoLength(String text) {
-        int length = 0;
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            length += weight(cp);
-            i += Character.charCount(cp);
-        }
-        return length;
-    }
-
-    private static int weight(int codePoint) {
-        return codePoint < 0x80 || Character.isSupplementaryCodePoint(codePoint) ? 1 : 2;
-    }
-
-    /** Cuts {@code text} to at most {@code max} in vivo's units, never inside a surrogate pair. */
-    public static String truncate(String text, int max) {
-        int length = 0;
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            length += weight(cp);
-            if (length > max) {
-                return text.substring(0, i);
-            }
-            i += Character.charCount(cp);
-        }
-        return text;
     }
 
     static String md5Hex(String text) {

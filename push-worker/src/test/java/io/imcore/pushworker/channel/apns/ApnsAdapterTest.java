@@ -16,6 +16,7 @@ import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.InJvmSimulator;
+import io.imcore.pushworker.channel.MessageShapes;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
@@ -116,6 +117,12 @@ class ApnsAdapterTest {
     }
 
     static final String SIMPLE = "{\"type\":\"text\",\"title\":\"Hi\",\"body\":\"Hello\",\"badge\":\"+1\",\"channels\":{}}";
+
+    @Test
+    void everyMessageShapeIsAcceptedOrFailsAtOnce() throws Exception {
+        MessageShapes.assertEveryShapeAcceptedOrFailedAsDocumented(
+                MessageShapes.sender(adapter, tokenAuth(1, "KEYID12345", p8()), "a1b2c3d4".repeat(8)), Map.of());
+    }
 
     // ---- mapping
 

@@ -11,6 +11,7 @@ import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
+import io.imcore.pushworker.channel.MessageShapes;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -289,6 +291,28 @@ class FcmAdapterTest {
     }
 
     // ---- outcomes
+
+    @Test
+    void aNotFoundWithoutUnregisteredFailsAndUnbindsNothing() throws Exception {
+        ChannelSettings wrongPath = new ChannelSettings(Channel.CLOUD,
+                URI.create("http://127.0.0.1:" + production.port() + "/not-fcm"), settings.baseUrl(0),
+                settings.authUrl(), Optional.empty(), Optional.empty(), Duration.ofSeconds(10), 64);
+        FcmAdapter misconfigured = new FcmAdapter(wrongPath);
+        try {
+            List<Outcome> outcomes = misconfigured.send(credentials(1, account), notification(SIMPLE),
+                    deliveries("tok-1", "tok-2"));
+            assertTrue(outcomes.stream().allMatch(o -> o.kind() == Outcome.Kind.FAILED
+                    && o.reason().startsWith("not found")), outcomes.toString());
+        } finally {
+            misconfigured.close();
+        }
+    }
+
+    @Test
+    void everyMessageShapeIsAcceptedOrFailsAtOnce() {
+        MessageShapes.assertEveryShapeAcceptedOrFailedAsDocumented(
+                MessageShapes.sender(adapter, credentials(1, account), "tok-shape"), Map.of());
+    }
 
     @Test
     void errorClasses() throws Exception {

@@ -19,6 +19,7 @@ import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.InJvmSimulator;
+import io.imcore.pushworker.channel.MessageShapes;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
@@ -26,10 +27,14 @@ import io.imcore.simulators.Recorder;
 import io.imcore.simulators.huawei.HuaweiSimulator;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +74,11 @@ class HuaweiAdapterTest {
         return recorded(sim, path -> path.contains("messages:send"));
     }
 
+    /** android.notification of the i-th send. */
+    static JsonNode notificationSent(int i) throws Exception {
+        return JSON.readTree(sends().get(i).body()).at("/message/android/notification");
+    }
+
     static long tokenRequests() {
         return recorded(sim, path -> path.startsWith("/oauth2/v3/token")).size();
     }
@@ -97,9 +107,10 @@ class HuaweiAdapterTest {
         assertEquals("{\"k\":\"v\"}", msg.get("data").asText());
         JsonNode android = msg.get("android");
         assertEquals("77", android.get("bi_tag").asText());
+        assertEquals("IM", android.get("category").asText());
         assertTrue(android.get("ttl").asText().matches("\\d+s"));
         JsonNode n = android.get("notification");
-        assertEquals(HuaweiAdapter.TITLE_MAX, n.get("title").asText().length());
+        assertEquals(HuaweiMessage.TITLE_MAX, n.get("title").asText().length());
         assertEquals("hello", n.get("body").asText());
         assertEquals(1, n.get("style").asInt());
         assertEquals("long text", n.get("big_body").asText());
@@ -123,6 +134,7 @@ class HuaweiAdapterTest {
         adapter.send(credentials("s"), new Notification(78L, "app1", cmd), deliveries("tok1"));
         JsonNode msg = JSON.readTree(sends().get(1).body()).get("message");
         assertFalse(msg.get("android").has("notification"));
+        assertFalse(msg.get("android").has("category"), "a data message takes only an explicit category");
         assertEquals("{\"op\":\"sync\"}", msg.get("data").asText());
     }
 
@@ -140,6 +152,155 @@ class HuaweiAdapterTest {
             int num = msg.get("android").get("notification").get("badge").get("set_num").asInt();
             assertEquals(num == 1 ? "[\"a\",\"c\"]" : "[\"b\"]", msg.get("token").toString());
         }
+    }
+
+    @Test
+    void titleOnlyAndBodyOnlyAreFilledFromEachOther() throws Exception {
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), text("Hello", ""), deliveries("t1")));
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), text("", "Hi there"), deliveries("t2")));
+        JsonNode titleOnly = notificationSent(0);
+        assertEquals("Hello", titleOnly.get("title").asText());
+        assertEquals("Hello", titleOnly.get("body").asText());
+        JsonNode bodyOnly = notificationSent(1);
+        assertEquals("Hi there", bodyOnly.get("title").asText());
+        assertEquals("Hi there", bodyOnly.get("body").asText());
+    }
+
+    @Test
+    void noTitleAndNoBodyFailsWithoutARequest() {
+        List<Outcome> out = adapter.send(credentials("s"), text("", ""), deliveries("t1", "t2"));
+        assertTrue(out.stream().allMatch(o -> o.kind() == Outcome.Kind.FAILED
+                && o.reason().equals(HuaweiMessage.NO_TEXT)), out.toString());
+        assertEquals(0, sends().size());
+    }
+
+    @Test
+    void badgeNumberNeverLeaves0To99() throws Exception {
+        ObjectNode m = (ObjectNode) text("t", "b").message();
+        m.putObject("channels").putObject("vendor_a").put("badge_class", "com.example.Main");
+        List<Delivery> ds = List.of(new Delivery(null, "a", 150), new Delivery(null, "b", 99),
+                new Delivery(null, "c", 0));
+        assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED, Outcome.ACCEPTED),
+                adapter.send(credentials("s"), new Notification(1L, "app1", m), ds));
+        Map<Integer, String> tokensByNumber = new TreeMap<>();
+        for (Recorder.Request r : sends()) {
+            JsonNode msg = JSON.readTree(r.body()).get("message");
+            tokensByNumber.put(msg.at("/android/notification/badge/set_num").asInt(), msg.get("token").toString());
+        }
+        assertEquals(Map.of(0, "[\"c\"]", 99, "[\"a\",\"b\"]"), tokensByNumber, "150 is sent as 99, with 99");
+    }
+
+    @Test
+    void simulatorRefusesABadgeOutOfRange() {
+        // the rule our clamp exists for: Huawei's own range check (server demo BadgeNotification.check)
+        HttpResponse<String> answer = RawHuaweiClient.send(running.base(),
+                "{\"message\":{\"android\":{\"notification\":{\"title\":\"t\",\"body\":\"b\","
+                + "\"click_action\":{\"type\":3},\"badge\":{\"class\":\"c\",\"add_num\":110}}},"
+                + "\"token\":[\"x\"]}}");
+        assertEquals(400, answer.statusCode());
+        assertTrue(answer.body().contains("80100003") && answer.body().contains("addNum"), answer.body());
+    }
+
+    @Test
+    void httpImageGoesOutAsATextNotification() throws Exception {
+        ObjectNode m = (ObjectNode) text("Photo", "sent you a photo").message();
+        m.put("type", "image").put("attachment_url", "http://img.example.com/a.png");
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), new Notification(1L, "app1", m),
+                deliveries("t1")));
+        JsonNode n = notificationSent(0);
+        assertFalse(n.has("image"));
+        assertEquals("sent you a photo", n.get("body").asText());
+        m.put("attachment_url", "HTTPS://img.example.com/a.png");
+        adapter.send(credentials("s"), new Notification(2L, "app1", m), deliveries("t1"));
+        assertEquals("https://img.example.com/a.png", notificationSent(1).get("image").asText());
+    }
+
+    @Test
+    void categoryIsThePushsElseTheAppDefaultElseIm() throws Exception {
+        ObjectNode defaults = JSON.createObjectNode().put("category", "WORK");
+        Credentials withDefault = new Credentials("app1", Channel.VENDOR_A, 1, "hw", "10086", "", "s", "",
+                version++, defaults);
+        ObjectNode own = (ObjectNode) text("t", "b").message();
+        own.putObject("channels").putObject("vendor_a").put("category", "SUBSCRIPTION");
+        adapter.send(withDefault, new Notification(1L, "app1", own), deliveries("t1"));
+        adapter.send(withDefault, text("t", "b"), deliveries("t1"));
+        adapter.send(credentials("s"), text("t", "b"), deliveries("t1"));
+        List<String> categories = new ArrayList<>();
+        for (Recorder.Request r : sends()) {
+            categories.add(JSON.readTree(r.body()).at("/message/android/category").asText());
+        }
+        assertEquals(List.of("SUBSCRIPTION", "WORK", "IM"), categories);
+    }
+
+    @Test
+    void textsAreShortenedToFitHuaweis4096Bytes() throws Exception {
+        ObjectNode m = (ObjectNode) text("标题".repeat(50), "正文".repeat(500)).message();
+        m.put("big_text", "详细".repeat(500));
+        ObjectNode ext = m.putObject("ext");
+        for (int i = 0; i < 40; i++) {
+            ext.put("key" + i, "v".repeat(40));
+        }
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), new Notification(1L, "app1", m),
+                deliveries("t1")));
+        ObjectNode sent = (ObjectNode) JSON.readTree(sends().get(0).body());
+        ((ObjectNode) sent.get("message")).remove("token");
+        assertTrue(HuaweiMessage.messageBytes(sent) <= HuaweiMessage.MAX_MESSAGE_BYTES);
+        JsonNode n = sent.at("/message/android/notification");
+        assertFalse(n.get("body").asText().isEmpty());
+        assertEquals(ext.toString(), sent.at("/message/data").asText(), "ext is never cut");
+    }
+
+    @Test
+    void anExtThatCannotFitFailsWithoutARequest() {
+        ObjectNode m = (ObjectNode) text("t", "b").message();
+        ObjectNode ext = m.putObject("ext");
+        for (int i = 0; i < 110; i++) {
+            ext.put("key" + i, "v".repeat(30));
+        }
+        Outcome out = adapter.send(credentials("s"), new Notification(1L, "app1", m), deliveries("t1")).get(0);
+        assertEquals(Outcome.Kind.FAILED, out.kind());
+        assertTrue(out.reason().startsWith(HuaweiMessage.TOO_LARGE), out.reason());
+        assertEquals(0, sends().size());
+    }
+
+    @Test
+    void ttlNeverExceedsFifteenDays() throws Exception {
+        ObjectNode m = (ObjectNode) text("t", "b").message();
+        m.put("show_end_time", System.currentTimeMillis() / 1000 + 90L * 24 * 3600);
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), new Notification(1L, "app1", m),
+                deliveries("t1")));
+        assertEquals(HuaweiMessage.TTL_MAX_SECONDS + "s",
+                JSON.readTree(sends().get(0).body()).at("/message/android/ttl").asText());
+    }
+
+    @Test
+    void aForbiddenAppFailsAtOnce() {
+        sim.forbidApp("10086");
+        Outcome out = adapter.send(credentials("s"), text("t", "b"), deliveries("t1", "t2")).get(1);
+        assertEquals(Outcome.Kind.FAILED, out.kind());
+        assertTrue(out.reason().startsWith("80300002"), out.reason());
+        assertEquals(1, sends().size());
+    }
+
+    @Test
+    void permanentAndTransientAnswers() {
+        for (String code : HuaweiAdapter.PERMANENT_CODES) {
+            assertFalse(HuaweiAdapter.isTransient(code, 400), code);
+            assertFalse(HuaweiAdapter.isTransient(code, 500), code);
+        }
+        assertTrue(HuaweiAdapter.isTransient("81000001", 500));
+        assertTrue(HuaweiAdapter.isTransient("80600003", 500));
+        assertTrue(HuaweiAdapter.isTransient("", 503));
+        assertTrue(HuaweiAdapter.isTransient("", 429));
+        assertFalse(HuaweiAdapter.isTransient("", 404), "a wrong URL is not fixed by retrying");
+        assertFalse(HuaweiAdapter.isTransient("80999999", 400), "an unknown refusal of the request");
+    }
+
+    @Test
+    void everyShapeIsAcceptedOrFailsAsDocumented() {
+        MessageShapes.assertEveryShapeAcceptedOrFailedAsDocumented(
+                MessageShapes.sender(adapter, credentials("s"), "shape-token"),
+                Map.of("both_empty", HuaweiMessage.NO_TEXT, "large_ext", HuaweiMessage.TOO_LARGE));
     }
 
     @Test

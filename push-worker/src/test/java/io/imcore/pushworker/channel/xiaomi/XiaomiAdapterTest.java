@@ -18,6 +18,7 @@ import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.InJvmSimulator;
+import io.imcore.pushworker.channel.MessageShapes;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
 import io.imcore.simulators.Faults;
@@ -46,6 +47,9 @@ class XiaomiAdapterTest {
     @BeforeAll
     static void createAdapter() {
         adapter = adapter(Optional.empty());
+        // the JVM's first exchange (class loading, a new connection) can exceed the 5 s request timeout on a loaded
+        // machine: make it here, not in whichever test runs first (the simulator is reset before each test)
+        adapter.send(credentials("warm-up"), text("warm", "up"), deliveries("warm-up"));
     }
 
     static XiaomiAdapter adapter(Optional<URI> receiptUrl) {
@@ -83,8 +87,8 @@ class XiaomiAdapterTest {
         Map<String, String> f = form(req.body());
         assertEquals("r1,r2", f.get("registration_id"));
         assertEquals("com.example.chat", f.get("restricted_package_name"));
-        assertEquals("标".repeat(XiaomiAdapter.TITLE_MAX), f.get("title"));
-        assertEquals("B".repeat(XiaomiAdapter.DESCRIPTION_MAX), f.get("description"));
+        assertEquals("标".repeat(49), f.get("title")); // "长度小于50"
+        assertEquals("B".repeat(127), f.get("description")); // "长度小于128"
         assertEquals("1", f.get("extra.notification_style_type"));
         assertEquals("{\"k\":\"v\"}", f.get("payload"));
         assertEquals("0", f.get("pass_through"));
@@ -102,20 +106,129 @@ class XiaomiAdapterTest {
     }
 
     @Test
-    void defaultsAndPassThrough() {
-        adapter.send(credentials("sec"), text("t", "b"), deliveries("r1"));
+    void defaults() {
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("sec"), text("t", "b"), deliveries("r1")));
         Map<String, String> f = form(sends().get(0).body());
         assertEquals("1", f.get("extra.notify_effect"));
         assertFalse(f.containsKey("extra.callback"));
         assertFalse(f.containsKey("payload"));
+        assertFalse(f.containsKey("extra.channel_id"));
+        assertFalse(f.containsKey("extra.notification_style_type"));
+    }
+
+    @Test
+    void passThroughFailsAtOnceWithoutARequest() {
         ObjectNode cmd = JSON.createObjectNode().put("type", "cmd").put("title", "").put("body", "");
         cmd.putObject("ext").put("op", "sync");
+        List<Outcome> out = adapter.send(credentials("sec"), new Notification(9L, "app1", cmd), deliveries("r1", "r2"));
+        assertEquals(List.of(Outcome.failed(XiaomiAdapter.PASS_THROUGH_STOPPED),
+                Outcome.failed(XiaomiAdapter.PASS_THROUGH_STOPPED)), out);
+        assertEquals(0, sends().size());
+    }
+
+    @Test
+    void titleOnlyAndBodyOnlyFillTheOtherField() {
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), text("Hello", ""), deliveries("r1")));
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), text(" ", "from the server"),
+                deliveries("r1")));
+        Map<String, String> titleOnly = form(sends().get(0).body());
+        assertEquals("Hello", titleOnly.get("title"));
+        assertEquals("Hello", titleOnly.get("description"));
+        Map<String, String> bodyOnly = form(sends().get(1).body());
+        assertEquals("from the server", bodyOnly.get("title"));
+        assertEquals("from the server", bodyOnly.get("description"));
+    }
+
+    @Test
+    void blankTextsFailAtOnceWithoutARequest() {
+        Outcome out = adapter.send(credentials("s"), text("  ", "\n"), deliveries("r1")).get(0);
+        assertEquals(Outcome.failed(XiaomiAdapter.NO_TEXT), out);
+        assertEquals(0, sends().size());
+    }
+
+    @Test
+    void longTextsAreCutWithinXiaomisLimitsNeverSplittingACharacter() {
+        String title = "a".repeat(48) + "\uD83D\uDE00" + "tail"; // an emoji across the 49th and 50th char
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), text(title, "😀".repeat(100)),
+                deliveries("r1")));
+        Map<String, String> f = form(sends().get(0).body());
+        assertEquals("a".repeat(48), f.get("title"));
+        assertEquals("😀".repeat(63), f.get("description")); // 126 chars: the 64th emoji would need 128
+    }
+
+    @Test
+    void oversizedExtFailsAtOnce() {
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "t").put("body", "b");
+        m.putObject("ext").put("k", "v".repeat(XiaomiAdapter.PAYLOAD_MAX_BYTES));
+        assertEquals(Outcome.failed(XiaomiAdapter.PAYLOAD_TOO_LARGE),
+                adapter.send(credentials("s"), new Notification(5L, "app1", m), deliveries("r1")).get(0));
+        assertEquals(0, sends().size());
+    }
+
+    @Test
+    void channelIdIsThePushsOwnElseTheAppsDefaultElseNone() {
+        ObjectNode defaults = JSON.createObjectNode().put("channel_id", "im_private");
+        Credentials withDefault = new Credentials("app1", Channel.VENDOR_B, 1, "mi", "com.example.chat", "", "s", "",
+                1L, defaults);
+        adapter.send(withDefault, text("t", "b"), deliveries("r1"));
+        ObjectNode own = JSON.createObjectNode().put("type", "text").put("title", "t").put("body", "b");
+        own.putObject("channels").putObject("vendor_b").put("channel_id", "im_urgent");
+        adapter.send(withDefault, new Notification(7L, "app1", own), deliveries("r1"));
+        adapter.send(credentials("s"), text("t", "b"), deliveries("r1"));
+        assertEquals("im_private", form(sends().get(0).body()).get("extra.channel_id"));
+        assertEquals("im_urgent", form(sends().get(1).body()).get("extra.channel_id"));
+        assertFalse(form(sends().get(2).body()).containsKey("extra.channel_id"));
+    }
+
+    @Test
+    void channelTheAppHasNotRegisteredFailsAtOnce() {
+        sim.registerChannel("com.example.chat", "im_private", true);
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "t").put("body", "b");
+        m.putObject("channels").putObject("vendor_b").put("channel_id", "news");
+        Outcome out = adapter.send(credentials("s"), new Notification(7L, "app1", m), deliveries("r1")).get(0);
+        assertEquals(Outcome.Kind.FAILED, out.kind());
+        assertTrue(out.reason().startsWith("27001"), out.reason());
+        assertEquals(0, sim.recorder().deliveries());
+    }
+
+    @Test
+    void spentDailyQuotaFailsAtOnceAndPrivateChannelsAreNotCounted() {
+        sim.setPublicQuota("com.example.chat", 2);
+        sim.registerChannel("com.example.chat", "im_private", true);
+        assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED),
+                adapter.send(credentials("s"), text("t", "b"), deliveries("r1", "r2")));
+        List<Outcome> spent = adapter.send(credentials("s"), text("t", "b"), deliveries("r3", "r4"));
+        assertTrue(spent.stream().allMatch(o -> o.kind() == Outcome.Kind.FAILED
+                && o.reason().startsWith("daily quota spent: 200001 exceed quota")), spent.toString());
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "t").put("body", "b");
+        m.putObject("channels").putObject("vendor_b").put("channel_id", "im_private");
         assertEquals(List.of(Outcome.ACCEPTED),
-                adapter.send(credentials("sec"), new Notification(9L, "app1", cmd), deliveries("r1")));
-        Map<String, String> p = form(sends().get(1).body());
-        assertEquals("1", p.get("pass_through"));
-        assertEquals("{\"op\":\"sync\"}", p.get("payload"));
-        assertFalse(p.containsKey("title"));
+                adapter.send(credentials("s"), new Notification(8L, "app1", m), deliveries("r3")));
+    }
+
+    @Test
+    void quotaSpentFaultFailsAtOnce() {
+        sim.faults().inject(Faults.Kind.QUOTA_SPENT, 1);
+        Outcome out = adapter.send(credentials("s"), text("t", "b"), deliveries("r1")).get(0);
+        assertEquals(Outcome.Kind.FAILED, out.kind());
+        assertTrue(out.reason().startsWith("daily quota spent: 200001"), out.reason());
+        assertEquals(Outcome.ACCEPTED, adapter.send(credentials("s"), text("t", "b"), deliveries("r1")).get(0));
+    }
+
+    @Test
+    void requestXiaomiRefusesFailsAtOnce() {
+        // a certificate without the package name: 10016, the same answer whenever it is sent again
+        Credentials noPackage = AdapterTestSupport.credentials(Channel.VENDOR_B, "mi", "", "", "s", 1L);
+        Outcome out = adapter.send(noPackage, text("t", "b"), deliveries("r1")).get(0);
+        assertEquals(Outcome.Kind.FAILED, out.kind());
+        assertTrue(out.reason().startsWith("10016"), out.reason());
+    }
+
+    @Test
+    void everyMessageShapeIsAcceptedOrFailedAsDocumented() {
+        MessageShapes.assertEveryShapeAcceptedOrFailedAsDocumented(
+                MessageShapes.sender(adapter, credentials("s"), "regid-1"),
+                Map.of("both_empty", XiaomiAdapter.NO_TEXT, "cmd", XiaomiAdapter.PASS_THROUGH_STOPPED));
     }
 
     @Test
