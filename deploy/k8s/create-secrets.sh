@@ -3,7 +3,8 @@
 # Usage: create-secrets.sh NAMESPACE [--dev]
 #   --dev also creates the database credentials that CloudNativePG generates in prod: imcore-{auth,message,push}-db-app
 #   and the dev PostgreSQL superuser password (imcore-dev-postgres).
-# An existing Secret is left alone: regenerating the JWT key pair would invalidate every token (docs/operations.md).
+# An existing Secret is left alone: regenerating the token keys would invalidate every token; they are rotated with
+# deploy/jwt/jwt-keys.sh instead (docs/operations.md, "Rotate keys").
 set -euo pipefail
 namespace="${1:?usage: create-secrets.sh NAMESPACE [--dev]}"
 dev="${2:-}"
@@ -16,20 +17,35 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 umask 077
 
+exists() { kubectl --namespace "$namespace" get secret "$1" >/dev/null 2>&1; }
+
 # create NAME ARGS...: kubectl create secret generic NAME ARGS, unless NAME exists.
 create() {
-  if kubectl --namespace "$namespace" get secret "$1" >/dev/null 2>&1; then
+  if exists "$1"; then
     echo "secret $1 exists: kept"
   else
     kubectl --namespace "$namespace" create secret generic "$@"
   fi
 }
 
-# JWT key pair: private key PKCS#8 PEM (auth-service signs), public key SPKI PEM (every service verifies).
-openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/private.pem" 2>/dev/null
-openssl pkey -in "$work/private.pem" -pubout -out "$work/public.pem"
-create imcore-jwt-private --from-file=private.pem="$work/private.pem"
-create imcore-jwt-public --from-file=public.pem="$work/public.pem"
+# Token keys: the signing key, PKCS#8 PEM (auth-service only), and the key set every service verifies with, a JWKS
+# holding its public key. The two belong together: both are created, or both kept.
+if exists imcore-jwt-private && exists imcore-jwt-public; then
+  echo "secrets imcore-jwt-private and imcore-jwt-public exist: kept"
+  if [[ -z "$(kubectl --namespace "$namespace" get secret imcore-jwt-public -o jsonpath='{.data.jwks\.json}')" ]]; then
+    echo "WARNING: imcore-jwt-public has no jwks.json (a public.pem from before key sets): migrate it as" \
+      "docs/operations.md says before deploying this release" >&2
+  fi
+elif exists imcore-jwt-private || exists imcore-jwt-public; then
+  echo "only one of imcore-jwt-private and imcore-jwt-public exists: a new key would not match it." \
+    "Create the other from the same key with deploy/jwt/jwt-keys.sh (docs/operations.md)" >&2
+  exit 1
+else
+  "$(dirname "$0")/../jwt/jwt-keys.sh" new "$work/private.pem" >/dev/null
+  "$(dirname "$0")/../jwt/jwt-keys.sh" jwks "$work/private.pem" >"$work/jwks.json"
+  create imcore-jwt-private --from-file=private.pem="$work/private.pem"
+  create imcore-jwt-public --from-file=jwks.json="$work/jwks.json"
+fi
 # Operator key of /app/create and /app/admin_token
 openssl rand -hex 32 | tr -d '\n' >"$work/platform-key"
 create imcore-platform --from-file=platform-key="$work/platform-key"

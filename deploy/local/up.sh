@@ -139,15 +139,16 @@ build_services() {
 ensure_keys() {
   mkdir -p "$KEYS"
   chmod 700 "$KEYS"
+  # token keys: auth-service's signing key and the key set every service verifies with (deploy/jwt/jwt-keys.sh);
+  # to rotate them locally, follow docs/operations.md with these two files: the services re-read them
   if [[ ! -f "$KEYS/jwt-private.pem" ]]; then
-    log "generating the JWT key pair"
-    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$KEYS/jwt-private.pem.tmp" 2>/dev/null
-    mv "$KEYS/jwt-private.pem.tmp" "$KEYS/jwt-private.pem"
-    rm -f "$KEYS/jwt-public.pem"
+    log "generating the token signing key"
+    "$ROOT/deploy/jwt/jwt-keys.sh" new "$KEYS/jwt-private.pem" >/dev/null
+    rm -f "$KEYS/jwt-jwks.json"
   fi
-  if [[ ! -f "$KEYS/jwt-public.pem" ]]; then
-    openssl pkey -in "$KEYS/jwt-private.pem" -pubout -out "$KEYS/jwt-public.pem.tmp"
-    mv "$KEYS/jwt-public.pem.tmp" "$KEYS/jwt-public.pem"
+  if [[ ! -f "$KEYS/jwt-jwks.json" ]]; then
+    "$ROOT/deploy/jwt/jwt-keys.sh" jwks "$KEYS/jwt-private.pem" >"$KEYS/jwt-jwks.json.tmp"
+    mv "$KEYS/jwt-jwks.json.tmp" "$KEYS/jwt-jwks.json"
   fi
   if [[ ! -f "$KEYS/platform-key" ]]; then
     openssl rand -hex 32 >"$KEYS/platform-key.tmp"
@@ -453,7 +454,7 @@ start_services() {
         QUARKUS_DATASOURCE_PASSWORD="$db" \
         QUARKUS_DATASOURCE_JDBC_MAX_SIZE="${POOL_SIZE[$s]}" \
         KAFKA_BOOTSTRAP_SERVERS="$KAFKA_BOOTSTRAP" \
-        IM_JWT_PUBLIC_KEY_LOCATION="$KEYS/jwt-public.pem" \
+        MP_JWT_VERIFY_PUBLICKEY_LOCATION="$KEYS/jwt-jwks.json" \
         IM_PLATFORM_KEY="$PLATFORM_KEY" \
         IM_THROTTLE_TRUSTED_PROXIES=127.0.0.1 \
         IM_THROTTLE_REGISTRATION_BURST="$REGISTRATION_BURST" \

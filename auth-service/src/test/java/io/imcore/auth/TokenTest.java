@@ -12,11 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.imcore.common.security.TokenKeySet;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.SharedInfrastructure;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +49,10 @@ class TokenTest {
         assertTrue(Math.abs(expire - (before + 7 * 24 * 3600)) < 60, "expire is epoch seconds, 7 days ahead: " + expire);
         assertEquals(Base64.getEncoder().encodeToString(SharedInfrastructure.get().jwtKeys().getPublic().getEncoded()),
                 json.getString("data.public_key"));
+        JsonPath header = JsonPath.from(new String(Base64.getUrlDecoder().decode(
+                json.getString("data.token").split("\\.")[0]), StandardCharsets.UTF_8));
+        assertEquals("RS256", header.getString("alg"));
+        assertEquals(TokenKeySet.thumbprint(SharedInfrastructure.get().jwtKeys().getPublic()), header.getString("kid"));
         Map<String, Object> data = json.getMap("data");
         assertTrue(!data.containsKey("push_token") && !data.containsKey("device_sn"), "no device without device_guid");
         assertTrue(!data.containsKey("store_token") && !data.containsKey("access_key_secret"), "no file store yet");

@@ -81,7 +81,7 @@ class TwoReplicasIT {
     private static String token(long user, int deviceSn) {
         JwtClaims claims = TestTokens.userClaims(APP, user, 1);
         claims.setClaim("dsn", deviceSn);
-        return TestTokens.signRs256(claims, SharedInfrastructure.get().jwtKeys().getPrivate());
+        return TestTokens.signRs256(claims, SharedInfrastructure.get().jwtKeys());
     }
 
     private static JsonNode call(ServiceProcess replica, String method, String path, String token, String body)
@@ -186,8 +186,7 @@ class TwoReplicasIT {
                         "{\"quota\":\"message-send\",\"limit\":1,\"period_seconds\":600,\"burst\":4}")).build();
         JsonNode set = JSON.readTree(HTTP.send(override, HttpResponse.BodyHandlers.ofString()).body());
         assertEquals(200, set.path("code").asInt(), set.toString());
-        String token = TestTokens.signRs256(TestTokens.userClaims(app, ALICE, 1),
-                SharedInfrastructure.get().jwtKeys().getPrivate());
+        String token = TestTokens.signRs256(TestTokens.userClaims(app, ALICE, 1), SharedInfrastructure.get().jwtKeys());
         List<Integer> codes = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             HttpRequest send = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + REPLICAS.get(i % 2).port()

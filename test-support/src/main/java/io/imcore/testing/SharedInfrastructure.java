@@ -1,10 +1,12 @@
 package io.imcore.testing;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -14,8 +16,9 @@ import org.apache.kafka.common.test.TestKitNodes;
 
 /**
  * One real PostgreSQL (embedded binaries) and one real single-node KRaft Kafka broker per test JVM (per class
- * loader: Quarkus tests and plain tests each get theirs), plus the JWT key pair of that JVM. Started on first use
- * (Kafka only when a test needs it), stopped when the JVM exits; every test class shares them.
+ * loader: Quarkus tests and plain tests each get theirs), plus the token key pair of that JVM, written as the key
+ * files the services read (a one-key JWKS and the signing key). Started on first use (Kafka only when a test needs
+ * it), stopped when the JVM exits; every test class shares them.
  */
 public final class SharedInfrastructure {
 
@@ -23,6 +26,7 @@ public final class SharedInfrastructure {
 
     private final EmbeddedPostgres postgres;
     private final KeyPair jwtKeys;
+    private final Path jwtKeyDirectory;
     /** Kafka's own exit-time clean-ups (its temp dirs), run after the broker stopped instead of racing it. */
     private final List<Runnable> kafkaCleanups = new CopyOnWriteArrayList<>();
     private KafkaClusterTestKit kafka;
@@ -30,6 +34,9 @@ public final class SharedInfrastructure {
     private SharedInfrastructure() throws Exception {
         postgres = EmbeddedPostgres.builder().start();
         jwtKeys = newRsaKeyPair();
+        jwtKeyDirectory = Files.createTempDirectory("imcore-test-jwt");
+        TokenKeyFiles.writeKeySet(jwtKeySetFile(), jwtKeys);
+        TokenKeyFiles.writePrivateKey(jwtPrivateKeyFile(), jwtKeys.getPrivate());
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "test-infrastructure-stop"));
     }
 
@@ -101,6 +108,16 @@ public final class SharedInfrastructure {
         return jwtKeys;
     }
 
+    /** The JWKS every service of this JVM verifies with ({@code mp.jwt.verify.publickey.location}). */
+    public Path jwtKeySetFile() {
+        return jwtKeyDirectory.resolve("jwks.json");
+    }
+
+    /** auth-service's signing key ({@code im.jwt.private-key-location}). */
+    public Path jwtPrivateKeyFile() {
+        return jwtKeyDirectory.resolve("private.pem");
+    }
+
     /** Configuration that points a Quarkus service at this infrastructure. */
     public Map<String, String> quarkusConfig() {
         return Map.of(
@@ -108,8 +125,8 @@ public final class SharedInfrastructure {
                 "quarkus.datasource.username", "postgres",
                 "quarkus.datasource.password", "postgres",
                 "kafka.bootstrap.servers", kafkaBootstrapServers(),
-                "im.jwt.public-key", Base64.getEncoder().encodeToString(jwtKeys.getPublic().getEncoded()),
-                "im.jwt.private-key", Base64.getEncoder().encodeToString(jwtKeys.getPrivate().getEncoded()));
+                "mp.jwt.verify.publickey.location", jwtKeySetFile().toString(),
+                "im.jwt.private-key-location", jwtPrivateKeyFile().toString());
     }
 
     public static KeyPair newRsaKeyPair() {
@@ -142,6 +159,14 @@ public final class SharedInfrastructure {
         try {
             postgres.close();
         } catch (Exception ignored) {
+            // same
+        }
+        try (var files = Files.list(jwtKeyDirectory)) {
+            for (Path file : files.toList()) {
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(jwtKeyDirectory);
+        } catch (IOException ignored) {
             // same
         }
     }

@@ -74,7 +74,7 @@ public class TestApp {
     }
 
     private static String sign(JwtClaims claims) {
-        return TestTokens.signRs256(claims, SharedInfrastructure.get().jwtKeys().getPrivate());
+        return TestTokens.signRs256(claims, SharedInfrastructure.get().jwtKeys());
     }
 
     public RequestSpecification as(long userId) {

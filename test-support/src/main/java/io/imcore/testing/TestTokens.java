@@ -1,6 +1,8 @@
 package io.imcore.testing;
 
-import java.security.Key;
+import io.imcore.common.security.TokenKeySet;
+import java.security.KeyPair;
+import java.security.PrivateKey;
 import java.util.Map;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jws.JsonWebSignature;
@@ -43,8 +45,39 @@ public final class TestTokens {
         return claims;
     }
 
-    public static String signRs256(JwtClaims claims, Key privateKey) {
-        return sign(claims, privateKey, AlgorithmIdentifiers.RSA_USING_SHA256);
+    /** Signed by this key pair, with its thumbprint as {@code kid}: how auth-service signs with a key of the set. */
+    public static String signRs256(JwtClaims claims, KeyPair keys) {
+        return signRs256(claims, keys.getPrivate(), TokenKeySet.thumbprint(keys.getPublic()));
+    }
+
+    /** Signed by this key with this {@code kid} header (none when null). */
+    public static String signRs256(JwtClaims claims, PrivateKey key, String kid) {
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(claims.toJson());
+        jws.setKey(key);
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        if (kid != null) {
+            jws.setKeyIdHeaderValue(kid);
+        }
+        try {
+            return jws.getCompactSerialization();
+        } catch (JoseException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** HS256 with the public key's bytes as the HMAC secret: the algorithm-confusion attack on RSA verifiers. */
+    public static String hmacWithPublicKey(JwtClaims claims, KeyPair keys) {
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(claims.toJson());
+        jws.setKey(new javax.crypto.spec.SecretKeySpec(keys.getPublic().getEncoded(), "HmacSHA256"));
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.HMAC_SHA256);
+        jws.setKeyIdHeaderValue(TokenKeySet.thumbprint(keys.getPublic()));
+        try {
+            return jws.getCompactSerialization();
+        } catch (JoseException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** An unsigned token ({@code alg: none}). */
@@ -68,17 +101,5 @@ public final class TestTokens {
         String payload = java.util.Base64.getUrlEncoder().withoutPadding()
                 .encodeToString(replaced.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         return parts[0] + "." + payload + "." + parts[2];
-    }
-
-    private static String sign(JwtClaims claims, Key key, String algorithm) {
-        JsonWebSignature jws = new JsonWebSignature();
-        jws.setPayload(claims.toJson());
-        jws.setKey(key);
-        jws.setAlgorithmHeaderValue(algorithm);
-        try {
-            return jws.getCompactSerialization();
-        } catch (JoseException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -10,8 +10,6 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.events.AuthEvent;
 import io.imcore.common.events.Outbox;
-import io.imcore.common.security.Keys;
-import io.imcore.common.security.TokenVerifier;
 import io.imcore.common.store.Database;
 import io.imcore.common.throttle.CredentialThrottle;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,11 +37,9 @@ public class TokenService {
     private final Outbox outbox;
     private final AuthMetrics metrics;
     private final CredentialThrottle throttle;
-    private final String publicKey;
 
     public TokenService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher,
-            TokenIssuer issuer, Outbox outbox, TokenVerifier verifier, AuthMetrics metrics,
-            CredentialThrottle throttle) {
+            TokenIssuer issuer, Outbox outbox, AuthMetrics metrics, CredentialThrottle throttle) {
         this.metrics = metrics;
         this.throttle = throttle;
         this.database = database;
@@ -52,7 +48,6 @@ public class TokenService {
         this.hasher = hasher;
         this.issuer = issuer;
         this.outbox = outbox;
-        this.publicKey = Keys.base64(verifier.publicKey());
     }
 
     public TokenInfo byUserId(String appId, long userId, String password, String deviceGuid, String address) {
@@ -110,7 +105,7 @@ public class TokenService {
         Integer deviceSn = device == null ? null : device.deviceSn();
         TokenIssuer.Issued token = issuer.userToken(appId, user.userId(), user.tokenVersion(), deviceSn);
         metrics.tokenIssued(operation);
-        return new TokenInfo(token.token(), token.expire(), user.userId(), publicKey, ENCRYPT_TYPE_TLS_ONLY,
+        return new TokenInfo(token.token(), token.expire(), user.userId(), token.publicKey(), ENCRYPT_TYPE_TLS_ONLY,
                 device == null ? null : device.pushToken(), deviceSn, null, null);
     }
 

@@ -20,6 +20,8 @@ public @interface Access {
          * which carries a secret in the URL we gave the provider).
          */
         CALLBACK,
+        /** No headers and no check: what the endpoint serves is public (the token-verification key set). */
+        PUBLIC,
         /** Any caller of a known app (header {@code app_id}); an access-token is ignored. */
         APP,
         /** A user token, or an admin token (which may act as a user or group via headers). */

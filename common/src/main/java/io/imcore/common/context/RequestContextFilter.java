@@ -49,7 +49,7 @@ public class RequestContextFilter {
         Access.Level level = access == null ? Access.Level.USER : access.value();
         switch (level) {
             case PLATFORM -> checkPlatformKey(request.getHeaderString(PLATFORM_KEY));
-            case CALLBACK -> { }
+            case CALLBACK, PUBLIC -> { }
             case APP -> context.set(authenticator.knownApp(request.getHeaderString(APP_ID)), null, null, null);
             case USER, ADMIN -> authenticateToken(request, level);
         }

@@ -9,23 +9,16 @@ import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.Optional;
 
-/** Reads RSA keys given inline (PEM or bare base64 DER) or as a file path; the JWT key pair travels this way. */
+/**
+ * Reads RSA private keys given inline (PEM or bare base64 DER) or as a file path: the token signing key, service
+ * account keys.
+ */
 public final class Keys {
 
     private Keys() {}
-
-    public static PublicKey publicKey(Optional<String> inline, Optional<String> location) {
-        byte[] der = der(resolve(inline, location, "public"));
-        try {
-            return KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(der));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("not an RSA public key (X.509/SPKI expected)", e);
-        }
-    }
 
     public static PrivateKey privateKey(Optional<String> inline, Optional<String> location) {
         byte[] der = der(resolve(inline, location, "private"));

@@ -154,7 +154,7 @@ class ExpansionCrashIT {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + "/push/notify"))
                 .header("app_id", APP)
                 .header("access-token", TestTokens.signRs256(TestTokens.adminClaims(APP),
-                        SharedInfrastructure.get().jwtKeys().getPrivate()))
+                        SharedInfrastructure.get().jwtKeys()))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         JsonNode answer = JSON.readTree(HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body());
