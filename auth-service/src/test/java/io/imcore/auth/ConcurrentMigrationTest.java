@@ -52,7 +52,10 @@ class ConcurrentMigrationTest {
                 assertTrue(result.success);
                 applied += result.migrationsExecuted;
             }
-            assertEquals(2, applied, "the outbox and V1 migrations ran once in total");
+            int versions = Flyway.configure().dataSource(url, "postgres", "postgres")
+                    .locations("classpath:db/migration", "classpath:db/outbox").load().info().applied().length;
+            assertTrue(versions >= 3, "V1, the throttle tables and the outbox: " + versions);
+            assertEquals(versions, applied, "each migration ran once in total");
         } finally {
             pool.shutdownNow();
         }
