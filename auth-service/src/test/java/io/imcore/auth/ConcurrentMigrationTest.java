@@ -64,8 +64,8 @@ class ConcurrentMigrationTest {
                 ResultSet rs = statement.executeQuery(
                         "select count(*), count(distinct version) from flyway_schema_history where success")) {
             rs.next();
-            assertEquals(2, rs.getInt(1));
-            assertEquals(2, rs.getInt(2));
+            assertEquals(rs.getInt(2), rs.getInt(1), "one history row per version");
+            assertTrue(rs.getInt(2) >= 3, "V1, the throttle tables and the outbox");
         }
     }
 }
