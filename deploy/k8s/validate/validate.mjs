@@ -136,13 +136,18 @@ function checkStrimzi(obj, objects, report) {
   }
 }
 
-// Property keys of the service's application.properties, without profile-specific (%test.) ones.
+// Property keys a service knows, without profile-specific (%test.) ones: its application.properties and the
+// defaults every service gets from common (META-INF/microprofile-config.properties, on each classpath).
 function readProperties(service) {
   const properties = new Map();
-  const text = readFileSync(path.join(repo, service, 'src/main/resources/application.properties'), 'utf8');
-  for (const line of text.split('\n')) {
-    const match = /^\s*([^#!%\s][^=:]*?)\s*[=:]\s*(.*)$/.exec(line);
-    if (match) properties.set(match[1], match[2]);
+  const files = ['common/src/main/resources/META-INF/microprofile-config.properties',
+    `${service}/src/main/resources/application.properties`];
+  for (const file of files) {
+    const text = readFileSync(path.join(repo, file), 'utf8');
+    for (const line of text.split('\n')) {
+      const match = /^\s*([^#!%\s][^=:]*?)\s*[=:]\s*(.*)$/.exec(line);
+      if (match) properties.set(match[1], match[2]);
+    }
   }
   return properties;
 }
@@ -185,7 +190,7 @@ function checkService(service, objects, report) {
   const propertyEnvNames = new Set([...properties.keys()].map(envName));
   for (const name of env.keys()) {
     if (propertyEnvNames.has(name)) continue;
-    if (name.startsWith('IM_')) report(`${name}: no matching key in ${service}/src/main/resources/application.properties`);
+    if (name.startsWith('IM_')) report(`${name}: no matching key in ${service}'s application.properties or common's defaults`);
     else if (!KNOWN_ROOTS.test(name)) report(`${name}: neither a property of ${service} nor a QUARKUS_/KAFKA_/JAVA_ variable`);
   }
   for (const name of [...REQUIRED_ENV.all, ...(REQUIRED_ENV[service] ?? [])]) {
