@@ -17,6 +17,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.sql.SQLException;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -87,17 +88,18 @@ public class ExceptionMappers {
         if (e.isUnstorableText()) {
             return envelope(ErrorCode.BAD_PARAMETER, "body: text contains a character that cannot be stored");
         }
-        if (e.isUnavailable()) {
-            String id = CorrelationId.of(request);
-            LOG.warnf("database unavailable [%s]: %s", id, e.getMessage());
-            return envelope(ErrorCode.UNAVAILABLE, "database unavailable; safe to retry (correlation id " + id + ")");
-        }
         return unexpected(e, request);
     }
 
+    /** Also the one place where an unreachable database becomes 50003, whatever wrapped its SQLException. */
     @ServerExceptionMapper
     public Response unexpected(Throwable e, ContainerRequestContext request) {
         String id = CorrelationId.of(request);
+        SQLException unavailable = DatabaseException.unavailableCause(e);
+        if (unavailable != null) {
+            LOG.warnf("database unavailable [%s]: %s", id, unavailable.getMessage());
+            return envelope(ErrorCode.UNAVAILABLE, "database unavailable; safe to retry (correlation id " + id + ")");
+        }
         LOG.errorf(e, "unexpected error [%s]", id);
         return envelope(ErrorCode.INTERNAL, "internal error (correlation id " + id + ")");
     }
