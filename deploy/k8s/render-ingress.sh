@@ -44,6 +44,11 @@ metadata:
   annotations:
     # the same body limit as the services (quarkus.http.limits.max-body-size) and the local gateway
     nginx.ingress.kubernetes.io/proxy-body-size: 1m
+    # as the local gateway (deploy/gateway/render-nginx.sh): give up on a silent service before a client's usual 10 s,
+    # above the services' own database bound (~8 s, docs/operations.md "Database time bounds")
+    nginx.ingress.kubernetes.io/proxy-connect-timeout: "2"
+    nginx.ingress.kubernetes.io/proxy-read-timeout: "9"
+    nginx.ingress.kubernetes.io/proxy-send-timeout: "9"
 spec:
   ingressClassName: nginx
   # Unmatched paths: auth-service answers any unknown path with the envelope, code 10002.
