@@ -36,6 +36,7 @@ class ThrottleTest {
                     "im.throttle.login-account.free-failures", "3",
                     "im.throttle.login-account.first-delay", "2S",
                     "im.throttle.login-account.max-delay", "4S",
+                    "im.throttle.login-account.lockout-after", "8",
                     "im.throttle.login-address.free-failures", "6",
                     "im.throttle.login-address.first-delay", "2S",
                     "im.throttle.login-address.max-delay", "4S",
@@ -44,6 +45,9 @@ class ThrottleTest {
                     "im.throttle.registration.burst", "3");
         }
     }
+
+    private static final String LOCKED =
+            "account locked after too many failed logins: an admin of the app must unlock it (PUT /user/enable)";
 
     private AuthApi.App app;
 
@@ -70,7 +74,10 @@ class ThrottleTest {
     /** The code of the answer; a 10015 must say when to retry, in its message and in Retry-After. */
     private static int code(Response answer) {
         int code = answer.jsonPath().getInt("code");
-        if (code == 10015) {
+        if (code == 10015 && answer.jsonPath().getString("message").startsWith("account locked")) {
+            assertEquals(LOCKED, answer.jsonPath().getString("message"));
+            assertEquals(null, answer.header("Retry-After"), "a lockout has no end to wait for");
+        } else if (code == 10015) {
             String retryAfter = answer.header("Retry-After");
             assertNotNull(retryAfter, "10015 carries Retry-After");
             assertTrue(Long.parseLong(retryAfter) >= 1);
@@ -141,6 +148,39 @@ class ThrottleTest {
         assertEquals(knownAnswers, unknownAnswers);
         assertTrue(knownAnswers.subList(0, 4).stream().allMatch(a -> a.startsWith("10013 ")), knownAnswers.toString());
         assertTrue(knownAnswers.get(4).startsWith("10015 "), "both delayed alike: " + knownAnswers);
+    }
+
+    @Test
+    void theEighthConsecutiveFailureLocksTheAccountUntilAnAdminEnablesIt() throws Exception {
+        String known = AuthApi.uniqueName();
+        long userId = AuthApi.register(app.appId(), known);
+        String unknown = AuthApi.uniqueName();
+        List<String> knownAnswers = new ArrayList<>();
+        List<String> unknownAnswers = new ArrayList<>();
+        while (!knownAnswers.contains("10015 " + LOCKED) || !unknownAnswers.contains("10015 " + LOCKED)) {
+            Response forKnown = login(someAddress(), known, "wrong");
+            Response forUnknown = login(someAddress(), unknown, "wrong");
+            knownAnswers.add(answer(forKnown));
+            unknownAnswers.add(answer(forUnknown));
+            String wait = forKnown.header("Retry-After");
+            if (wait != null) {
+                // a delay: waited out, so that every wrong password counts (a refused call does not)
+                Thread.sleep(Long.parseLong(wait) * 1000);
+            }
+            assertTrue(knownAnswers.size() < 30, "never locked: " + knownAnswers);
+        }
+        assertEquals(knownAnswers, unknownAnswers, "an unknown name is locked alike: nothing is enumerated");
+        assertEquals(8, knownAnswers.stream().filter(a -> a.startsWith("10013 ")).count(), knownAnswers.toString());
+        assertEquals("10015 " + LOCKED, knownAnswers.get(knownAnswers.size() - 1));
+        assertEquals(LOCKED, login(someAddress(), known, PASSWORD).jsonPath().getString("message"),
+                "the right password does not open a locked account");
+        Thread.sleep(4_000);
+        assertEquals(LOCKED, login(someAddress(), known, PASSWORD).jsonPath().getString("message"),
+                "no delay runs the lockout out");
+
+        AuthApi.asToken(app.appId(), app.adminToken()).body(Map.of("list", List.of(userId))).put("/user/enable")
+                .then().statusCode(200);
+        assertEquals(200, code(login(someAddress(), known, PASSWORD)), "the admin's enable unlocked it");
     }
 
     private static String answer(Response response) {

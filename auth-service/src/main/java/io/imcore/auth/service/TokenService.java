@@ -72,7 +72,8 @@ public class TokenService {
      * The account's throttle key is the name as given (case-folded where lookups ignore case), never the user found:
      * an unknown name is throttled exactly like a known one, so 10015 tells nothing about who exists.
      */
-    private static String throttleAccount(LoginField field, String name) {
+    /** The throttle's account key for a login by this field (lower case where the login is case-insensitive). */
+    static String throttleAccount(LoginField field, String name) {
         return switch (field) {
             case EMAIL -> "email:" + name.toLowerCase(Locale.ROOT);
             case MOBILE -> "mobile:" + name;

@@ -9,6 +9,7 @@ import io.imcore.auth.config.AuthConfig;
 import io.imcore.auth.store.DeviceStore;
 import io.imcore.auth.store.UserRow;
 import io.imcore.auth.store.UserStore;
+import io.imcore.auth.store.UserStore.LoginField;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.DatabaseException;
 import io.imcore.common.error.ErrorCode;
@@ -89,9 +90,13 @@ public class UserService {
         return results;
     }
 
-    /** Disables or enables users, all or nothing: one unknown id and nothing changes (10000). */
+    /**
+     * Disables or enables users, all or nothing: one unknown id and nothing changes (10000). Enabling also unlocks
+     * an account locked by too many failed logins (docs/throttling.md).
+     */
     public void setDisabled(String appId, List<Long> userIds, boolean disabled) {
         Set<Long> wanted = new LinkedHashSet<>(userIds);
+        List<String> throttleAccounts = new ArrayList<>();
         database.inTransaction(c -> {
             List<Long> known = users.existing(c, appId, wanted);
             if (known.size() != wanted.size()) {
@@ -102,8 +107,29 @@ public class UserService {
                 publish(c, AuthEvent.user(AuthEvent.USER_CHANGED, appId, changed.userId(), changed.tokenVersion(),
                         disabled));
             }
+            if (!disabled) {
+                for (UserRow user : users.findByIds(c, appId, wanted)) {
+                    throttleAccounts.addAll(throttleAccounts(user));
+                }
+            }
             return null;
         });
+        if (!throttleAccounts.isEmpty()) {
+            throttle.unlock(appId, throttleAccounts);
+        }
+    }
+
+    /** Every key a login can count this user's failures under: by id, and by each login name it has. */
+    private static List<String> throttleAccounts(UserRow user) {
+        List<String> accounts = new ArrayList<>(List.of("id:" + user.userId()));
+        accounts.add(TokenService.throttleAccount(LoginField.USERNAME, user.username()));
+        if (user.email() != null) {
+            accounts.add(TokenService.throttleAccount(LoginField.EMAIL, user.email()));
+        }
+        if (user.mobile() != null) {
+            accounts.add(TokenService.throttleAccount(LoginField.MOBILE, user.mobile()));
+        }
+        return accounts;
     }
 
     /** Checks the old password, stores the new one and revokes every token issued before. */

@@ -1,11 +1,14 @@
 package io.imcore.common.throttle;
 
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.common.throttle.ThrottleConfig.Backoff;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Password guessing: growing delays after a few wrong passwords, per (app, login name) and per (app, source address)
@@ -19,20 +22,22 @@ public class CredentialThrottle {
 
     public static final String ACCOUNT = "account";
     public static final String ADDRESS = "address";
+    /** The metrics' limit name of an account locked until an admin unlocks it. */
+    public static final String LOCKED = "locked";
 
     /** The failure count after this failure: back to 1 when the last one is older than {@code forget-after}. */
     private static final String COUNT = "(case when f.last_failure_at < now() - p.forget_ms * interval '1 millisecond'"
             + " then 1 else f.failures + 1 end)";
     private static final String FAILURE = """
             with p as (select ?::text as k, ?::int as free, ?::bigint as first_ms, ?::bigint as max_ms,
-                              ?::bigint as forget_ms)
+                              ?::bigint as forget_ms, ?::int as lockout)
             insert into throttle_failures as f (key, failures, last_failure_at, blocked_until)
-            select p.k, 1, now(), now() + %s from p
+            select p.k, 1, now(), %s from p
             on conflict (key) do update set
                 failures = (select %s from p),
                 last_failure_at = now(),
-                blocked_until = (select now() + %s from p)
-            """.formatted(delay("1"), COUNT, delay(COUNT));
+                blocked_until = (select %s from p)
+            """.formatted(blockedUntil("1"), COUNT, blockedUntil(COUNT));
 
     private final Database database;
     private final ThrottleConfig config;
@@ -42,6 +47,15 @@ public class CredentialThrottle {
         this.database = database;
         this.config = config;
         this.metrics = metrics;
+    }
+
+    /**
+     * Locked for good ({@code infinity}: no delay runs out, the purge keeps the row) from the lockout-th consecutive
+     * failure, else now plus the delay.
+     */
+    private static String blockedUntil(String count) {
+        return "(case when p.lockout > 0 and " + count + " >= p.lockout then 'infinity'::timestamptz else now() + "
+                + delay(count) + " end)";
     }
 
     /** None, then {@code first * 2^k} up to {@code max}, for the n-th failure past the free ones. */
@@ -60,14 +74,18 @@ public class CredentialThrottle {
         String accountKey = accountKey(appId, account);
         String addressKey = addressKey(appId, address);
         Blocked blocked = database.read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("select key, ceil(extract(epoch from blocked_until - now())"
-                    + " * 1000)::bigint from throttle_failures where key in (?, ?) and blocked_until > now()")) {
+            try (PreparedStatement ps = c.prepareStatement("select key, case when blocked_until = 'infinity' then -1"
+                    + " else ceil(extract(epoch from blocked_until - now()) * 1000)::bigint end"
+                    + " from throttle_failures where key in (?, ?) and blocked_until > now()")) {
                 ps.setString(1, accountKey);
                 ps.setString(2, addressKey == null ? accountKey : addressKey);
                 Blocked longest = null;
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         long millis = rs.getLong(2);
+                        if (millis < 0) {
+                            return new Blocked(ACCOUNT, millis);
+                        }
                         if (longest == null || millis > longest.millis()) {
                             longest = new Blocked(rs.getString(1).equals(accountKey) ? ACCOUNT : ADDRESS, millis);
                         }
@@ -76,6 +94,12 @@ public class CredentialThrottle {
                 return longest;
             }
         });
+        if (blocked != null && blocked.millis() < 0) {
+            metrics.throttled(route, LOCKED);
+            // the same answer for an unknown login name: unknown names are counted and locked alike
+            throw new ApiException(ErrorCode.TOO_MANY_REQUESTS, "account locked after too many failed logins:"
+                    + " an admin of the app must unlock it (PUT /user/enable)");
+        }
         if (blocked != null) {
             metrics.throttled(route, blocked.limit());
             throw new Throttled(Duration.ofMillis(blocked.millis()));
@@ -109,12 +133,24 @@ public class CredentialThrottle {
         });
     }
 
+    /** An admin's unlock: the accounts' counters and lockouts are gone (every key a login can name them by). */
+    public void unlock(String appId, List<String> accounts) {
+        String[] keys = accounts.stream().map(account -> accountKey(appId, account)).toArray(String[]::new);
+        database.autoCommit(c -> {
+            try (PreparedStatement ps = c.prepareStatement("delete from throttle_failures where key = any(?)")) {
+                ps.setArray(1, c.createArrayOf("text", keys));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
     private static void bind(PreparedStatement ps, String key, Backoff backoff) throws java.sql.SQLException {
         ps.setString(1, key);
         ps.setInt(2, backoff.freeFailures());
         ps.setLong(3, backoff.firstDelay().toMillis());
         ps.setLong(4, backoff.maxDelay().toMillis());
         ps.setLong(5, backoff.forgetAfter().toMillis());
+        ps.setInt(6, backoff.lockoutAfter());
     }
 
     private static String accountKey(String appId, String account) {

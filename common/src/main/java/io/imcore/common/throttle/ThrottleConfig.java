@@ -1,6 +1,7 @@
 package io.imcore.common.throttle;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,13 @@ public interface ThrottleConfig {
 
         /** A counter with no failure for this long starts again from zero. */
         Duration forgetAfter();
+
+        /**
+         * Consecutive failures after which the key is locked until an admin unlocks it (NIST SP 800-63B 5.2.2: at
+         * most 100); 0 = never (the per-address counters: a shared address must never be locked for good).
+         */
+        @WithDefault("0")
+        int lockoutAfter();
     }
 
     /** {@code limit} calls per {@code period} on average, at most {@code burst} at once (GCRA). */
