@@ -68,11 +68,16 @@ public class TopicFeeder {
 
     /** Starts a thread that feeds {@code topic} to {@code handler} as consumer group {@code groupId}. */
     public void feed(String topic, String groupId, String threadName, RecordHandler handler) {
-        feedBatches(topic, groupId, threadName, (c, records) -> {
+        feedBatches(topic, groupId, threadName, each(handler));
+    }
+
+    /** A batch handler that applies {@code handler} to each record of the batch, in order. */
+    public static BatchHandler each(RecordHandler handler) {
+        return (c, records) -> {
             for (ConsumerRecord<String, String> record : records) {
                 handler.apply(c, record);
             }
-        });
+        };
     }
 
     /** As {@link #feed}, handing the handler each poll's records at once. */
