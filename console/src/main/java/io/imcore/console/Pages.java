@@ -1,0 +1,36 @@
+package io.imcore.console;
+
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/** What every page shares: the session and its notice in the layout, redirects, times as UTC text. */
+final class Pages {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .withZone(ZoneOffset.UTC);
+
+    private Pages() {
+    }
+
+    static TemplateInstance page(Template template, ConsoleSession session) {
+        return template.instance().data("s", session).data("notice", session.takeNotice());
+    }
+
+    static Response redirect(String path) {
+        return Response.seeOther(URI.create(SessionGuard.PATH + path)).build();
+    }
+
+    /** Epoch milliseconds as UTC text; "-" when absent. */
+    static String time(Object epochMillis) {
+        return epochMillis instanceof Number n ? TIME.format(Instant.ofEpochMilli(n.longValue())) : "-";
+    }
+
+    static String text(String value) {
+        return value == null ? "" : value.strip();
+    }
+}
