@@ -22,7 +22,12 @@ final class Pages {
     }
 
     static Response redirect(String path) {
-        return Response.seeOther(URI.create(SessionGuard.PATH + path)).build();
+        return redirectTo(path).build();
+    }
+
+    /** A 303 to a console path ("/tasks"): JAX-RS resolves it against the application's root, /console. */
+    static Response.ResponseBuilder redirectTo(String path) {
+        return Response.seeOther(URI.create(path));
     }
 
     /** Epoch milliseconds as UTC text; "-" when absent. */

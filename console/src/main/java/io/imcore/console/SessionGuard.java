@@ -8,7 +8,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -35,7 +34,7 @@ public class SessionGuard {
     public ConsoleSession require(HttpHeaders headers) {
         ConsoleSession session = current(headers);
         if (session == null || !session.signedIn()) {
-            throw new WebApplicationException(Response.seeOther(URI.create(PATH + "/sign-in")).build());
+            throw new WebApplicationException(Pages.redirect("/sign-in"));
         }
         return session;
     }

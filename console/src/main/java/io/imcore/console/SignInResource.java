@@ -16,7 +16,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 
 /**
  * Sign-in and sign-out. A credential is accepted when a service accepts it: the admin token on an admin-only read of
@@ -43,7 +42,7 @@ public class SignInResource {
     public Response page(@Context HttpHeaders headers) {
         ConsoleSession session = guard.current(headers);
         if (session != null && session.signedIn()) {
-            return Response.seeOther(URI.create(SessionGuard.PATH + "/")).build();
+            return Pages.redirect("/");
         }
         if (session == null) {
             session = sessions.create(ConsoleSession.Role.NONE, null, null);
@@ -77,7 +76,7 @@ public class SignInResource {
         ConsoleSession session = operator
                 ? sessions.create(ConsoleSession.Role.OPERATOR, null, platformKey.strip())
                 : sessions.create(ConsoleSession.Role.ADMIN, shownAppId, adminToken.strip());
-        return Response.seeOther(URI.create(SessionGuard.PATH + (operator ? "/apps" : "/"))).cookie(guard.cookie(session))
+        return Pages.redirectTo(operator ? "/apps" : "/").cookie(guard.cookie(session))
                 .build();
     }
 
@@ -88,7 +87,7 @@ public class SignInResource {
         ConsoleSession session = guard.require(headers);
         guard.checkCsrf(session, csrf);
         sessions.end(session.id());
-        return Response.seeOther(URI.create(SessionGuard.PATH + "/sign-in")).cookie(guard.expiredCookie()).build();
+        return Pages.redirectTo("/sign-in").cookie(guard.expiredCookie()).build();
     }
 
     private String checkAdmin(String appId, String adminToken) {
