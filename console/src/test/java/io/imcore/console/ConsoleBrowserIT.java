@@ -37,6 +37,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -106,6 +107,8 @@ class ConsoleBrowserIT {
         browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .build(), options);
         browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        // elements of a page still loading are waited for
+        browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(5));
     }
 
     @AfterAll
@@ -139,17 +142,17 @@ class ConsoleBrowserIT {
                 "document.querySelector('#admin-sign-in input[name=csrf]').remove()");
         type("app_id", appId);
         type("admin_token", adminToken);
-        browser.findElement(By.id("admin-submit")).click();
+        submit("admin-submit");
         assertTrue(text("refused").contains("CSRF token is missing"), text("refused"));
         assertEquals("/console/sign-in", path());
 
         open("/sign-in");
         type("app_id", appId);
         type("admin_token", adminToken);
-        browser.findElement(By.id("admin-submit")).click();
+        submit("admin-submit");
         assertEquals("/console/", path());
 
-        browser.findElement(By.id("push-on")).click();
+        submit("push-on");
         assertEquals("Push switched on.", text("notice"));
         screenshot("overview");
 
@@ -158,7 +161,7 @@ class ConsoleBrowserIT {
         new Select(browser.findElement(By.id("provider"))).selectByValue("3");
         type("name", "mi-console");
         type("app_secret", "console-xiaomi-secret");
-        browser.findElement(By.id("upload-submit")).click();
+        submit("upload-submit");
         String appIdError = text("error-app_id");
         assertTrue(appIdError.startsWith("10002: app_id"), appIdError);
         screenshot("certificate-refused");
@@ -167,7 +170,7 @@ class ConsoleBrowserIT {
         type("name", "mi-console");
         type("cert_app_id", "com.example.console");
         type("app_secret", "console-xiaomi-secret");
-        browser.findElement(By.id("upload-submit")).click();
+        submit("upload-submit");
         assertEquals("Certificate mi-console saved.", text("upload-result"));
         String table = text("certificates");
         assertTrue(table.contains("mi-console") && table.contains("com.example.console"), table);
@@ -191,13 +194,19 @@ class ConsoleBrowserIT {
         type("body", "A push composed in the browser");
         new Select(browser.findElement(By.id("strategy"))).selectByValue("ospush_only");
         screenshot("composer");
-        browser.findElement(By.id("compose-submit")).click();
+        // the provider answers slowly, so the report opens before the task is final and must refresh itself
+        simulators.get("vendor_b").setLatencyMillis(3_000);
+        submit("compose-submit");
         String url = path();
         assertTrue(url.matches("/console/tasks/\\d+"), url);
         long taskId = Long.parseLong(url.substring(url.lastIndexOf('/') + 1));
 
         // the report refreshes itself (htmx) until the task is final
+        assertFalse(List.of("done", "expired", "failed").contains(text("task-state")), text("task-state"));
+        assertEquals("every 2s", browser.findElement(By.id("report")).getAttribute("hx-trigger"));
         new WebDriverWait(browser, Duration.ofSeconds(60)).until(d -> "done".equals(text("task-state")));
+        assertEquals(null, browser.findElement(By.id("report")).getAttribute("hx-trigger"), "a final report stops");
+        simulators.get("vendor_b").setLatencyMillis(0);
         JsonNode detail = api("POST", push, "/push/task/detail",
                 Map.of("app_id", appId, "access-token", adminToken), "{\"list\":[" + taskId + "]}").get(0);
         for (String counter : List.of("target", "sent", "received")) {
@@ -211,7 +220,7 @@ class ConsoleBrowserIT {
         open("/tasks");
         screenshot("tasks");
 
-        browser.findElement(By.id("sign-out")).click();
+        submit("sign-out");
         assertEquals("/console/sign-in", path());
         open("/");
         assertEquals("/console/sign-in", path(), "the session ended at sign-out");
@@ -225,6 +234,13 @@ class ConsoleBrowserIT {
 
     private static void open(String path) {
         browser.get(console.baseUrl() + "/console" + path);
+    }
+
+    /** Clicks a button that sends a form and waits for the next page to replace this one. */
+    private static void submit(String buttonId) {
+        WebElement page = browser.findElement(By.tagName("html"));
+        browser.findElement(By.id(buttonId)).click();
+        new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.stalenessOf(page));
     }
 
     private static String path() {
