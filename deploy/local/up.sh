@@ -525,7 +525,8 @@ console_ready() {
   curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$CONSOLE_PORT/q/health/ready"
 }
 
-# The console calls the services' APIs through the gateway, like any client; push-worker (not routed) directly.
+# The console calls each service on its own port: the System page reads /q/health and /q/metrics, which the
+# gateway does not route.
 start_console() {
   if running_pid console >/dev/null; then
     log "console: already running"
@@ -537,9 +538,9 @@ start_console() {
   launch console env \
     QUARKUS_HTTP_HOST=127.0.0.1 \
     QUARKUS_HTTP_PORT="$CONSOLE_PORT" \
-    IM_CONSOLE_AUTH_SERVICE_URL="$BASE_URL" \
-    IM_CONSOLE_MESSAGE_SERVICE_URL="$BASE_URL" \
-    IM_CONSOLE_PUSH_SERVICE_URL="$BASE_URL" \
+    IM_CONSOLE_AUTH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[auth-service]}" \
+    IM_CONSOLE_MESSAGE_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[message-service]}" \
+    IM_CONSOLE_PUSH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[push-service]}" \
     IM_CONSOLE_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}" \
     java -Xmx128m -jar "$ROOT/console/target/quarkus-app/quarkus-run.jar"
   wait_for console "$SERVICE_WAIT_SECONDS" console_ready
