@@ -3,7 +3,6 @@ package io.imcore.console;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -25,9 +24,12 @@ final class Pages {
         return redirectTo(path).build();
     }
 
-    /** A 303 to a console path ("/tasks"): JAX-RS resolves it against the application's root, /console. */
+    /**
+     * A 303 to a console path ("/tasks") as a relative Location ("/console/tasks"): behind the gateway an absolute
+     * one would be built from X-Forwarded-Proto with the scheme's default port, losing the gateway's port.
+     */
     static Response.ResponseBuilder redirectTo(String path) {
-        return Response.seeOther(URI.create(path));
+        return Response.status(Response.Status.SEE_OTHER).header("Location", SessionGuard.PATH + path);
     }
 
     /** Epoch milliseconds as UTC text; "-" when absent. */
