@@ -28,6 +28,8 @@ public class TaskStatsResource {
     /** Deeper pages cost a scan of everything before them; the console narrows by time instead. */
     static final int MAX_OFFSET = 100_000;
     static final int MAX_TEXT = 128;
+    static final int DEFAULT_DAYS = 30;
+    static final int MAX_DAYS = 90;
     /** 9999-12-31T23:59:59.999Z: beyond it PostgreSQL cannot compare a timestamp. */
     static final long MAX_TIME = 253_402_300_799_999L;
 
@@ -54,6 +56,14 @@ public class TaskStatsResource {
                 (int) optionalLong("offset", offset, 0, 0, MAX_OFFSET),
                 (int) optionalLong("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT));
         return ApiResponse.ok(service.list(caller.appId(), query));
+    }
+
+    /** Sums per UTC day of acceptance and channel over the last {@code days} days (today included). */
+    @GET
+    @Path("/stats/daily")
+    public ApiResponse<DailyStats> daily(@QueryParam("days") String days) {
+        return ApiResponse.ok(service.daily(caller.appId(),
+                (int) optionalLong("days", days, DEFAULT_DAYS, 1, MAX_DAYS)));
     }
 
     private static Instant time(String name, String value) {
