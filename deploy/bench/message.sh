@@ -52,7 +52,7 @@ load() {
   local java_opts
   read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
   java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@" client="$LOAD_CLIENT" pairs="$PAIRS" \
-    state="$LOCAL/bench/message-state.properties" \
+    local_dir="$LOCAL" \
     duration="$DURATION" warmup="$WARMUP"
 }
 
