@@ -17,6 +17,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.sql.SQLException;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -97,6 +98,12 @@ public class ExceptionMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e, ContainerRequestContext request) {
+        // Hibernate and the transaction manager wrap the driver's exception: judge it like a plain-JDBC failure
+        for (Throwable cause = e.getCause(); cause != null && !(e instanceof DatabaseException); cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return database(new DatabaseException(sql), request);
+            }
+        }
         String id = CorrelationId.of(request);
         LOG.errorf(e, "unexpected error [%s]", id);
         return envelope(ErrorCode.INTERNAL, "internal error (correlation id " + id + ")");
