@@ -2,8 +2,8 @@
 // JDK 17 only, run with the source launcher:  java deploy/bench/MessageLoad.java PHASE [key=value ...]
 //
 // Environment: BASE_URL, APP_ID, ADMIN_TOKEN (as in .local/env). Options (key=value, or the environment variable
-// in capitals): duration (20 s), warmup (3 s, run but not measured), c (concurrency), state
-// (.local/bench/message-state.properties), pairs (100), group_size (500), seed (20), client (raw or jdk).
+// in capitals): local_dir (the stack's LOCAL_DIR, .local), duration (20 s), warmup (3 s, run but not measured),
+// c (concurrency), state (<local_dir>/bench/message-state.properties), pairs (100), group_size (500), seed (20), client (raw or jdk).
 // Phases; each load phase prints RESULT|name|ops/s|p50 ms|p99 ms|errors|measured operations|notes and
 // CPU|phase|window s|process=cores|... (CPU time of the stack's processes, this generator, the rest, idle):
 //   setup        registers users, fetches tokens, creates the group, seeds conversations; writes the state file
@@ -153,8 +153,13 @@ public class MessageLoad {
         return Double.parseDouble(option(key, String.valueOf(fallback)));
     }
 
+    /** The local stack's state directory: LOCAL_DIR as deploy/local/lib.sh reads it, else .local. */
+    static Path localDir() {
+        return Path.of(option("local_dir", ".local"));
+    }
+
     static Path statePath() {
-        return Path.of(option("state", ".local/bench/message-state.properties"));
+        return Path.of(option("state", localDir().resolve("bench/message-state.properties").toString()));
     }
 
     // ---- state written by setup ----------------------------------------------------------------------------
@@ -569,7 +574,7 @@ public class MessageLoad {
                         }
                     }
                 }
-                Path pids = Path.of(option("pids", ".local/pids"));
+                Path pids = Path.of(option("pids", localDir().resolve("pids").toString()));
                 if (Files.isDirectory(pids)) {
                     try (var files = Files.newDirectoryStream(pids, "*.pid")) {
                         for (Path f : files) {
@@ -1193,7 +1198,7 @@ public class MessageLoad {
     }
 
     static long pushServicePid() throws IOException {
-        return Long.parseLong(Files.readString(Path.of(option("pids", ".local/pids"), "push-service.pid")).trim());
+        return Long.parseLong(Files.readString(Path.of(option("pids", localDir().resolve("pids").toString()), "push-service.pid")).trim());
     }
 
     static void pushExpand() throws Exception {
@@ -1369,7 +1374,7 @@ public class MessageLoad {
                     }));
         }
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).join();
-        Path out = Path.of(option("out", ".local/chaos/sends.log"));
+        Path out = Path.of(option("out", localDir().resolve("chaos/sends.log").toString()));
         Files.createDirectories(out.toAbsolutePath().getParent());
         List<String> written = Arrays.asList(lines).subList(0, issued);
         Files.write(out, written);
@@ -1411,7 +1416,7 @@ public class MessageLoad {
     static void chaosVerify() throws Exception {
         State s = loadState();
         String tag = option("tag", "untagged");
-        List<String> lines = Files.readAllLines(Path.of(option("out", ".local/chaos/sends.log")));
+        List<String> lines = Files.readAllLines(Path.of(option("out", localDir().resolve("chaos/sends.log").toString())));
         long firstStartMs = Long.MAX_VALUE;
         Map<Integer, Set<Integer>> acked = new HashMap<>();
         int ackedCount = 0;
@@ -1551,7 +1556,7 @@ public class MessageLoad {
         int conns = intOption("conns", 2000);
         int inFlight = intOption("c", 50);
         double hold = doubleOption("hold", 20);
-        long pid = Long.parseLong(Files.readString(Path.of(option("pidfile", ".local/pids/message-service.pid")))
+        long pid = Long.parseLong(Files.readString(Path.of(option("pidfile", localDir().resolve("pids/message-service.pid").toString())))
                 .trim());
         URI uri = URI.create(baseUrl.replaceFirst("^http", "ws") + "/ws");
         HttpClient wsClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

@@ -8,21 +8,23 @@
 # Knobs: DURATION (seconds per phase, default 20), TOKEN_CONCURRENCY (default 4), READ_CONCURRENCY (default 64),
 #        BCRYPT_COST (must match the service's im.auth.bcrypt-cost, default 10).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../local/lib.sh
+source "$HERE/../local/lib.sh" # ROOT, LOCAL (LOCAL_DIR), SERVICE_PORT (SERVICE_PORT_BASE)
 cd "$ROOT"
 
 DURATION="${DURATION:-20}"
 TOKEN_CONCURRENCY="${TOKEN_CONCURRENCY:-4}"
 READ_CONCURRENCY="${READ_CONCURRENCY:-64}"
 BCRYPT_COST="${BCRYPT_COST:-10}"
-AUTH_DIRECT="http://127.0.0.1:8081"
+AUTH_DIRECT="http://127.0.0.1:${SERVICE_PORT[auth-service]}"
 
 if ! command -v hey >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null
 fi
 [[ "${BENCH_SKIP_UP:-}" == 1 ]] || deploy/local/up.sh >/dev/null
 # shellcheck source=/dev/null
-source .local/env
+source "$LOCAL/env"
 
 json_field() { python3 -c "import json,sys; d=json.load(sys.stdin); print(d$1)"; }
 
@@ -76,7 +78,7 @@ for r in "${results[@]}"; do echo "| ${r//|/ | } |"; done
 echo
 echo "raw $hash_rate"
 # Resident memory right after the load, per process the stack started.
-for pidfile in .local/pids/*.pid; do
+for pidfile in "$PIDS"/*.pid; do
   name="$(basename "$pidfile" .pid)"
   rss_kb="$(ps -o rss= -p "$(<"$pidfile")" 2>/dev/null || true)"
   [[ -n "$rss_kb" ]] && echo "rss $name: $((rss_kb / 1024)) MiB"

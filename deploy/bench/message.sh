@@ -8,14 +8,16 @@
 #   4. conversation pages (GET /message/conversation, limit 20), READ_CONCURRENCY readers;
 #   5. baselines at SEND_CONCURRENCY: GET /user/device/list (auth-service) and nginx's own no-op (/bench-noop);
 #   6. WS_CONNECTIONS authenticated idle WebSockets held WS_HOLD seconds, with message-service's VmRSS.
-# Setup (users, tokens, the group, 20 messages per conversation) is kept in .local/bench/message-state.properties
+# Setup (users, tokens, the group, 20 messages per conversation) is kept in $LOCAL/bench/message-state.properties
 # and reused while its tokens work (BENCH_FORCE_SETUP=1 makes new users).
 # Usage: deploy/bench/message.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
 # Knobs: DURATION (default 20), WARMUP (3), SEND_CONCURRENCY (100), RATE (1000), RATE_CONNECTIONS (100),
 #        GROUP_SIZE (500), GROUP_CONCURRENCY (10), READ_CONCURRENCY (64), WS_CONNECTIONS (2000), WS_HOLD (20),
 #        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS.
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../local/lib.sh
+source "$HERE/../local/lib.sh" # ROOT, LOCAL (LOCAL_DIR), PIDS
 cd "$ROOT"
 
 DURATION="${DURATION:-20}"
@@ -34,7 +36,7 @@ PAIRS=100 # users who send (each with a peer); 100 users x 20 devices make the 2
 
 [[ "${BENCH_SKIP_UP:-}" == 1 ]] || deploy/local/up.sh >/dev/null
 # shellcheck source=/dev/null
-source .local/env
+source "$LOCAL/env"
 export BASE_URL APP_ID ADMIN_TOKEN
 
 # The benchmark measures the service, not the demo app's quota (docs/throttling.md): lift it for the demo app.
@@ -50,12 +52,13 @@ load() {
   local java_opts
   read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
   java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@" client="$LOAD_CLIENT" pairs="$PAIRS" \
+    local_dir="$LOCAL" \
     duration="$DURATION" warmup="$WARMUP"
 }
 
 rss_mib() {
   local pid
-  pid="$(<".local/pids/$1.pid")"
+  pid="$(<"$PIDS/$1.pid")"
   awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$pid/status"
 }
 
@@ -143,7 +146,7 @@ awk -v s="$send" -v ro="$rate_ops" -v rp="$rate_p99" -v rate="$RATE" -v gp="$gro
   printf "target: RSS with the WebSockets open < 400 MB: %.1f MiB = %.1f MB -> %s\n", m, m * 1.048576, (m * 1.048576 < 400 ? "met" : "MISSED")
 }'
 # Resident memory right after the load, per process the stack started.
-for pidfile in .local/pids/*.pid; do
+for pidfile in "$PIDS"/*.pid; do
   name="$(basename "$pidfile" .pid)"
   rss_kb="$(ps -o rss= -p "$(<"$pidfile")" 2>/dev/null || true)"
   [[ -n "$rss_kb" ]] && echo "rss $name: $((rss_kb / 1024)) MiB"

@@ -65,7 +65,7 @@ psql_push() {
 load() {
   local java_opts
   read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
-  java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@"
+  java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@" local_dir="$LOCAL"
 }
 kafka_tool() {
   java -cp "$KAFKA_CP" "$@"
