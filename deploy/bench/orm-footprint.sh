@@ -20,7 +20,7 @@ SERVICE_PIDS=()
 
 as_pg() { if ((EUID == 0)); then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 psql_admin() { as_pg "$PG_BIN/psql" -h /tmp -p "$PG_PORT" -U postgres -Atqc "$1" postgres; }
-stop_services() { for pid in "${SERVICE_PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done; SERVICE_PIDS=(); }
+stop_services() { for pid in "${SERVICE_PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done; SERVICE_PIDS=(); }
 cleanup() {
   stop_services || true
   as_pg "$PG_BIN/pg_ctl" -D "$WORK/pgdata" -m fast stop >/dev/null 2>&1 || true
