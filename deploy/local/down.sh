@@ -51,7 +51,7 @@ stop() {
 # Front to back: the gateway, the services (together), then what they depend on.
 stop gateway
 # push-worker-2: the second replica deploy/bench/push.sh or deploy/chaos/run.sh may have started
-for s in "${SERVICES[@]}" push-worker-2; do
+for s in "${SERVICES[@]}" push-worker-2 console; do
   stop "$s" &
 done
 wait

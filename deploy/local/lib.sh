@@ -25,6 +25,8 @@ SERVICE_PORT_BASE="${SERVICE_PORT_BASE:-8081}"
 declare -A SERVICE_PORT=([auth-service]=$SERVICE_PORT_BASE [message-service]=$((SERVICE_PORT_BASE + 1))
   [push-service]=$((SERVICE_PORT_BASE + 2)) [push-worker]=$((SERVICE_PORT_BASE + 3)))
 SECOND_WORKER_PORT=$((SERVICE_PORT_BASE + 4))
+# the administration console (docs/console.md), served through the gateway at /console
+CONSOLE_PORT="${CONSOLE_PORT:-$((SERVICE_PORT_BASE + 5))}"
 declare -A SERVICE_DB=([auth-service]=auth [message-service]=message [push-service]=push [push-worker]=push)
 DATABASES=(auth message push)
 

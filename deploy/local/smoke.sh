@@ -470,10 +470,21 @@ step_health() {
   done
 }
 
+# The console's sign-in page, through the gateway (its pages are tested in a browser: console ConsoleBrowserIT).
+step_console_sign_in() {
+  local page status form=false
+  echo "  GET /console/sign-in"
+  page="$(curl -sS --max-time 10 -w '\n%{http_code}' "$BASE_URL/console/sign-in")" || page="(curl failed)"
+  status="${page##*$'\n'}"
+  ! grep -q 'id="admin-sign-in"' <<<"$page" || form=true
+  RESPONSE="{\"status\": \"$status\", \"form\": $form}"
+  expect "the console's sign-in page answers through the gateway" 'd["status"] == "200" and d["form"]'
+}
+
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
   conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out
-  password_change_revokes wrong_password password_guessing_throttled unknown_path health)
+  password_change_revokes wrong_password password_guessing_throttled unknown_path health console_sign_in)
 
 for step in "${STEPS[@]}"; do
   echo "smoke: $step"

@@ -8,6 +8,7 @@
 #   SKIP_BUILD=1            do not run the Maven build (the jars must exist)
 #   PG_PORT, KAFKA_PORT, KAFKA_CONTROLLER_PORT, GATEWAY_PORT   (15432, 19092, 19093, 8080)
 #   SERVICE_PORT_BASE       auth-service, message-service, push-service, push-worker on BASE .. BASE+3 (8081)
+#   CONSOLE_PORT            the administration console (BASE+5), served through the gateway at /console
 #   SIMULATOR_PORT          the seven provider simulators on SIMULATOR_PORT .. +6 (18441)
 #   LOCAL_DIR               the state directory (.local at the repo root). With other ports and another LOCAL_DIR
 #                           a second stack runs beside the first (down.sh and smoke.sh take the same variables)
@@ -494,6 +495,7 @@ start_gateway() {
   for s in "${SERVICES[@]}"; do
     pairs+=("$s=${SERVICE_PORT[$s]}")
   done
+  pairs+=("console=$CONSOLE_PORT")
   "$ROOT/deploy/gateway/render-nginx.sh" "$GATEWAY_PORT" "$dir" "$LOGS/gateway-error.log" "${pairs[@]}" >"$dir/nginx.conf.new"
   local nginx=(nginx -p "$dir/" -e "$LOGS/gateway-error.log" -c "$dir/nginx.conf")
   if pid="$(running_pid gateway)"; then
@@ -515,6 +517,33 @@ start_gateway() {
     launch gateway "${nginx[@]}"
   fi
   wait_for gateway 15 gateway_ready
+}
+
+# ---- console -----------------------------------------------------------------------------------------------
+
+console_ready() {
+  curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$CONSOLE_PORT/q/health/ready"
+}
+
+# The console calls each service on its own port: the System page reads /q/health and /q/metrics, which the
+# gateway does not route.
+start_console() {
+  if running_pid console >/dev/null; then
+    log "console: already running"
+    return
+  fi
+  [[ -f console/target/quarkus-app/quarkus-run.jar ]] || die "console/target/quarkus-app/quarkus-run.jar missing: build first"
+  require_free_port console "$CONSOLE_PORT" CONSOLE_PORT
+  log "console: starting on 127.0.0.1:$CONSOLE_PORT"
+  launch console env \
+    QUARKUS_HTTP_HOST=127.0.0.1 \
+    QUARKUS_HTTP_PORT="$CONSOLE_PORT" \
+    IM_CONSOLE_AUTH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[auth-service]}" \
+    IM_CONSOLE_MESSAGE_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[message-service]}" \
+    IM_CONSOLE_PUSH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[push-service]}" \
+    IM_CONSOLE_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}" \
+    java -Xmx128m -jar "$ROOT/console/target/quarkus-app/quarkus-run.jar"
+  wait_for console "$SERVICE_WAIT_SECONDS" console_ready
 }
 
 # ---- demo app ----------------------------------------------------------------------------------------------
@@ -573,8 +602,10 @@ check_connection_budget
 start_kafka
 start_simulators
 start_services
+start_console
 start_gateway
 ensure_demo_app
 ensure_demo_push
 log "stack up in $((SECONDS - started)) s; source $LOCAL/env for:"
 cat "$LOCAL/env"
+log "console: open $BASE_URL/console/ and sign in as app admin with APP_ID and ADMIN_TOKEN above"

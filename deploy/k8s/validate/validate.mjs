@@ -6,6 +6,8 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 const SERVICES = ['auth-service', 'message-service', 'push-service', 'push-worker'];
+// Services without a database, Kafka or token keys of their own: they call the others' APIs (docs/console.md).
+const API_CLIENTS = ['console'];
 // Env names outside application.properties that are still fine: Quarkus and Kafka client roots, and the JVM
 // image's own variables (run-java.sh).
 const KNOWN_ROOTS = /^(QUARKUS|KAFKA|JAVA)_/;
@@ -16,6 +18,7 @@ const REQUIRED_ENV = {
   'message-service': ['IM_MESSAGE_REPLICA_ID'],
   'push-service': ['IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_FANOUT_REPLICA_ID', 'IM_PUSH_RECEIPT_KEY'],
   'push-worker': ['IM_PUSH_CERTIFICATE_KEY', 'IM_PLATFORM_KEY'],
+  console: ['IM_CONSOLE_AUTH_SERVICE_URL', 'IM_CONSOLE_PUSH_SERVICE_URL', 'IM_CONSOLE_SESSION_SECURE_COOKIE'],
 };
 // Values that must come from a Secret, never from the manifest or a ConfigMap.
 const SECRET_ENV = ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD', 'IM_PLATFORM_KEY',
@@ -51,7 +54,7 @@ for (const arg of overlayArgs) {
   objectCount += objects.length;
   const report = (obj, message) => problems.push(`${overlay}: ${obj.kind}/${obj.metadata?.name}: ${message}`);
   for (const obj of objects) await validateSchema(obj, objects, report);
-  for (const service of SERVICES) checkService(service, objects, (message) => problems.push(`${overlay}: ${service}: ${message}`));
+  for (const service of [...SERVICES, ...API_CLIENTS]) checkService(service, objects, (message) => problems.push(`${overlay}: ${service}: ${message}`));
   checkReferences(objects, report);
   checkPushChannels(objects, report);
   checkConnectionBudgets(objects, (message) => problems.push(`${overlay}: connection budget: ${message}`), (line) => budgets.push(`${overlay}: ${line}`));
@@ -193,7 +196,9 @@ function checkService(service, objects, report) {
     if (name.startsWith('IM_')) report(`${name}: no matching key in ${service}'s application.properties or common's defaults`);
     else if (!KNOWN_ROOTS.test(name)) report(`${name}: neither a property of ${service} nor a QUARKUS_/KAFKA_/JAVA_ variable`);
   }
-  for (const name of [...REQUIRED_ENV.all, ...(REQUIRED_ENV[service] ?? [])]) {
+  if (API_CLIENTS.includes(service) && deployment.spec.replicas !== 1) report('replicas must be 1: its sessions live in memory');
+  if (API_CLIENTS.includes(service) && objects.some((o) => o.spec?.scaleTargetRef?.name === service)) report('no autoscaler: its sessions live in memory');
+  for (const name of [...(SERVICES.includes(service) ? REQUIRED_ENV.all : []), ...(REQUIRED_ENV[service] ?? [])]) {
     if (!env.has(name)) report(`${name} missing`);
   }
   for (const name of SECRET_ENV) {

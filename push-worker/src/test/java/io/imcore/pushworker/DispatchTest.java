@@ -19,6 +19,7 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +89,43 @@ class DispatchTest {
         assertEquals(1, simulator(Channel.VENDOR_B).recorder().deliveriesTo(device.token()));
         assertEquals(1, fixture.intValue("select batches_done from push_tasks where task_id = ?", task));
         assertEquals("dispatching", fixture.state(task), "one of two batches done");
+    }
+
+    @Test
+    void aRedeliveredBatchDoesNotDoubleTheCountsPerReason() throws Exception {
+        long task = fixture.task(3);
+        List<PushBatch.Target> first = List.of(fixture.device(Channel.VENDOR_B, Faults.INVALID_PREFIX).target(),
+                fixture.device(Channel.VENDOR_B, "tok").target());
+        List<PushBatch.Target> second = List.of(fixture.device(Channel.VENDOR_B, Faults.INVALID_PREFIX).target(),
+                fixture.device(Channel.VENDOR_B, "tok").target());
+        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("reasons", "+1"), null, first);
+        fixture.send(task, 1, Channel.VENDOR_B, fixture.message("reasons", "+1"), null, second);
+        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("reasons", "+1"), null, first);
+        fixture.send(task, 1, Channel.VENDOR_B, fixture.message("reasons", "+1"), null, second);
+        WorkerFixture.awaitConsumed(Channel.VENDOR_B.topic(), "push-worker.vendor_b");
+
+        Map<String, Integer> failures = fixture.failures(task);
+        // Xiaomi names the refused regids of a partly valid request in bad_regids (docs/channels/vendor_b.md)
+        assertEquals(Map.of("vendor_b rejected bad_regids", 2), failures,
+                "one per refused token of the two batches, not four");
+        assertEquals(2, fixture.count(task, Channel.VENDOR_B, "rejected"));
+    }
+
+    @Test
+    void failuresOfOurOwnCarryTheirReason() throws Exception {
+        long expired = fixture.task(1);
+        fixture.send(expired, 0, Channel.VENDOR_C, fixture.message("late", "+1"),
+                Instant.now().minusSeconds(1).getEpochSecond(), List.of(fixture.device(Channel.VENDOR_C, "tok").target(),
+                        fixture.device(Channel.VENDOR_C, "tok").target()));
+        WorkerFixture bare = new WorkerFixture(database, mapper);
+        long uncertified = bare.task(1);
+        bare.send(uncertified, 0, Channel.VENDOR_D, bare.message("no cert", "+1"), null,
+                List.of(bare.device(Channel.VENDOR_D, "tok").target()));
+        fixture.awaitState(expired, "expired");
+        bare.awaitState(uncertified, "done");
+
+        assertEquals(Map.of("vendor_c failed show_end_time passed", 2), fixture.failures(expired));
+        assertEquals(Map.of("vendor_d failed no certificate for environment 1", 1), bare.failures(uncertified));
     }
 
     @Test

@@ -160,6 +160,23 @@ final class WorkerFixture {
         });
     }
 
+    /** push_task_failures of the task: "channel outcome reason" -> count. */
+    Map<String, Integer> failures(long taskId) {
+        return database.read(c -> {
+            Map<String, Integer> failures = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select channel, outcome, reason, count from push_task_failures where task_id = ?")) {
+                ps.setLong(1, taskId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        failures.put(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3), rs.getInt(4));
+                    }
+                }
+            }
+            return failures;
+        });
+    }
+
     int count(long taskId, Channel channel, String column) {
         return counts(taskId).getOrDefault(channel.wireName(), Map.of()).getOrDefault(column, 0);
     }

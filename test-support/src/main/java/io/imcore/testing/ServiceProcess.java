@@ -22,6 +22,15 @@ public record ServiceProcess(String name, int port, Process process) {
 
     /** Starts the service with the shared infrastructure's config plus {@code extra}; waits until it is ready. */
     public static ServiceProcess start(String name, Map<String, String> extra) throws IOException, InterruptedException {
+        return start(name, Path.of("."), extra);
+    }
+
+    /**
+     * Starts the packaged service of another module ({@code moduleDir}, e.g. {@code ../auth-service}), which the
+     * reactor has packaged before this module's integration tests run.
+     */
+    public static ServiceProcess start(String name, Path moduleDir, Map<String, String> extra)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -31,7 +40,7 @@ public record ServiceProcess(String name, int port, Process process) {
         SharedInfrastructure.get().quarkusConfig().forEach((key, value) -> command.add("-D" + key + "=" + value));
         extra.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
-                "-jar", "target/quarkus-app/quarkus-run.jar"));
+                "-jar", moduleDir.resolve("target/quarkus-app/quarkus-run.jar").toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(new File("target/it-" + name + ".log")).start();
         // never leave a process behind, whatever ends this JVM
@@ -39,6 +48,10 @@ public record ServiceProcess(String name, int port, Process process) {
         ServiceProcess service = new ServiceProcess(name, port, process);
         service.awaitReady();
         return service;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
     }
 
     /** SIGKILL: no shutdown hook, no graceful stop, as a node failure. */

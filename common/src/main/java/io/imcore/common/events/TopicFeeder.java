@@ -29,6 +29,9 @@ import org.jboss.logging.Logger;
  * Feeds a Kafka topic into this service's tables. Each poll is applied in one transaction and committed to Kafka
  * after it: a crash replays the batch, so handlers must be idempotent. A failed batch is rolled back and replayed
  * after a second (the database may be briefly away). Every feed stops at shutdown.
+ * <p>
+ * Feeds on the SmallRye Kafka connector (docs/architecture.md) receive each poll as a batch and hand it to
+ * {@link #applyUntilCommitted}: the connector acknowledges the batch, and commits its offsets, only once that returns.
  */
 @ApplicationScoped
 public class TopicFeeder {
@@ -46,12 +49,14 @@ public class TopicFeeder {
     }
 
     private static final Logger LOG = Logger.getLogger(TopicFeeder.class);
+    private static final long RETRY_PAUSE_MILLIS = 1_000;
 
     private final Database database;
     private final ObjectMapper mapper;
     private final MeterRegistry registry;
     private final String bootstrapServers;
     private final List<Feed> feeds = new CopyOnWriteArrayList<>();
+    private volatile boolean stopping;
 
     public TopicFeeder(Database database, ObjectMapper mapper, MeterRegistry registry,
             @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers) {
@@ -63,11 +68,16 @@ public class TopicFeeder {
 
     /** Starts a thread that feeds {@code topic} to {@code handler} as consumer group {@code groupId}. */
     public void feed(String topic, String groupId, String threadName, RecordHandler handler) {
-        feedBatches(topic, groupId, threadName, (c, records) -> {
+        feedBatches(topic, groupId, threadName, each(handler));
+    }
+
+    /** A batch handler that applies {@code handler} to each record of the batch, in order. */
+    public static BatchHandler each(RecordHandler handler) {
+        return (c, records) -> {
             for (ConsumerRecord<String, String> record : records) {
                 handler.apply(c, record);
             }
-        });
+        };
     }
 
     /** As {@link #feed}, handing the handler each poll's records at once. */
@@ -101,7 +111,35 @@ public class TopicFeeder {
         }
     }
 
+    /**
+     * Applies one batch in one transaction, retrying it after a pause until it commits: the connector's failure
+     * strategies other than {@code fail} commit past a failed record, so a batch whose database is briefly away is
+     * held here instead, in its place (the connector pauses its consumer meanwhile). Throws only at shutdown, leaving
+     * the batch uncommitted for the next start.
+     */
+    public void applyUntilCommitted(String feedName, Iterable<ConsumerRecord<String, String>> batch,
+            BatchHandler handler) throws InterruptedException {
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        batch.forEach(records::add);
+        while (true) {
+            try {
+                database.inTransaction(c -> {
+                    handler.apply(c, records);
+                    return null;
+                });
+                return;
+            } catch (RuntimeException e) {
+                if (stopping) {
+                    throw new IllegalStateException(feedName + ": stopped before a batch could be applied", e);
+                }
+                LOG.warnf("%s: applying a batch failed, retrying it: %s", feedName, e.getMessage());
+                Thread.sleep(RETRY_PAUSE_MILLIS);
+            }
+        }
+    }
+
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        stopping = true;
         for (Feed feed : feeds) {
             feed.running = false;
             feed.consumer.wakeup();
@@ -156,7 +194,7 @@ public class TopicFeeder {
                 for (TopicPartition partition : records.partitions()) {
                     consumer.seek(partition, records.records(partition).get(0).offset());
                 }
-                Thread.sleep(1_000);
+                Thread.sleep(RETRY_PAUSE_MILLIS);
             }
         }
     }

@@ -2,13 +2,13 @@ package io.imcore.push.device;
 
 import io.imcore.common.events.AuthEvent;
 import io.imcore.common.events.TopicFeeder;
-import io.quarkus.runtime.StartupEvent;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
@@ -18,24 +18,23 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class DeviceFeed {
 
+    static final String CHANNEL = "push-devices";
     static final String GROUP = "push-service.devices";
     private static final Logger LOG = Logger.getLogger(DeviceFeed.class);
 
     private final TopicFeeder feeder;
     private final DeviceStore devices;
-    private final boolean enabled;
 
-    public DeviceFeed(TopicFeeder feeder, DeviceStore devices,
-            @ConfigProperty(name = "im.push.devices-feed.enabled", defaultValue = "true") boolean enabled) {
+    public DeviceFeed(TopicFeeder feeder, DeviceStore devices) {
         this.feeder = feeder;
         this.devices = devices;
-        this.enabled = enabled;
     }
 
-    void start(@Observes StartupEvent event) {
-        if (enabled) {
-            feeder.feed(AuthEvent.TOPIC, GROUP, "push-devices-feed", this::apply);
-        }
+    /** One poll, applied in one transaction; the connector commits its offsets only after this returns. */
+    @Incoming(CHANNEL)
+    @Blocking
+    public void consume(ConsumerRecords<String, String> poll) throws InterruptedException {
+        feeder.applyUntilCommitted(CHANNEL, poll, TopicFeeder.each(this::apply));
     }
 
     private void apply(Connection c, ConsumerRecord<String, String> record) throws SQLException {

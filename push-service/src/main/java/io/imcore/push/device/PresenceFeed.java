@@ -2,13 +2,13 @@ package io.imcore.push.device;
 
 import io.imcore.common.events.PresenceEvent;
 import io.imcore.common.events.TopicFeeder;
-import io.quarkus.runtime.StartupEvent;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
@@ -20,24 +20,23 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class PresenceFeed {
 
+    static final String CHANNEL = "push-presence";
     static final String GROUP = "push-service.presence";
     private static final Logger LOG = Logger.getLogger(PresenceFeed.class);
 
     private final TopicFeeder feeder;
     private final PresenceStore presence;
-    private final boolean enabled;
 
-    public PresenceFeed(TopicFeeder feeder, PresenceStore presence,
-            @ConfigProperty(name = "im.push.presence-feed.enabled", defaultValue = "true") boolean enabled) {
+    public PresenceFeed(TopicFeeder feeder, PresenceStore presence) {
         this.feeder = feeder;
         this.presence = presence;
-        this.enabled = enabled;
     }
 
-    void start(@Observes StartupEvent event) {
-        if (enabled) {
-            feeder.feed(PresenceEvent.TOPIC, GROUP, "push-presence-feed", this::apply);
-        }
+    /** One poll, applied in one transaction; the connector commits its offsets only after this returns. */
+    @Incoming(CHANNEL)
+    @Blocking
+    public void consume(ConsumerRecords<String, String> poll) throws InterruptedException {
+        feeder.applyUntilCommitted(CHANNEL, poll, TopicFeeder.each(this::apply));
     }
 
     private void apply(Connection c, ConsumerRecord<String, String> record) throws SQLException {

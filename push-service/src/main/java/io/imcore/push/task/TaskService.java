@@ -26,6 +26,8 @@ import java.util.Optional;
 public class TaskService {
 
     static final int MAX_DETAIL_IDS = 100;
+    /** The per-channel counters of task/detail, in the order of TaskStats.counters. */
+    private static final List<String> COUNTERS = List.of("target", "sent", "received", "failed", "rejected");
 
     private final Database database;
     private final TaskStore tasks;
@@ -119,10 +121,10 @@ public class TaskService {
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("task_id", stats.taskId());
         for (Channel channel : Channel.values()) {
-            int[] counts = stats.counters().getOrDefault(channel.wireName(), new int[3]);
-            detail.put(channel.wireName() + "_target", counts[0]);
-            detail.put(channel.wireName() + "_sent", counts[1]);
-            detail.put(channel.wireName() + "_received", counts[2]);
+            int[] counts = stats.counters().getOrDefault(channel.wireName(), new int[COUNTERS.size()]);
+            for (int i = 0; i < COUNTERS.size(); i++) {
+                detail.put(channel.wireName() + "_" + COUNTERS.get(i), counts[i]);
+            }
         }
         detail.put("state", stats.state().wireName());
         if (stats.failureReason() != null) {
@@ -133,6 +135,9 @@ public class TaskService {
         progress.put("batches_total", stats.batchesTotal());
         progress.put("batches_done", stats.batchesDone());
         detail.put("progress", progress);
+        detail.put("created_at", stats.createdAt().toEpochMilli());
+        detail.put("finished_at", stats.finishedAt() == null ? null : stats.finishedAt().toEpochMilli());
+        detail.put("failures", stats.failures());
         return detail;
     }
 }

@@ -236,7 +236,7 @@ public class TaskStore {
         Map<Long, TaskStats> byId = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("select t.task_id, t.state, t.devices_expanded,"
                 + " t.batches_total, t.batches_done, n.channel, n.target - n.fallback_out + n.fallback_in, n.sent,"
-                + " n.received, t.failure_reason"
+                + " n.received, n.failed, n.rejected, t.failure_reason, t.created_at, t.finished_at"
                 + " from push_tasks t left join push_task_counts n on n.task_id = t.task_id"
                 + " where t.app_id = ? and t.task_id = any(?) order by t.task_id")) {
             ps.setString(1, appId);
@@ -248,13 +248,29 @@ public class TaskStore {
                     if (stats == null) {
                         TaskState state = TaskState.fromWireName(rs.getString(2));
                         stats = new TaskStats(id, state, rs.getLong(3), rs.getInt(4), rs.getInt(5), new HashMap<>(),
-                                state == TaskState.FAILED ? rs.getString(10) : null);
+                                state == TaskState.FAILED ? rs.getString(12) : null, instant(rs.getTimestamp(13)),
+                                instant(rs.getTimestamp(14)), new ArrayList<>());
                         byId.put(id, stats);
                     }
                     String channel = rs.getString(6);
                     if (channel != null) {
-                        stats.counters().put(channel, new int[] {rs.getInt(7), rs.getInt(8), rs.getInt(9)});
+                        stats.counters().put(channel, new int[] {rs.getInt(7), rs.getInt(8), rs.getInt(9),
+                                rs.getInt(10), rs.getInt(11)});
                     }
+                }
+            }
+        }
+        if (byId.isEmpty()) {
+            return List.of();
+        }
+        try (PreparedStatement ps = c.prepareStatement("select task_id, channel, outcome, reason, count"
+                + " from push_task_failures where task_id = any(?) order by task_id, count desc, channel, outcome,"
+                + " reason")) {
+            ps.setArray(1, Database.bigints(c, byId.keySet().stream().mapToLong(Long::longValue).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    byId.get(rs.getLong(1)).failures().add(new TaskStats.Failure(rs.getString(2), rs.getString(3),
+                            rs.getString(4), rs.getInt(5)));
                 }
             }
         }

@@ -79,7 +79,8 @@ class NotifyEndpointTest {
             assertEquals(0, detail.getInt("data[0]." + channel + "_target"), channel);
         }
         Map<String, Object> element = detail.getMap("data[0]");
-        assertEquals(1 + 24 + 2, element.size(), "task_id, 24 counters, state and progress: " + element.keySet());
+        assertEquals(1 + 40 + 2 + 3, element.size(),
+                "task_id, 40 counters, state, progress, created_at, finished_at, failures: " + element.keySet());
         assertEquals(2, detail.getInt("data[0].progress.devices_expanded"));
         assertEquals(2, detail.getInt("data[0].progress.batches_total"));
         assertEquals(0, detail.getInt("data[0].progress.batches_done"));

@@ -48,6 +48,8 @@ public class BatchDispatcher {
             EnumSet.of(Channel.IOS, Channel.CLOUD, Channel.VENDOR_A, Channel.SVCPUSH);
 
     private static final Logger LOG = Logger.getLogger(BatchDispatcher.class);
+    /** The failure reason of targets not sent because the message's show_end_time came first. */
+    static final String SHOW_END_TIME_PASSED = "show_end_time passed";
 
     private final Database database;
     private final BatchLedger ledger;
@@ -124,7 +126,7 @@ public class BatchDispatcher {
         Tally tally = new Tally();
         boolean expired = deadline != null && Instant.now().isAfter(deadline);
         if (expired) {
-            tally.of(channel).failed += batch.targets().size();
+            tally.failed(channel, SHOW_END_TIME_PASSED, batch.targets().size());
             metrics.targets(channel, Result.EXPIRED, batch.targets().size());
         } else {
             List<Pending> pending = new ArrayList<>();
@@ -167,7 +169,8 @@ public class BatchDispatcher {
                     LOG.warnf("task %d: app %s has no %s certificate for environment %d: %d targets failed",
                             notification.taskId(), notification.appId(), channel.wireName(), group.getKey(),
                             group.getValue().size());
-                    tally.of(channel).failed += group.getValue().size();
+                    tally.failed(channel, "no certificate for environment " + group.getKey(),
+                            group.getValue().size());
                     metrics.targets(channel, Result.FAILED, group.getValue().size());
                     continue;
                 }
@@ -176,6 +179,7 @@ public class BatchDispatcher {
             List<Pending> left = group.getValue();
             for (int attempt = 1; !left.isEmpty(); attempt++) {
                 List<Pending> retry = new ArrayList<>();
+                List<String> lastReasons = new ArrayList<>(); // why each of retry was refused, by index
                 Duration wait = Duration.ZERO;
                 for (int from = 0; from < left.size(); from += adapter.maxTargetsPerRequest()) {
                     List<Pending> chunk = left.subList(from, Math.min(left.size(), from + adapter.maxTargetsPerRequest()));
@@ -196,16 +200,18 @@ public class BatchDispatcher {
                                 if (channel == Channel.SVCPUSH) {
                                     offline.add(p);
                                 } else {
-                                    tally.rejected(p.delivery.target().deviceId(), channel, p.delivery.token());
+                                    tally.rejected(p.delivery.target().deviceId(), channel, p.delivery.token(),
+                                            outcome.reason());
                                     metrics.targets(channel, Result.REJECTED, 1);
                                 }
                             }
                             case FAILED -> {
-                                tally.of(channel).failed++;
+                                tally.failed(channel, outcome.reason(), 1);
                                 metrics.targets(channel, Result.FAILED, 1);
                             }
                             case RETRY -> {
                                 retry.add(p);
+                                lastReasons.add(outcome.reason());
                                 if (outcome.retryAfter() != null && outcome.retryAfter().compareTo(wait) > 0) {
                                     wait = outcome.retryAfter();
                                 }
@@ -223,7 +229,11 @@ public class BatchDispatcher {
                             notification.taskId(), channel.wireName(), retry.size(), wait);
                 }
                 if (attempt >= config.maxAttempts() || pastDeadline || waitTooLong) {
-                    tally.of(channel).failed += retry.size();
+                    if (pastDeadline) {
+                        tally.failed(channel, SHOW_END_TIME_PASSED, retry.size());
+                    } else {
+                        lastReasons.forEach(reason -> tally.failed(channel, reason, 1));
+                    }
                     metrics.targets(channel, pastDeadline ? Result.EXPIRED : Result.FAILED, retry.size());
                     break;
                 }
@@ -246,7 +256,7 @@ public class BatchDispatcher {
             PushBatch.OsRoute route = p.delivery.target().fallback();
             Optional<Channel> channel = route == null ? Optional.empty() : Channel.fromWireName(route.channel());
             if (channel.isEmpty()) {
-                tally.of(Channel.SVCPUSH).failed++;
+                tally.failed(Channel.SVCPUSH, "offline, no OS channel to fall back to", 1);
                 metrics.targets(Channel.SVCPUSH, Result.FAILED, 1);
                 continue;
             }

@@ -263,6 +263,20 @@ public class BatchLedger {
                 }
                 ps.executeBatch();
             }
+            // the reasons of the failed and rejected targets, counted with them (exact for the same reason)
+            try (PreparedStatement ps = c.prepareStatement("insert into push_task_failures (task_id, channel,"
+                    + " outcome, reason, count) values (?, ?, ?, ?, ?) on conflict (task_id, channel, outcome, reason)"
+                    + " do update set count = push_task_failures.count + excluded.count")) {
+                for (Map.Entry<Tally.FailureKey, Integer> entry : tally.failures().entrySet()) {
+                    ps.setLong(1, taskId);
+                    ps.setString(2, entry.getKey().channel().wireName());
+                    ps.setString(3, entry.getKey().outcome());
+                    ps.setString(4, entry.getKey().reason());
+                    ps.setInt(5, entry.getValue());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
             if (!tally.rejectedTokens().isEmpty()) {
                 try (PreparedStatement ps = c.prepareStatement("delete from push_device_tokens"
                         + " where device_id = ? and channel = ? and token = ?")) {

@@ -4,52 +4,58 @@ import io.imcore.common.events.PushReceipt;
 import io.imcore.common.events.TopicFeeder;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.Receipts;
-import io.quarkus.runtime.StartupEvent;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * svcpush delivery confirmations: message-service publishes a device's {@code notification_ack} on
  * {@code push.receipts} ({@link PushReceipt}); each counts once into svcpush_received (common {@link Receipts}).
- * One consumer group for all replicas: the counting is idempotent, so a replayed poll changes nothing.
+ * Read through the SmallRye Kafka connector, channel {@value #CHANNEL} (group {@code push-worker.receipts}, one poll
+ * per call, application.properties): one consumer group for all replicas, and the counting is idempotent, so a
+ * replayed poll changes nothing. Off with {@code im.push.worker.enabled=false}.
  */
 @ApplicationScoped
 public class ReceiptFeed {
 
-    private final TopicFeeder feeder;
-    private final boolean enabled;
+    static final String CHANNEL = "push-receipts";
 
-    public ReceiptFeed(TopicFeeder feeder,
-            @ConfigProperty(name = "im.push.worker.enabled", defaultValue = "true") boolean enabled) {
+    private final TopicFeeder feeder;
+
+    public ReceiptFeed(TopicFeeder feeder) {
         this.feeder = feeder;
-        this.enabled = enabled;
     }
 
-    void start(@Observes StartupEvent event) {
-        if (!enabled) {
-            return;
+    /** One poll, counted in one transaction; the connector commits its offsets only after this returns. */
+    @Incoming(CHANNEL)
+    @Blocking
+    public void consume(ConsumerRecords<String, String> poll) throws InterruptedException {
+        feeder.applyUntilCommitted(CHANNEL, poll, this::count);
+    }
+
+    private void count(Connection c, List<ConsumerRecord<String, String>> records) throws SQLException {
+        Map<Channel, List<Receipts.DeviceAck>> byChannel = new EnumMap<>(Channel.class);
+        for (var record : records) {
+            Optional<PushReceipt> receipt = feeder.read(record, PushReceipt.class)
+                    .filter(r -> r.v() == PushReceipt.VERSION);
+            Optional<Channel> channel = receipt.flatMap(r -> Channel.fromWireName(r.channel()));
+            if (channel.isPresent()) {
+                PushReceipt r = receipt.get();
+                byChannel.computeIfAbsent(channel.get(), k -> new ArrayList<>())
+                        .add(new Receipts.DeviceAck(r.taskId(), r.appId(), r.userId(), r.deviceSn()));
+            }
         }
-        feeder.feedBatches(PushReceipt.TOPIC, "push-worker.receipts", "push-receipts", (c, records) -> {
-            Map<Channel, List<Receipts.DeviceAck>> byChannel = new EnumMap<>(Channel.class);
-            for (var record : records) {
-                Optional<PushReceipt> receipt = feeder.read(record, PushReceipt.class)
-                        .filter(r -> r.v() == PushReceipt.VERSION);
-                Optional<Channel> channel = receipt.flatMap(r -> Channel.fromWireName(r.channel()));
-                if (channel.isPresent()) {
-                    PushReceipt r = receipt.get();
-                    byChannel.computeIfAbsent(channel.get(), k -> new ArrayList<>())
-                            .add(new Receipts.DeviceAck(r.taskId(), r.appId(), r.userId(), r.deviceSn()));
-                }
-            }
-            for (Map.Entry<Channel, List<Receipts.DeviceAck>> entry : byChannel.entrySet()) {
-                Receipts.countAcks(c, entry.getKey(), entry.getValue());
-            }
-        });
+        for (Map.Entry<Channel, List<Receipts.DeviceAck>> entry : byChannel.entrySet()) {
+            Receipts.countAcks(c, entry.getKey(), entry.getValue());
+        }
     }
 }

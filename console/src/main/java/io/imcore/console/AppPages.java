@@ -1,0 +1,62 @@
+package io.imcore.console;
+
+import io.imcore.console.Services.Answer;
+import io.imcore.console.Services.Service;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+
+/** The app admin's overview (push on/off, last pushes) and the push switch. */
+@Path("/")
+@Produces(MediaType.TEXT_HTML)
+public class AppPages {
+
+    @Inject
+    SessionGuard guard;
+    @Inject
+    Services services;
+    @Inject
+    TaskLists taskLists;
+    @Inject
+    Template overview;
+
+    @GET
+    public Response overview(@Context HttpHeaders headers) {
+        ConsoleSession session = guard.require(headers);
+        if (session.isOperator()) {
+            return Pages.redirect("/apps");
+        }
+        Answer enabled = services.get(Service.PUSH, "/push/enable", session.credentials());
+        String pushState = enabled.ok() && enabled.data() != null && enabled.data().has("enabled")
+                ? (enabled.data().get("enabled").asBoolean() ? "on" : "off")
+                : "unknown (" + enabled.error() + ")";
+        TemplateInstance page = Pages.page(overview, session).data("pushState", pushState);
+        taskLists.addTo(page, session, Map.of("limit", "5"));
+        return Response.ok(page).build();
+    }
+
+    @POST
+    @Path("push-enabled")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response switchPush(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
+            @FormParam("value") String value) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        guard.checkCsrf(session, csrf);
+        boolean on = "true".equals(value);
+        Answer answer = services.post(Service.PUSH, "/push/enable?value=" + on, session.credentials(), null);
+        session.setNotice(answer.ok() ? "Push switched " + (on ? "on" : "off") + "."
+                : "Push not switched: " + answer.error());
+        return Pages.redirect("/");
+    }
+}

@@ -1,0 +1,205 @@
+package io.imcore.console;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.console.Services.Answer;
+import io.imcore.console.Services.Service;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Certificates per provider and environment (docs/push-certificates.md): a masked view, upload or replace with the
+ * API's validation message beside the field it names, and a test send through push-service's
+ * {@code POST /push/certificate/test}.
+ */
+@Path("/certificates")
+@Produces(MediaType.TEXT_HTML)
+public class CertificatePages {
+
+    /** api.md 4.5.1 provider codes, in the order of the provider table of docs/push-certificates.md. */
+    static final List<Map<String, String>> PROVIDERS = List.of(
+            Map.of("code", "1", "label", "1 ios (APNs)"), Map.of("code", "7", "label", "7 cloud (FCM)"),
+            Map.of("code", "2", "label", "2 vendor_a (Huawei)"), Map.of("code", "3", "label", "3 vendor_b (Xiaomi)"),
+            Map.of("code", "4", "label", "4 vendor_e (Meizu)"), Map.of("code", "5", "label", "5 vendor_d (vivo)"),
+            Map.of("code", "6", "label", "6 vendor_c (OPPO)"));
+    static final List<String> FIELDS = List.of("provider", "environment", "name", "app_id", "app_key", "app_secret",
+            "certificate", "message_defaults");
+    /** The services' 10002 messages start with the field they name: "name: ...", "certificate: ...". */
+    private static final Pattern FIELD_MESSAGE = Pattern.compile("^([a-z_]+)\\b.*", Pattern.DOTALL);
+    private static final int TEST_ANSWER_LIMIT = 1024;
+
+    @Inject
+    SessionGuard guard;
+    @Inject
+    Services services;
+    @Inject
+    ObjectMapper json;
+    @Inject
+    Template certificates;
+
+    @GET
+    public Response page(@Context HttpHeaders headers) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        return Response.ok(render(session, emptyForm(), noErrors(), null, Map.of("name", "", "device_token", ""),
+                null)).build();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response upload(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
+            @FormParam("provider") String provider, @FormParam("environment") String environment,
+            @FormParam("name") String name, @FormParam("app_id") String appId, @FormParam("app_key") String appKey,
+            @FormParam("app_secret") String appSecret, @FormParam("certificate") String certificate,
+            @FormParam("message_defaults") String messageDefaults) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        guard.checkCsrf(session, csrf);
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("provider", Pages.text(provider));
+        form.put("environment", Pages.text(environment));
+        form.put("name", Pages.text(name));
+        form.put("app_id", Pages.text(appId));
+        form.put("app_key", Pages.text(appKey));
+        form.put("message_defaults", Pages.text(messageDefaults));
+        Map<String, String> errors = noErrors();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("provider", parseInt(form.get("provider")));
+        body.put("environment", parseInt(form.get("environment")));
+        body.put("name", form.get("name"));
+        body.put("app_id", form.get("app_id"));
+        body.put("app_key", form.get("app_key"));
+        body.put("app_secret", appSecret == null ? "" : appSecret);
+        body.put("certificate", certificate == null ? "" : certificate);
+        if (!form.get("message_defaults").isEmpty()) {
+            try {
+                body.put("message_defaults", json.readTree(form.get("message_defaults")));
+            } catch (JsonProcessingException e) {
+                errors.put("message_defaults", "message_defaults: not JSON");
+                return Response.status(400).entity(render(session, form, errors, null,
+                        Map.of("name", "", "device_token", ""), null)).build();
+            }
+        }
+        Answer answer = services.post(Service.PUSH, "/push/certificate", session.credentials(), body);
+        if (answer.ok()) {
+            return Response.ok(render(session, emptyForm(), errors, "Certificate " + form.get("name") + " saved.",
+                    Map.of("name", form.get("name"), "device_token", ""), null)).build();
+        }
+        Matcher field = FIELD_MESSAGE.matcher(answer.message());
+        String key = answer.code() == 10002 && field.matches() && errors.containsKey(field.group(1))
+                ? field.group(1) : "general";
+        errors.put(key, answer.error());
+        return Response.status(400).entity(render(session, form, errors, null,
+                Map.of("name", "", "device_token", ""), null)).build();
+    }
+
+    @POST
+    @Path("test")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response testSend(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
+            @FormParam("name") String name, @FormParam("device_token") String deviceToken,
+            @FormParam("title") String title, @FormParam("body") String text) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        guard.checkCsrf(session, csrf);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", Pages.text(name));
+        body.put("device_token", Pages.text(deviceToken));
+        body.put("title", Pages.text(title));
+        body.put("body", Pages.text(text));
+        Answer answer = services.post(Service.PUSH, "/push/certificate/test", session.credentials(), body);
+        String result;
+        if (answer.ok() && answer.data() != null) {
+            JsonNode data = answer.data();
+            String providerAnswer = data.path("provider_answer").asText("");
+            result = "outcome: " + data.path("outcome").asText() + "\nreason: " + data.path("reason").asText("")
+                    + "\nprovider status: " + data.path("provider_status").asText("")
+                    + "\nprovider answer: " + providerAnswer.substring(0, Math.min(providerAnswer.length(),
+                            TEST_ANSWER_LIMIT));
+        } else {
+            result = "Not sent: " + answer.error();
+        }
+        return Response.ok(render(session, emptyForm(), noErrors(), null,
+                Map.of("name", Pages.text(name), "device_token", Pages.text(deviceToken)), result)).build();
+    }
+
+    private TemplateInstance render(ConsoleSession session, Map<String, String> form, Map<String, String> errors,
+            String uploadResult, Map<String, String> testForm, String testResult) {
+        List<Map<String, String>> rows = new ArrayList<>();
+        String loadError = null;
+        for (Map<String, String> provider : PROVIDERS) {
+            for (String environment : List.of("1", "0")) {
+                Answer answer = services.get(Service.PUSH, "/push/certificate?provider=" + provider.get("code")
+                        + "&environment=" + environment, session.credentials());
+                if (!answer.ok()) {
+                    loadError = "Certificates not read: " + answer.error();
+                } else if (answer.data() != null) {
+                    rows.add(maskedRow(provider.get("label"), environment, answer.data()));
+                }
+            }
+        }
+        return Pages.page(certificates, session).data("certificates", rows).data("loadError", loadError)
+                .data("providers", PROVIDERS).data("form", form).data("errors", errors)
+                .data("uploadResult", uploadResult).data("testForm", testForm).data("testResult", testResult);
+    }
+
+    /** Secrets never reach the browser: app_secret and certificate are shown by length and last characters. */
+    static Map<String, String> maskedRow(String provider, String environment, JsonNode certificate) {
+        Map<String, String> row = new LinkedHashMap<>();
+        row.put("provider", provider);
+        row.put("environment", environment.equals("1") ? "1 production" : "0 development");
+        row.put("name", certificate.path("name").asText(""));
+        row.put("appId", certificate.path("app_id").asText(""));
+        row.put("appKey", certificate.path("app_key").asText(""));
+        row.put("appSecret", mask(certificate.path("app_secret").asText("")));
+        row.put("certificate", mask(certificate.path("certificate").asText("")));
+        return row;
+    }
+
+    static String mask(String secret) {
+        if (secret.isEmpty()) {
+            return "-";
+        }
+        String tail = secret.length() >= 16 ? secret.strip().substring(secret.strip().length() - 4) : "";
+        return "•••• " + (tail.isEmpty() ? "" : tail + " ") + "(" + secret.length() + " characters)";
+    }
+
+    private static Map<String, String> emptyForm() {
+        Map<String, String> form = new LinkedHashMap<>();
+        FIELDS.forEach(field -> form.put(field, ""));
+        form.put("provider", "3");
+        form.put("environment", "1");
+        return form;
+    }
+
+    private static Map<String, String> noErrors() {
+        Map<String, String> errors = new LinkedHashMap<>();
+        FIELDS.forEach(field -> errors.put(field, ""));
+        errors.put("general", "");
+        return errors;
+    }
+
+    /** A number when the text is one; otherwise the text itself, so the API names the field in its refusal. */
+    private static Object parseInt(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            return text;
+        }
+    }
+}

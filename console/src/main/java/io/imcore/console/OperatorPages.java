@@ -1,0 +1,82 @@
+package io.imcore.console;
+
+import io.imcore.console.Services.Answer;
+import io.imcore.console.Services.Service;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operator's apps (docs/api-decisions.md "Apps"): the list (auth-service {@code GET /app/list}), create and
+ * rotate an admin token. A new admin token is shown once, in the answer to the form, and kept nowhere.
+ */
+@Path("/apps")
+@Produces(MediaType.TEXT_HTML)
+public class OperatorPages {
+
+    @Inject
+    SessionGuard guard;
+    @Inject
+    Services services;
+    @Inject
+    Template apps;
+
+    @GET
+    public Response list(@Context HttpHeaders headers) {
+        return Response.ok(page(guard.requireOperator(headers), null, null)).build();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response create(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
+            @FormParam("name") String name) {
+        ConsoleSession session = guard.requireOperator(headers);
+        guard.checkCsrf(session, csrf);
+        Answer answer = services.post(Service.AUTH, "/app/create", session.credentials(),
+                Map.of("name", Pages.text(name)));
+        return Response.ok(page(session, answer, "created")).build();
+    }
+
+    @POST
+    @Path("admin-token")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response rotate(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
+            @FormParam("app_id") String appId) {
+        ConsoleSession session = guard.requireOperator(headers);
+        guard.checkCsrf(session, csrf);
+        Map<String, String> credentials = new HashMap<>(session.credentials());
+        credentials.put("app_id", Pages.text(appId));
+        Answer answer = services.post(Service.AUTH, "/app/admin_token", credentials, null);
+        return Response.ok(page(session, answer, "given a new admin token (the previous one no longer works)"))
+                .build();
+    }
+
+    private TemplateInstance page(ConsoleSession session, Answer result, String done) {
+        Answer list = services.get(Service.AUTH, "/app/list", session.credentials());
+        List<Map<String, Object>> rows = services.plainList(list.ok() && list.data() != null
+                ? list.data().get("list") : null);
+        rows.forEach(row -> row.put("created_at_text", Pages.time(row.get("created_at"))));
+        TemplateInstance page = Pages.page(apps, session).data("apps", rows)
+                .data("listError", list.ok() ? null : list.error());
+        if (result != null && result.ok() && result.data() != null) {
+            page.data("issued", Map.of("app_id", result.data().path("app_id").asText(), "admin_token",
+                    result.data().path("admin_token").asText(), "done", done));
+        } else if (result != null) {
+            page.data("error", result.error());
+        }
+        return page;
+    }
+}

@@ -1,0 +1,115 @@
+package io.imcore.console;
+
+import io.imcore.console.Services.Answer;
+import io.imcore.console.Services.Service;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * Sign-in and sign-out. A credential is accepted when a service accepts it: the admin token on an admin-only read of
+ * push-service, the platform key on auth-service's operator app list. A successful sign-in gets a new session id
+ * (the anonymous one that carried the form's CSRF token ends), so no id known before the sign-in stays valid.
+ */
+@Path("/")
+@Produces(MediaType.TEXT_HTML)
+public class SignInResource {
+
+    @Inject
+    SessionStore sessions;
+    @Inject
+    SessionGuard guard;
+    @Inject
+    SignInThrottle throttle;
+    @Inject
+    Services services;
+    @Inject
+    Template signIn;
+
+    @GET
+    @Path("sign-in")
+    public Response page(@Context HttpHeaders headers) {
+        ConsoleSession session = guard.current(headers);
+        if (session != null && session.signedIn()) {
+            return Pages.redirect("/");
+        }
+        if (session == null) {
+            session = sessions.create(ConsoleSession.Role.NONE, null, null);
+        }
+        return Response.ok(form(session, null, "admin", "")).cookie(guard.cookie(session)).build();
+    }
+
+    @POST
+    @Path("sign-in")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response signIn(@Context HttpHeaders headers, @Context HttpServerRequest request,
+            @FormParam("csrf") String csrf, @FormParam("kind") String kind, @FormParam("app_id") String appId,
+            @FormParam("admin_token") String adminToken, @FormParam("platform_key") String platformKey) {
+        ConsoleSession anonymous = guard.current(headers);
+        guard.checkCsrf(anonymous, csrf);
+        String address = request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
+        boolean operator = "operator".equals(kind);
+        String shownAppId = appId == null ? "" : appId.strip();
+        long wait = throttle.waitSeconds(address);
+        if (wait > 0) {
+            return Response.status(429).entity(form(anonymous, "10015 too many failed sign-ins from your address:"
+                    + " try again in " + wait + " s.", kind, shownAppId)).build();
+        }
+        String error = operator ? checkOperator(platformKey) : checkAdmin(shownAppId, adminToken);
+        if (error != null) {
+            throttle.failed(address);
+            return Response.status(401).entity(form(anonymous, error, kind, shownAppId)).build();
+        }
+        throttle.succeeded(address);
+        sessions.end(anonymous.id());
+        ConsoleSession session = operator
+                ? sessions.create(ConsoleSession.Role.OPERATOR, null, platformKey.strip())
+                : sessions.create(ConsoleSession.Role.ADMIN, shownAppId, adminToken.strip());
+        return Pages.redirectTo(operator ? "/apps" : "/").cookie(guard.cookie(session))
+                .build();
+    }
+
+    @POST
+    @Path("sign-out")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response signOut(@Context HttpHeaders headers, @FormParam("csrf") String csrf) {
+        ConsoleSession session = guard.require(headers);
+        guard.checkCsrf(session, csrf);
+        sessions.end(session.id());
+        return Pages.redirectTo("/sign-in").cookie(guard.expiredCookie()).build();
+    }
+
+    private String checkAdmin(String appId, String adminToken) {
+        if (appId.isEmpty() || adminToken == null || adminToken.isBlank()) {
+            return "Enter the app id and its admin token.";
+        }
+        Answer answer = services.get(Service.PUSH, "/push/certificate?provider=1&environment=1",
+                java.util.Map.of("app_id", appId, "access-token", adminToken.strip()));
+        return answer.ok() ? null : "Not signed in: " + answer.error();
+    }
+
+    private String checkOperator(String platformKey) {
+        if (platformKey == null || platformKey.isBlank()) {
+            return "Enter the platform key.";
+        }
+        Answer answer = services.get(Service.AUTH, "/app/list", java.util.Map.of("platform-key", platformKey.strip()));
+        return answer.ok() ? null : "Not signed in: " + answer.error();
+    }
+
+    private TemplateInstance form(ConsoleSession session, String error, String kind, String appId) {
+        return signIn.data("csrf", session.csrfToken()).data("error", error)
+                .data("operator", "operator".equals(kind)).data("appId", appId);
+    }
+
+}

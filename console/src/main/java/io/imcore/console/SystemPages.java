@@ -1,0 +1,95 @@
+package io.imcore.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.console.Services.Answer;
+import io.imcore.console.Services.Service;
+import io.quarkus.qute.Template;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operator's System page: readiness of every service ({@code /q/health/ready}), consumer lag per channel
+ * (push-service {@code GET /push/system/lag}) and push-worker's targets per channel and outcome from its Prometheus
+ * counter {@code push_worker_targets_total} (docs/push-worker.md "Metrics"), with the rate since the previous view.
+ * Health and metrics are not routed by the gateway: the service URLs must reach the services themselves.
+ */
+@Path("/system")
+@Produces(MediaType.TEXT_HTML)
+public class SystemPages {
+
+    static final String TARGETS_METRIC = "push_worker_targets_total";
+
+    @Inject
+    SessionGuard guard;
+    @Inject
+    Services services;
+    @Inject
+    ObjectMapper json;
+    @Inject
+    Template system;
+
+    /** The previous sample of push-worker's counters, for a rate over the time between two views. */
+    private volatile Map<Map<String, String>, Double> previousTargets = Map.of();
+    private volatile long previousAt;
+
+    @GET
+    public Response page(@Context HttpHeaders headers) {
+        ConsoleSession session = guard.requireOperator(headers);
+        List<Map<String, Object>> health = new ArrayList<>();
+        for (Service service : Service.values()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("service", service.name().toLowerCase().replace('_', '-'));
+            row.put("status", readiness(services.text(service, "/q/health/ready")));
+            health.add(row);
+        }
+        Answer lag = services.get(Service.PUSH, "/push/system/lag", session.credentials());
+        JsonNode channels = lag.ok() && lag.data() != null ? lag.data().get("channels") : null;
+        return Response.ok(Pages.page(system, session).data("health", health)
+                .data("lag", services.plainList(channels)).data("lagError", lag.ok() ? null : lag.error())
+                .data("targets", targets(services.text(Service.PUSH_WORKER, "/q/metrics")))).build();
+    }
+
+    private String readiness(String body) {
+        if (body == null) {
+            return "DOWN or unreachable";
+        }
+        try {
+            return json.readTree(body).path("status").asText("unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private List<Map<String, Object>> targets(String metrics) {
+        Map<Map<String, String>, Double> now = PrometheusText.samples(metrics, TARGETS_METRIC);
+        long at = System.currentTimeMillis();
+        Map<Map<String, String>, Double> before = previousTargets;
+        double seconds = (at - previousAt) / 1000.0;
+        List<Map<String, Object>> rows = new ArrayList<>();
+        now.forEach((labels, total) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("channel", labels.getOrDefault("channel", "-"));
+            row.put("outcome", labels.getOrDefault("outcome", "-"));
+            row.put("total", Math.round(total));
+            Double earlier = before.get(labels);
+            row.put("rate", earlier == null || seconds <= 0 ? "-"
+                    : String.format("%.1f/s over %.0f s", Math.max(0, total - earlier) / seconds, seconds));
+            rows.add(row);
+        });
+        previousTargets = now;
+        previousAt = at;
+        return rows;
+    }
+}

@@ -1,0 +1,39 @@
+package io.imcore.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.imcore.console.Services.Answer;
+import io.imcore.console.Services.Service;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** push-service's task list (GET /push/task/list) as the rows of the task table, shared by two pages. */
+@ApplicationScoped
+public class TaskLists {
+
+    @Inject
+    Services services;
+
+    /** Puts {@code tasks}, {@code tasksError} and {@code total} on the page; returns the total. */
+    public long addTo(TemplateInstance page, ConsoleSession session, Map<String, String> query) {
+        Answer answer = services.get(Service.PUSH, "/push/task/list" + queryString(query), session.credentials());
+        JsonNode list = answer.ok() && answer.data() != null ? answer.data().get("list") : null;
+        List<Map<String, Object>> rows = services.plainList(list);
+        rows.forEach(row -> row.put("created_at_text", Pages.time(row.get("created_at"))));
+        long total = answer.ok() && answer.data() != null ? answer.data().path("total").asLong() : 0;
+        page.data("tasks", rows).data("tasksError", answer.ok() ? null : answer.error()).data("total", total);
+        return total;
+    }
+
+    static String queryString(Map<String, String> query) {
+        String joined = query.entrySet().stream().filter(e -> e.getValue() != null && !e.getValue().isEmpty())
+                .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+        return joined.isEmpty() ? "" : "?" + joined;
+    }
+}

@@ -1,0 +1,277 @@
+package io.imcore.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.simulators.Simulators;
+import io.imcore.testing.ServiceProcess;
+import io.imcore.testing.SharedInfrastructure;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console in a real headless Chromium (Debian's chromium and chromedriver, installed by
+ * deploy/local/install-browser.sh) against the real packaged services as processes: auth-service, push-service and
+ * push-worker on the shared embedded PostgreSQL and Kafka, push-worker's vendor_b channel pointed at the Xiaomi
+ * simulator. An app admin signs in, switches push on, is refused a certificate (the API's message beside the field),
+ * uploads a valid one, pushes to a device bound to it and watches the report reach done with the numbers of
+ * /push/task/detail, then signs out. Screenshots of each page go to docs/console/.
+ */
+class ConsoleBrowserIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final String PLATFORM_KEY = "console-it-platform-key";
+    /** 32 bytes, base64: the certificate sealing key push-service and push-worker share. */
+    private static final String CERTIFICATE_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Path.of("../docs/console");
+
+    private static Simulators simulators;
+    private static ServiceProcess auth;
+    private static ServiceProcess push;
+    private static ServiceProcess worker;
+    private static ServiceProcess console;
+    private static WebDriver browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            throw new IllegalStateException("Chromium or chromedriver is missing: run deploy/local/install-browser.sh");
+        }
+        SharedInfrastructure infrastructure = SharedInfrastructure.get();
+        try (Connection c = DriverManager.getConnection(infrastructure.jdbcUrl(), "postgres", "postgres");
+                Statement statement = c.createStatement()) {
+            statement.execute("create database auth");
+            statement.execute("create database push");
+        }
+        Path simulatorDir = Files.createTempDirectory("console-simulators");
+        simulators = Simulators.start(simulatorDir, 0);
+        Map<String, String> common = Map.of("im.platform-key", PLATFORM_KEY);
+        auth = ServiceProcess.start("auth-service", Path.of("../auth-service"),
+                with(common, "quarkus.datasource.jdbc.url", infrastructure.jdbcUrl("auth")));
+        Map<String, String> pushConfig = with(common, "quarkus.datasource.jdbc.url", infrastructure.jdbcUrl("push"));
+        pushConfig.put("im.push.certificate-key", CERTIFICATE_KEY);
+        Map<String, String> serviceConfig = new HashMap<>(pushConfig);
+        serviceConfig.put("im.auth-service.url", auth.baseUrl());
+        serviceConfig.put("im.push.receipt-key", "console-it-receipts");
+        push = ServiceProcess.start("push-service", Path.of("../push-service"), serviceConfig);
+        Map<String, String> workerConfig = new HashMap<>(pushConfig);
+        String xiaomi = "http://127.0.0.1:" + simulators.get("vendor_b").port();
+        workerConfig.put("im.push.worker.channels", "vendor_b");
+        workerConfig.put("im.push.worker.channel.vendor_b.base-url", xiaomi);
+        workerConfig.put("im.push.worker.channel.vendor_b.development-base-url", xiaomi);
+        worker = ServiceProcess.start("push-worker", Path.of("../push-worker"), workerConfig);
+        console = ServiceProcess.start("console", Path.of("."), Map.of(
+                "im.console.auth-service-url", auth.baseUrl(),
+                "im.console.message-service-url", auth.baseUrl(),
+                "im.console.push-service-url", push.baseUrl(),
+                "im.console.push-worker-url", worker.baseUrl()));
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless",
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", "--window-size=1280,900");
+        browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .build(), options);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        // elements of a page still loading are waited for
+        browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(5));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        for (ServiceProcess process : new ServiceProcess[] {console, worker, push, auth}) {
+            if (process != null) {
+                process.kill();
+            }
+        }
+        if (simulators != null) {
+            simulators.close();
+        }
+    }
+
+    @Test
+    void anAppAdminPushesToADeviceAndWatchesItsReport() throws Exception {
+        JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"console\"}");
+        String appId = app.get("app_id").asText();
+        String adminToken = app.get("admin_token").asText();
+
+        // no session: any page leads to the sign-in page
+        open("/tasks");
+        assertEquals("/console/sign-in", path());
+        screenshot("sign-in");
+
+        // a form without its CSRF token is refused
+        ((JavascriptExecutor) browser).executeScript(
+                "document.querySelector('#admin-sign-in input[name=csrf]').remove()");
+        type("app_id", appId);
+        type("admin_token", adminToken);
+        submit("admin-submit");
+        assertTrue(text("refused").contains("CSRF token is missing"), text("refused"));
+        assertEquals("/console/sign-in", path());
+
+        open("/sign-in");
+        type("app_id", appId);
+        type("admin_token", adminToken);
+        submit("admin-submit");
+        assertEquals("/console/", path());
+
+        submit("push-on");
+        assertEquals("Push switched on.", text("notice"));
+        screenshot("overview");
+
+        // a certificate the API refuses: its message beside the field it names
+        open("/certificates");
+        new Select(browser.findElement(By.id("provider"))).selectByValue("3");
+        type("name", "mi-console");
+        type("app_secret", "console-xiaomi-secret");
+        submit("upload-submit");
+        String appIdError = text("error-app_id");
+        assertTrue(appIdError.startsWith("10002: app_id"), appIdError);
+        screenshot("certificate-refused");
+
+        new Select(browser.findElement(By.id("provider"))).selectByValue("3");
+        type("name", "mi-console");
+        type("cert_app_id", "com.example.console");
+        type("app_secret", "console-xiaomi-secret");
+        submit("upload-submit");
+        assertEquals("Certificate mi-console saved.", text("upload-result"));
+        String table = text("certificates");
+        assertTrue(table.contains("mi-console") && table.contains("com.example.console"), table);
+        assertFalse(browser.getPageSource().contains("console-xiaomi-secret"), "the secret reached the browser");
+        screenshot("certificates");
+
+        // a user's device, bound to the new certificate through the API as an app would
+        String deviceToken = "console-device-" + UUID.randomUUID();
+        long userId = api("POST", auth, "/user/register/v2", Map.of("app_id", appId),
+                "{\"username\":\"console_user\",\"password\":\"console-pass-1\"}").get("user_id").asLong();
+        JsonNode login = api("POST", auth, "/token/user", Map.of("app_id", appId),
+                "{\"name\":\"console_user\",\"password\":\"console-pass-1\",\"device_guid\":\"console-phone\"}");
+        api("POST", push, "/user/token/bind", Map.of("app_id", appId, "access-token", login.get("token").asText()),
+                "{\"device_sn\":" + login.get("device_sn").asInt() + ",\"device_token\":\"" + deviceToken
+                        + "\",\"notifier_name\":\"mi-console\"}");
+
+        open("/push/new");
+        new Select(browser.findElement(By.id("audience_kind"))).selectByValue("user_id");
+        type("audience_values", Long.toString(userId));
+        type("title", "Hello from the console");
+        type("body", "A push composed in the browser");
+        new Select(browser.findElement(By.id("strategy"))).selectByValue("ospush_only");
+        screenshot("composer");
+        // the provider answers slowly, so the report opens before the task is final and must refresh itself
+        simulators.get("vendor_b").setLatencyMillis(3_000);
+        submit("compose-submit");
+        String url = path();
+        assertTrue(url.matches("/console/tasks/\\d+"), url);
+        long taskId = Long.parseLong(url.substring(url.lastIndexOf('/') + 1));
+
+        // the report refreshes itself (htmx) until the task is final
+        assertFalse(List.of("done", "expired", "failed").contains(text("task-state")), text("task-state"));
+        assertEquals("every 2s", browser.findElement(By.id("report")).getAttribute("hx-trigger"));
+        new WebDriverWait(browser, Duration.ofSeconds(60)).until(d -> "done".equals(text("task-state")));
+        assertEquals(null, browser.findElement(By.id("report")).getAttribute("hx-trigger"), "a final report stops");
+        simulators.get("vendor_b").setLatencyMillis(0);
+        JsonNode detail = api("POST", push, "/push/task/detail",
+                Map.of("app_id", appId, "access-token", adminToken), "{\"list\":[" + taskId + "]}").get(0);
+        for (String counter : List.of("target", "sent", "received")) {
+            assertEquals(detail.get("vendor_b_" + counter).asText(), text("vendor_b-" + counter), counter);
+        }
+        assertEquals("1", text("vendor_b-sent"));
+        assertTrue(simulators.get("vendor_b").recorder().deliveriesTo(deviceToken) >= 1,
+                "the Xiaomi simulator received the push");
+        screenshot("report");
+
+        open("/tasks");
+        screenshot("tasks");
+
+        submit("sign-out");
+        assertEquals("/console/sign-in", path());
+        open("/");
+        assertEquals("/console/sign-in", path(), "the session ended at sign-out");
+    }
+
+    private static Map<String, String> with(Map<String, String> base, String key, String value) {
+        Map<String, String> map = new HashMap<>(base);
+        map.put(key, value);
+        return map;
+    }
+
+    private static void open(String path) {
+        browser.get(console.baseUrl() + "/console" + path);
+    }
+
+    /** Clicks a button that sends a form and waits for the next page to replace this one. */
+    private static void submit(String buttonId) {
+        WebElement page = browser.findElement(By.tagName("html"));
+        browser.findElement(By.id(buttonId)).click();
+        new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.stalenessOf(page));
+    }
+
+    private static String path() {
+        return URI.create(browser.getCurrentUrl()).getPath();
+    }
+
+    private static void type(String id, String value) {
+        WebElement field = browser.findElement(By.id(id));
+        field.clear();
+        field.sendKeys(value);
+    }
+
+    private static String text(String id) {
+        List<WebElement> found = browser.findElements(By.id(id));
+        return found.isEmpty() ? "" : found.get(0).getText().strip();
+    }
+
+    private static void screenshot(String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** A service API call that must succeed; returns its data. */
+    private static JsonNode api(String method, ServiceProcess service, String path, Map<String, String> headers,
+            String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(service.baseUrl() + path))
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json");
+        headers.forEach(request::header);
+        JsonNode answer = JSON.readTree(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertEquals(200, answer.path("code").asInt(), path + ": " + answer);
+        return answer.get("data");
+    }
+}

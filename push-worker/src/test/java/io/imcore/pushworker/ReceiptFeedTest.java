@@ -1,0 +1,79 @@
+package io.imcore.pushworker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.events.PushReceipt;
+import io.imcore.common.push.Channel;
+import io.imcore.common.store.Database;
+import io.imcore.pushworker.WorkerFixture.Device;
+import io.imcore.testing.Eventually;
+import io.imcore.testing.TopicWriter;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The push.receipts feed on the SmallRye Kafka connector: a poll whose transaction fails keeps its place (it is
+ * neither skipped nor committed past) and is counted once the database accepts it again.
+ */
+@QuarkusTest
+@QuarkusTestResource(ProvidersResource.class)
+class ReceiptFeedTest {
+
+    /** With {@link #REFUSE_RECEIPTS}: every receipt write fails, as with a database briefly away. */
+    private static final String REFUSAL = """
+            create or replace function refuse_receipts() returns trigger language plpgsql as
+            $$ begin raise exception 'receipts refused by ReceiptFeedTest'; end $$""";
+    private static final String REFUSE_RECEIPTS = """
+            create trigger refuse_receipts before insert on push_receipts
+                for each statement execute function refuse_receipts()""";
+
+    @Inject
+    Database database;
+
+    @Inject
+    ObjectMapper mapper;
+
+    private WorkerFixture fixture;
+
+    @BeforeEach
+    void app() throws Exception {
+        fixture = new WorkerFixture(database, mapper);
+    }
+
+    @AfterEach
+    void recover() {
+        fixture.execute("drop trigger if exists refuse_receipts on push_receipts");
+    }
+
+    @Test
+    void aBatchThatCannotBeWrittenIsRetriedInPlaceAndNothingAfterItIsLost() throws Exception {
+        long first = fixture.task(1);
+        long second = fixture.task(1);
+        Device device = fixture.device(Channel.SVCPUSH, null);
+        fixture.execute(REFUSAL);
+        fixture.execute(REFUSE_RECEIPTS);
+
+        ack(first, device);
+        ack(second, device);
+        Thread.sleep(3_000); // several failed attempts of the feed (it retries every second)
+        assertEquals(0, fixture.count(first, Channel.SVCPUSH, "received"), "nothing counted while refused");
+        assertEquals(0, fixture.count(second, Channel.SVCPUSH, "received"), "the later receipt waits its turn");
+
+        recover();
+        Eventually.until(Duration.ofSeconds(30), "both receipts counted", () ->
+                fixture.count(first, Channel.SVCPUSH, "received") == 1
+                        && fixture.count(second, Channel.SVCPUSH, "received") == 1);
+        WorkerFixture.awaitConsumed("push.receipts", "push-worker.receipts");
+    }
+
+    private void ack(long task, Device device) throws Exception {
+        TopicWriter.send("push.receipts", String.valueOf(task), mapper.writeValueAsString(
+                PushReceipt.svcpush(task, fixture.appId, device.userId(), device.deviceSn())));
+    }
+}
