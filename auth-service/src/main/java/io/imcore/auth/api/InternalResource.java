@@ -1,12 +1,12 @@
 package io.imcore.auth.api;
 
-import io.imcore.auth.store.AppStore;
-import io.imcore.auth.store.UserStore;
+import io.imcore.auth.store.AppRepository;
+import io.imcore.auth.store.UserRepository;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.IdentitySnapshot;
 import io.imcore.common.error.ApiException;
-import io.imcore.common.store.Database;
+import jakarta.transaction.Transactional;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -27,31 +27,28 @@ public class InternalResource {
 
     private static final int MAX_USERS = 500;
 
-    private final Database database;
-    private final AppStore apps;
-    private final UserStore users;
+    private final AppRepository apps;
+    private final UserRepository users;
 
-    public InternalResource(Database database, AppStore apps, UserStore users) {
-        this.database = database;
+    public InternalResource(AppRepository apps, UserRepository users) {
         this.apps = apps;
         this.users = users;
     }
 
     @GET
     @Path("/identity")
+    @Transactional
     public ApiResponse<IdentitySnapshot> identity(@QueryParam("app_id") String appId,
             @QueryParam("user_ids") String userIds) {
         if (appId == null || appId.isBlank()) {
             throw ApiException.badParameter("app_id", "required");
         }
         List<Long> ids = parseIds(userIds);
-        return ApiResponse.ok(database.read(c -> {
-            OptionalInt version = apps.adminTokenVersion(c, appId);
-            List<IdentitySnapshot.User> found = ids.isEmpty() || version.isEmpty() ? List.of()
-                    : users.findByIds(c, appId, ids).stream()
-                            .map(u -> new IdentitySnapshot.User(u.userId(), u.tokenVersion(), u.disabled())).toList();
-            return new IdentitySnapshot(version.isPresent() ? version.getAsInt() : null, found);
-        }));
+        OptionalInt version = apps.adminTokenVersion(appId);
+        List<IdentitySnapshot.User> found = ids.isEmpty() || version.isEmpty() ? List.of()
+                : users.inApp(appId, ids).stream()
+                        .map(u -> new IdentitySnapshot.User(u.userId, u.tokenVersion, u.disabled)).toList();
+        return ApiResponse.ok(new IdentitySnapshot(version.isPresent() ? version.getAsInt() : null, found));
     }
 
     private static List<Long> parseIds(String csv) {

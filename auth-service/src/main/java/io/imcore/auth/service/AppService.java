@@ -1,15 +1,14 @@
 package io.imcore.auth.service;
 
 import io.imcore.auth.api.Dtos.AppCredentials;
-import io.imcore.auth.store.AppStore;
+import io.imcore.auth.store.App;
+import io.imcore.auth.store.AppRepository;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.events.AuthEvent;
-import io.imcore.common.events.Outbox;
-import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
 import java.security.SecureRandom;
-import java.util.OptionalInt;
 
 /** Apps are created by the operator; each has one valid admin token at a time. */
 @ApplicationScoped
@@ -19,44 +18,36 @@ public class AppService {
     private static final int APP_ID_LENGTH = 16;
 
     private final SecureRandom random = new SecureRandom();
-    private final Database database;
-    private final AppStore apps;
-    private final Outbox outbox;
+    private final AppRepository apps;
+    private final AuthEvents events;
     private final TokenIssuer issuer;
 
-    public AppService(Database database, AppStore apps, Outbox outbox, TokenIssuer issuer) {
-        this.database = database;
+    public AppService(AppRepository apps, AuthEvents events, TokenIssuer issuer) {
         this.apps = apps;
-        this.outbox = outbox;
+        this.events = events;
         this.issuer = issuer;
     }
 
+    @Transactional
     public AppCredentials create(String name) {
-        String appId = newAppId();
-        String label = name == null || name.isBlank() ? appId : name.strip();
-        database.inTransaction(c -> {
-            apps.insert(c, appId, label);
-            outbox.append(c, AuthEvent.TOPIC, appId, AuthEvent.app(AuthEvent.APP_CREATED, appId, 1));
-            return null;
-        });
-        return new AppCredentials(appId, issuer.adminToken(appId, 1).token());
+        App app = new App();
+        app.appId = newAppId();
+        app.name = name == null || name.isBlank() ? app.appId : name.strip();
+        apps.persist(app);
+        events.publish(AuthEvent.app(AuthEvent.APP_CREATED, app.appId, app.adminTokenVersion));
+        return new AppCredentials(app.appId, issuer.adminToken(app.appId, app.adminTokenVersion).token());
     }
 
     /** Issues a new admin token; the previous one stops working at once. */
+    @Transactional
     public AppCredentials rotateAdminToken(String appId) {
         if (appId == null || appId.isBlank()) {
             throw new ApiException(ErrorCode.APP_NOT_FOUND, "app_id header missing");
         }
-        int version = database.inTransaction(c -> {
-            OptionalInt rotated = apps.rotateAdminToken(c, appId);
-            if (rotated.isEmpty()) {
-                throw new ApiException(ErrorCode.APP_NOT_FOUND);
-            }
-            outbox.append(c, AuthEvent.TOPIC, appId,
-                    AuthEvent.app(AuthEvent.APP_ADMIN_TOKEN_ROTATED, appId, rotated.getAsInt()));
-            return rotated.getAsInt();
-        });
-        return new AppCredentials(appId, issuer.adminToken(appId, version).token());
+        App app = apps.lock(appId).orElseThrow(() -> new ApiException(ErrorCode.APP_NOT_FOUND));
+        app.adminTokenVersion++;
+        events.publish(AuthEvent.app(AuthEvent.APP_ADMIN_TOKEN_ROTATED, appId, app.adminTokenVersion));
+        return new AppCredentials(appId, issuer.adminToken(appId, app.adminTokenVersion).token());
     }
 
     private String newAppId() {

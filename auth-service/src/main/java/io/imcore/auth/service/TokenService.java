@@ -1,19 +1,19 @@
 package io.imcore.auth.service;
 
 import io.imcore.auth.api.Dtos.TokenInfo;
-import io.imcore.auth.store.DeviceRow;
-import io.imcore.auth.store.DeviceStore;
-import io.imcore.auth.store.UserRow;
-import io.imcore.auth.store.UserStore;
-import io.imcore.auth.store.UserStore.LoginField;
+import io.imcore.auth.store.Device;
+import io.imcore.auth.store.DeviceRepository;
+import io.imcore.auth.store.User;
+import io.imcore.auth.store.UserRepository;
+import io.imcore.auth.store.UserRepository.LoginField;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.events.AuthEvent;
-import io.imcore.common.events.Outbox;
-import io.imcore.common.store.Database;
 import io.imcore.common.throttle.CredentialThrottle;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
@@ -29,29 +29,27 @@ public class TokenService {
     private static final Pattern MOBILE = Pattern.compile("^\\+?[0-9]{5,20}$");
 
     private final SecureRandom random = new SecureRandom();
-    private final Database database;
-    private final UserStore users;
-    private final DeviceStore devices;
+    private final UserRepository users;
+    private final DeviceRepository devices;
     private final PasswordHasher hasher;
     private final TokenIssuer issuer;
-    private final Outbox outbox;
+    private final AuthEvents events;
     private final AuthMetrics metrics;
     private final CredentialThrottle throttle;
 
-    public TokenService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher,
-            TokenIssuer issuer, Outbox outbox, AuthMetrics metrics, CredentialThrottle throttle) {
+    public TokenService(UserRepository users, DeviceRepository devices, PasswordHasher hasher, TokenIssuer issuer,
+            AuthEvents events, AuthMetrics metrics, CredentialThrottle throttle) {
         this.metrics = metrics;
         this.throttle = throttle;
-        this.database = database;
         this.users = users;
         this.devices = devices;
         this.hasher = hasher;
         this.issuer = issuer;
-        this.outbox = outbox;
+        this.events = events;
     }
 
     public TokenInfo byUserId(String appId, long userId, String password, String deviceGuid, String address) {
-        return issue("id", appId, "id:" + userId, address, () -> database.read(c -> users.findById(c, appId, userId)),
+        return issue("id", appId, "id:" + userId, address, () -> users.find(appId, userId),
                 password, deviceGuid);
     }
 
@@ -60,12 +58,12 @@ public class TokenService {
         LoginField field = loginName.contains("@") ? LoginField.EMAIL
                 : MOBILE.matcher(loginName).matches() ? LoginField.MOBILE : LoginField.USERNAME;
         return issue("login", appId, throttleAccount(field, loginName), address,
-                () -> database.read(c -> users.findByLogin(c, appId, field, loginName)), password, deviceGuid);
+                () -> users.findByLogin(appId, field, loginName), password, deviceGuid);
     }
 
     public TokenInfo byUserName(String appId, String name, String password, String deviceGuid, String address) {
         return issue("user", appId, throttleAccount(LoginField.USERNAME, name), address,
-                () -> database.read(c -> users.findByLogin(c, appId, LoginField.USERNAME, name)), password, deviceGuid);
+                () -> users.findByLogin(appId, LoginField.USERNAME, name), password, deviceGuid);
     }
 
     /**
@@ -86,28 +84,28 @@ public class TokenService {
      * answer after the same bcrypt work, and both count as a failure.
      */
     private TokenInfo issue(String operation, String appId, String account, String address,
-            Supplier<Optional<UserRow>> lookup, String password, String deviceGuid) {
+            Supplier<Optional<User>> lookup, String password, String deviceGuid) {
         throttle.check("/token/" + operation, appId, account, address);
-        Optional<UserRow> found = lookup.get();
+        Optional<User> found = QuarkusTransaction.joiningExisting().call(lookup::get);
         if (found.isEmpty()) {
             hasher.burnVerification(password);
             throw refused(appId, account, address);
         }
-        UserRow user = found.get();
-        if (!hasher.matches(password, user.passwordHash())) {
+        User user = found.get();
+        if (!hasher.matches(password, user.passwordHash)) {
             throw refused(appId, account, address);
         }
         throttle.succeeded(appId, account);
-        if (user.disabled()) {
+        if (user.disabled) {
             metrics.loginRefused("disabled");
             throw new ApiException(ErrorCode.USER_DISABLED);
         }
-        DeviceRow device = deviceGuid == null ? null : registerDevice(appId, user.userId(), deviceGuid);
-        Integer deviceSn = device == null ? null : device.deviceSn();
-        TokenIssuer.Issued token = issuer.userToken(appId, user.userId(), user.tokenVersion(), deviceSn);
+        Device device = deviceGuid == null ? null : registerDevice(appId, user.userId, deviceGuid);
+        Integer deviceSn = device == null ? null : device.deviceSn;
+        TokenIssuer.Issued token = issuer.userToken(appId, user.userId, user.tokenVersion, deviceSn);
         metrics.tokenIssued(operation);
-        return new TokenInfo(token.token(), token.expire(), user.userId(), token.publicKey(), ENCRYPT_TYPE_TLS_ONLY,
-                device == null ? null : device.pushToken(), deviceSn, null, null);
+        return new TokenInfo(token.token(), token.expire(), user.userId, token.publicKey(), ENCRYPT_TYPE_TLS_ONLY,
+                device == null ? null : device.pushToken, deviceSn, null, null);
     }
 
     private ApiException refused(String appId, String account, String address) {
@@ -117,17 +115,22 @@ public class TokenService {
     }
 
     /** Finds the user's device by guid or registers it with the next device_sn and a new push_token. */
-    private DeviceRow registerDevice(String appId, long userId, String deviceGuid) {
-        return database.inTransaction(c -> {
-            users.lock(c, userId);
-            Optional<DeviceRow> known = devices.touch(c, userId, deviceGuid);
+    private Device registerDevice(String appId, long userId, String deviceGuid) {
+        return QuarkusTransaction.joiningExisting().call(() -> {
+            User owner = users.lock(userId);
+            Optional<Device> known = devices.findByGuid(userId, deviceGuid);
             if (known.isPresent()) {
+                known.get().lastSeenAt = Instant.now();
                 return known.get();
             }
-            int deviceSn = users.nextDeviceSn(c, userId);
-            DeviceRow device = devices.insert(c, userId, deviceSn, deviceGuid, newPushToken());
-            AuthEvent event = AuthEvent.device(appId, userId, deviceSn, deviceGuid, device.pushToken());
-            outbox.append(c, AuthEvent.TOPIC, event.key(), event);
+            Device device = new Device();
+            device.userId = userId;
+            device.deviceSn = owner.nextDeviceSn++;
+            device.deviceGuid = deviceGuid;
+            device.pushToken = newPushToken();
+            device.createdAt = device.lastSeenAt = Instant.now();
+            devices.persistAndFlush(device);
+            events.publish(AuthEvent.device(appId, userId, device.deviceSn, deviceGuid, device.pushToken));
             return device;
         });
     }

@@ -6,52 +6,52 @@ import io.imcore.auth.api.Dtos.Device;
 import io.imcore.auth.api.Dtos.RegisteredUser;
 import io.imcore.auth.api.Dtos.RegisterRequest;
 import io.imcore.auth.config.AuthConfig;
-import io.imcore.auth.store.DeviceStore;
-import io.imcore.auth.store.UserRow;
-import io.imcore.auth.store.UserStore;
-import io.imcore.auth.store.UserStore.LoginField;
+import io.imcore.auth.store.DeviceRepository;
+import io.imcore.auth.store.User;
+import io.imcore.auth.store.UserRepository;
+import io.imcore.auth.store.UserRepository.LoginField;
 import io.imcore.common.error.ApiException;
-import io.imcore.common.error.DatabaseException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.events.AuthEvent;
-import io.imcore.common.events.Outbox;
 import io.imcore.common.store.Database;
 import io.imcore.common.throttle.CredentialThrottle;
 import io.imcore.common.throttle.RateLimit;
 import io.imcore.common.throttle.RateLimiter;
 import io.imcore.common.throttle.ThrottleConfig;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.Transactional;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.hibernate.exception.ConstraintViolationException;
 
 @ApplicationScoped
 public class UserService {
 
-    private final Database database;
-    private final UserStore users;
-    private final DeviceStore devices;
+    private final UserRepository users;
+    private final DeviceRepository devices;
     private final PasswordHasher hasher;
-    private final Outbox outbox;
+    private final AuthEvents events;
     private final AuthConfig config;
     private final AuthMetrics metrics;
     private final CredentialThrottle throttle;
     private final RateLimiter limiter;
     private final ThrottleConfig throttleConfig;
 
-    public UserService(Database database, UserStore users, DeviceStore devices, PasswordHasher hasher, Outbox outbox,
+    public UserService(UserRepository users, DeviceRepository devices, PasswordHasher hasher, AuthEvents events,
             AuthConfig config, AuthMetrics metrics, CredentialThrottle throttle, RateLimiter limiter,
             ThrottleConfig throttleConfig) {
         this.metrics = metrics;
         this.throttle = throttle;
         this.limiter = limiter;
         this.throttleConfig = throttleConfig;
-        this.database = database;
         this.users = users;
         this.devices = devices;
         this.hasher = hasher;
-        this.outbox = outbox;
+        this.events = events;
         this.config = config;
     }
 
@@ -92,27 +92,29 @@ public class UserService {
 
     /**
      * Disables or enables users, all or nothing: one unknown id and nothing changes (10000). Enabling also unlocks
-     * an account locked by too many failed logins (docs/throttling.md).
+     * an account locked by too many failed logins (docs/throttling.md), after the commit: the throttle keeps its own
+     * rows on its own connection.
      */
     public void setDisabled(String appId, List<Long> userIds, boolean disabled) {
-        Set<Long> wanted = new LinkedHashSet<>(userIds);
-        List<String> throttleAccounts = new ArrayList<>();
-        database.inTransaction(c -> {
-            List<Long> known = users.existing(c, appId, wanted);
+        List<String> throttleAccounts = QuarkusTransaction.requiringNew().call(() -> {
+            Set<Long> wanted = new LinkedHashSet<>(userIds);
+            List<User> known = users.inApp(appId, wanted);
             if (known.size() != wanted.size()) {
-                wanted.removeAll(known);
+                known.forEach(user -> wanted.remove(user.userId));
                 throw new ApiException(ErrorCode.USER_NOT_FOUND, "user does not exist: " + wanted.iterator().next());
             }
-            for (UserRow changed : users.setDisabled(c, appId, wanted, disabled)) {
-                publish(c, AuthEvent.user(AuthEvent.USER_CHANGED, appId, changed.userId(), changed.tokenVersion(),
-                        disabled));
-            }
-            if (!disabled) {
-                for (UserRow user : users.findByIds(c, appId, wanted)) {
-                    throttleAccounts.addAll(throttleAccounts(user));
+            List<String> accounts = new ArrayList<>();
+            for (User user : known) {
+                if (user.disabled != disabled) {
+                    user.disabled = disabled;
+                    events.publish(AuthEvent.user(AuthEvent.USER_CHANGED, appId, user.userId, user.tokenVersion,
+                            disabled));
+                }
+                if (!disabled) {
+                    accounts.addAll(throttleAccounts(user));
                 }
             }
-            return null;
+            return accounts;
         });
         if (!throttleAccounts.isEmpty()) {
             throttle.unlock(appId, throttleAccounts);
@@ -120,14 +122,14 @@ public class UserService {
     }
 
     /** Every key a login can count this user's failures under: by id, and by each login name it has. */
-    private static List<String> throttleAccounts(UserRow user) {
-        List<String> accounts = new ArrayList<>(List.of("id:" + user.userId()));
-        accounts.add(TokenService.throttleAccount(LoginField.USERNAME, user.username()));
-        if (user.email() != null) {
-            accounts.add(TokenService.throttleAccount(LoginField.EMAIL, user.email()));
+    private static List<String> throttleAccounts(User user) {
+        List<String> accounts = new ArrayList<>(List.of("id:" + user.userId));
+        accounts.add(TokenService.throttleAccount(LoginField.USERNAME, user.username));
+        if (user.email != null) {
+            accounts.add(TokenService.throttleAccount(LoginField.EMAIL, user.email));
         }
-        if (user.mobile() != null) {
-            accounts.add(TokenService.throttleAccount(LoginField.MOBILE, user.mobile()));
+        if (user.mobile != null) {
+            accounts.add(TokenService.throttleAccount(LoginField.MOBILE, user.mobile));
         }
         return accounts;
     }
@@ -137,54 +139,62 @@ public class UserService {
         // the same account key as /token/id: a stolen token cannot guess the password faster than a login could
         String account = "id:" + userId;
         throttle.check("/user/change_password", appId, account, address);
-        UserRow user = database.read(c -> users.findById(c, appId, userId))
+        User found = QuarkusTransaction.joiningExisting().call(() -> users.find(appId, userId))
                 .orElseThrow(() -> new ApiException(ErrorCode.USER_NOT_FOUND));
-        if (!hasher.matches(oldPassword, user.passwordHash())) {
+        if (!hasher.matches(oldPassword, found.passwordHash)) {
             throttle.failed(appId, account, address);
             throw new ApiException(ErrorCode.LOGIN_FAILED, "old_password is wrong");
         }
         throttle.succeeded(appId, account);
         String hash = hasher.hash(newPassword);
-        database.inTransaction(c -> {
-            int version = users.changePassword(c, userId, hash);
-            publish(c, AuthEvent.user(AuthEvent.USER_CHANGED, appId, userId, version, user.disabled()));
-            return null;
+        QuarkusTransaction.requiringNew().run(() -> {
+            User user = users.lock(userId);
+            user.passwordHash = hash;
+            user.tokenVersion++;
+            events.publish(AuthEvent.user(AuthEvent.USER_CHANGED, appId, userId, user.tokenVersion, user.disabled));
         });
     }
 
+    @Transactional
     public List<Device> devices(long userId) {
-        return database.read(c -> devices.list(c, userId)).stream()
-                .map(d -> new Device(d.deviceSn(), d.deviceGuid(), d.pushToken(),
-                        d.createdAt().toEpochMilli(), d.lastSeenAt().toEpochMilli()))
+        return devices.ofUser(userId).stream()
+                .map(d -> new Device(d.deviceSn, d.deviceGuid, d.pushToken, d.createdAt.toEpochMilli(),
+                        d.lastSeenAt.toEpochMilli()))
                 .toList();
     }
 
+    /** One transaction per user: in a batch, one taken name does not roll back the others. */
     private long insertUser(String appId, String username, String mobile, String email, String hash) {
+        User user = new User();
+        user.appId = appId;
+        user.username = username;
+        user.mobile = mobile;
+        user.email = email;
+        user.passwordHash = hash;
         try {
-            long userId = database.inTransaction(c -> {
-                long id = users.insert(c, appId, username, mobile, email, hash);
-                publish(c, AuthEvent.user(AuthEvent.USER_REGISTERED, appId, id, 1, false));
-                return id;
+            QuarkusTransaction.requiringNew().run(() -> {
+                // flushed here, so a taken name fails this call and not the commit
+                users.persistAndFlush(user);
+                events.publish(AuthEvent.user(AuthEvent.USER_REGISTERED, appId, user.userId, user.tokenVersion,
+                        user.disabled));
             });
-            metrics.userRegistered();
-            return userId;
-        } catch (DatabaseException e) {
+        } catch (PersistenceException e) {
             if (Database.isUniqueViolation(e)) {
-                throw new ApiException(ErrorCode.USER_EXISTS, takenField(e.getMessage()) + " is already registered");
+                throw new ApiException(ErrorCode.USER_EXISTS, takenField(e) + " is already registered");
             }
             throw e;
         }
+        metrics.userRegistered();
+        return user.userId;
     }
 
-    private void publish(java.sql.Connection c, AuthEvent event) throws java.sql.SQLException {
-        outbox.append(c, AuthEvent.TOPIC, event.key(), event);
-    }
-
-    private static String takenField(String error) {
-        if (error != null && error.contains("users_app_mobile")) {
+    /** The unique index that refused the row names the field. */
+    private static String takenField(PersistenceException e) {
+        String index = e instanceof ConstraintViolationException violation ? violation.getConstraintName() : null;
+        if ("users_app_mobile".equals(index)) {
             return "mobile";
         }
-        if (error != null && error.contains("users_app_email")) {
+        if ("users_app_email".equals(index)) {
             return "email";
         }
         return "username";

@@ -1,8 +1,8 @@
 package io.imcore.auth.store;
 
 import io.imcore.common.context.IdentityDirectory;
-import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -10,24 +10,23 @@ import java.util.OptionalInt;
 @ApplicationScoped
 public class AuthIdentityDirectory implements IdentityDirectory {
 
-    private final Database database;
-    private final AppStore apps;
-    private final UserStore users;
+    private final AppRepository apps;
+    private final UserRepository users;
 
-    public AuthIdentityDirectory(Database database, AppStore apps, UserStore users) {
-        this.database = database;
+    public AuthIdentityDirectory(AppRepository apps, UserRepository users) {
         this.apps = apps;
         this.users = users;
     }
 
     @Override
+    @Transactional
     public OptionalInt adminTokenVersion(String appId) {
-        return database.read(c -> apps.adminTokenVersion(c, appId));
+        return apps.adminTokenVersion(appId);
     }
 
     @Override
+    @Transactional
     public Optional<UserState> user(String appId, long userId) {
-        return database.read(c -> users.findById(c, appId, userId))
-                .map(u -> new UserState(u.tokenVersion(), u.disabled()));
+        return users.find(appId, userId).map(u -> new UserState(u.tokenVersion, u.disabled));
     }
 }

@@ -94,6 +94,12 @@ public class ExceptionMappers {
     /** Also the one place where an unreachable database becomes 50003, whatever wrapped its SQLException. */
     @ServerExceptionMapper
     public Response unexpected(Throwable e, ContainerRequestContext request) {
+        // Hibernate and the transaction manager wrap the driver's exception: judge it like a plain-JDBC failure
+        for (Throwable cause = e.getCause(); cause != null && !(e instanceof DatabaseException); cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return database(new DatabaseException(sql), request);
+            }
+        }
         String id = CorrelationId.of(request);
         SQLException unavailable = DatabaseException.unavailableCause(e);
         if (unavailable != null) {

@@ -43,6 +43,16 @@ class ExceptionMappersTest {
     }
 
     @Test
+    void aDriverFailureWrappedByHibernateIsJudgedLikePlainJdbc() {
+        RuntimeException wrapped = new RuntimeException("could not execute statement",
+                new SQLException("invalid byte sequence for encoding \"UTF8\": 0x00", "22021"));
+        assertEquals(10002, body(new ExceptionMappers().unexpected(wrapped, requestWithCorrelationId("req-9"))).code());
+        RuntimeException unreachable = new RuntimeException("commit failed",
+                new IllegalStateException(new SQLException("connection refused", "08006")));
+        assertEquals(50003, body(new ExceptionMappers().unexpected(unreachable, requestWithCorrelationId("req-9"))).code());
+    }
+
+    @Test
     void snakeCaseNamesMatchTheWire() {
         assertEquals("old_password", ExceptionMappers.toSnakeCase("oldPassword"));
         assertEquals("user_id", ExceptionMappers.toSnakeCase("userId"));

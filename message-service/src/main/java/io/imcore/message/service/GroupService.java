@@ -5,23 +5,28 @@ import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
-import io.imcore.common.store.Database;
 import io.imcore.message.api.Dtos.CreateGroupRequest;
 import io.imcore.message.api.Dtos.GroupInfo;
-import io.imcore.message.api.Dtos.GroupMember;
+import io.imcore.message.api.Dtos;
 import io.imcore.message.api.Dtos.GroupMembersRequest;
 import io.imcore.message.config.MessageConfig;
 import io.imcore.message.store.ConversationKind;
 import io.imcore.message.store.ConversationStore;
 import io.imcore.message.store.ConversationStore.Key;
-import io.imcore.message.store.GroupRow;
-import io.imcore.message.store.GroupStore;
+import io.imcore.message.store.Group;
+import io.imcore.message.store.GroupMember;
+import io.imcore.message.store.GroupMemberRepository;
+import io.imcore.message.store.GroupRepository;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.SQLException;
+import jakarta.transaction.Transactional;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import org.hibernate.Session;
+import org.hibernate.jdbc.ReturningWork;
 
 /**
  * Groups (decisions.md section 4). Members are the rows of the group's conversation. Who may do what: any member
@@ -36,22 +41,27 @@ public class GroupService {
     private static final int MAX_AVATAR = 1024;
     private static final int MAX_USER_LIST = 500;
 
-    private final Database database;
     private final IdentityDirectory directory;
     private final ConversationStore conversations;
-    private final GroupStore groups;
+    private final GroupRepository groups;
+    private final GroupMemberRepository members;
+    private final Session session;
     private final MessageConfig config;
 
-    public GroupService(Database database, IdentityDirectory directory, ConversationStore conversations,
-            GroupStore groups, MessageConfig config) {
-        this.database = database;
+    public GroupService(IdentityDirectory directory, ConversationStore conversations, GroupRepository groups,
+            GroupMemberRepository members, Session session, MessageConfig config) {
         this.directory = directory;
         this.conversations = conversations;
         this.groups = groups;
+        this.members = members;
+        this.session = session;
         this.config = config;
     }
 
-    /** The caller (user token, or admin acting as user_id) owns the new group; an admin alone creates it ownerless. */
+    /**
+     * The caller (user token, or admin acting as user_id) owns the new group; an admin alone creates it ownerless.
+     * The users are looked up (maybe from auth-service) before the transaction starts.
+     */
     public GroupInfo create(RequestContext caller, CreateGroupRequest body) {
         if (body == null) {
             throw ApiException.badParameter("body", "required");
@@ -65,130 +75,138 @@ public class GroupService {
         checkLength("avatar", body.avatar(), MAX_AVATAR);
         Long owner = caller.isAdmin() ? caller.userIdOrNull() : Long.valueOf(caller.token().userId());
         List<Long> invited = users(caller.appId(), body.userList(), "user_list", true);
-        LinkedHashSet<Long> members = new LinkedHashSet<>(invited);
+        LinkedHashSet<Long> others = new LinkedHashSet<>(invited);
         if (owner != null) {
-            members.remove(owner);
+            others.remove(owner);
         }
-        if (members.size() + (owner == null ? 0 : 1) > config.groupMaxMembers()) {
+        if (others.size() + (owner == null ? 0 : 1) > config.groupMaxMembers()) {
             throw ApiException.badParameter("user_list", "a group has at most " + config.groupMaxMembers() + " members");
         }
-        long groupId = database.inTransaction(c -> {
-            long id = groups.nextGroupId(c);
-            long conversationId = conversations.create(c, caller.appId(), Key.group(id));
-            groups.insert(c, caller.appId(), id, conversationId, name, body.description(), body.avatar(), owner);
+        return QuarkusTransaction.joiningExisting().call(() -> {
+            Group group = new Group();
+            group.appId = caller.appId();
+            group.groupId = groups.nextGroupId();
+            group.conversationId = sql(c -> conversations.create(c, group.appId, Key.group(group.groupId)));
+            group.name = name;
+            group.description = body.description();
+            group.avatar = body.avatar();
+            group.createdBy = owner;
+            groups.persistAndFlush(group);
             if (owner != null) {
-                conversations.addMembers(c, conversationId, caller.appId(), id, new long[] {owner}, GroupStore.ROLE_OWNER);
+                addMembers(group, List.of(owner), GroupMember.ROLE_OWNER);
             }
-            conversations.addMembers(c, conversationId, caller.appId(), id,
-                    members.stream().mapToLong(Long::longValue).toArray(), GroupStore.ROLE_MEMBER);
-            return id;
+            addMembers(group, others, GroupMember.ROLE_MEMBER);
+            // the owner and the member count are read from the member rows just written
+            session.refresh(group);
+            return info(group);
         });
-        return info(database.read(c -> groups.find(c, caller.appId(), groupId)).orElseThrow());
     }
 
     /** Adds users directly (no acceptance step); members already in stay as they are. */
     public boolean invite(RequestContext caller, GroupMembersRequest body) {
         long groupId = groupId(body == null ? null : body.groupId());
         List<Long> invited = users(caller.appId(), body.userList(), "user_list", false);
-        database.inTransaction(c -> {
-            GroupRow group = lockLive(c, caller, groupId);
-            requireMember(c, caller, group);
-            int added = conversations.addMembers(c, group.conversationId(), caller.appId(), groupId,
-                    invited.stream().mapToLong(Long::longValue).toArray(), GroupStore.ROLE_MEMBER);
-            if (group.memberCount() + added > config.groupMaxMembers()) {
+        QuarkusTransaction.joiningExisting().run(() -> {
+            Group group = lockLive(caller, groupId);
+            requireMember(caller, group);
+            if (group.memberCount + addMembers(group, invited, GroupMember.ROLE_MEMBER) > config.groupMaxMembers()) {
                 // the transaction rolls back: nobody is added
                 throw ApiException.badParameter("user_list", "a group has at most " + config.groupMaxMembers()
                         + " members");
             }
-            return null;
         });
         return true;
     }
 
     /** The owner or an admin removes members; ids that are not members are ignored. */
+    @Transactional
     public boolean kick(RequestContext caller, GroupMembersRequest body) {
         long groupId = groupId(body == null ? null : body.groupId());
         List<Long> kicked = ids(body.userList(), "user_list");
-        database.inTransaction(c -> {
-            GroupRow group = lockLive(c, caller, groupId);
-            requireOwner(caller, group);
-            groups.removeMembers(c, group.conversationId(), kicked.stream().mapToLong(Long::longValue).toArray());
-            if (group.ownerId() != null && kicked.contains(group.ownerId())) {
-                groups.promoteOldestMember(c, group.conversationId());
-            }
-            return null;
-        });
+        Group group = lockLive(caller, groupId);
+        requireOwner(caller, group);
+        members.remove(group.conversationId, kicked);
+        if (group.ownerId != null && kicked.contains(group.ownerId)) {
+            members.promoteOldest(group.conversationId);
+        }
         return true;
     }
 
     /** The caller leaves; when the owner leaves, the longest-standing member becomes the owner. */
+    @Transactional
     public boolean leave(RequestContext caller, Long groupIdParam) {
         long groupId = groupId(groupIdParam);
         long user = caller.requireUserId();
-        database.inTransaction(c -> {
-            GroupRow group = lockLive(c, caller, groupId);
-            if (groups.removeMembers(c, group.conversationId(), new long[] {user}) == 0) {
-                throw new ApiException(ErrorCode.NOT_GROUP_MEMBER);
-            }
-            if (group.ownerId() != null && group.ownerId() == user) {
-                groups.promoteOldestMember(c, group.conversationId());
-            }
-            return null;
-        });
+        Group group = lockLive(caller, groupId);
+        if (members.remove(group.conversationId, List.of(user)) == 0) {
+            throw new ApiException(ErrorCode.NOT_GROUP_MEMBER);
+        }
+        if (group.ownerId != null && group.ownerId == user) {
+            members.promoteOldest(group.conversationId);
+        }
         return true;
     }
 
+    /** A destroyed group keeps its row (its id is never reused) and loses its members. */
+    @Transactional
     public boolean destroy(RequestContext caller, Long groupIdParam) {
         long groupId = groupId(groupIdParam);
-        database.inTransaction(c -> {
-            GroupRow group = lockLive(c, caller, groupId);
-            requireOwner(caller, group);
-            groups.destroy(c, caller.appId(), groupId, group.conversationId());
-            return null;
-        });
+        Group group = lockLive(caller, groupId);
+        requireOwner(caller, group);
+        group.destroyedAt = Instant.now();
+        members.removeAll(group.conversationId);
         return true;
     }
 
+    @Transactional
     public GroupInfo info(RequestContext caller, Long groupIdParam) {
         long groupId = groupId(groupIdParam);
-        return database.read(c -> {
-            GroupRow group = live(c, caller, groupId);
-            requireMember(c, caller, group);
-            return info(group);
-        });
+        Group group = live(caller, groupId);
+        requireMember(caller, group);
+        return info(group);
     }
 
-    public List<GroupMember> members(RequestContext caller, Long groupIdParam) {
+    @Transactional
+    public List<Dtos.GroupMember> members(RequestContext caller, Long groupIdParam) {
         long groupId = groupId(groupIdParam);
-        return database.read(c -> {
-            GroupRow group = live(c, caller, groupId);
-            requireMember(c, caller, group);
-            return groups.members(c, group.conversationId()).stream()
-                    .map(m -> new GroupMember(m.userId(), m.role() == GroupStore.ROLE_OWNER ? "owner" : "member",
-                            m.joinedAtMs()))
-                    .toList();
-        });
+        Group group = live(caller, groupId);
+        requireMember(caller, group);
+        return members.ofConversation(group.conversationId).stream()
+                .map(m -> new Dtos.GroupMember(m.userId, m.owner() ? "owner" : "member", m.joinedAt.toEpochMilli()))
+                .toList();
     }
 
+    @Transactional
     public List<GroupInfo> joined(RequestContext caller) {
         long user = caller.requireUserId();
-        return database.read(c -> groups.joined(c, caller.appId(), user)).stream().map(GroupService::info).toList();
+        return groups.joined(caller.appId(), user).stream().map(GroupService::info).toList();
     }
 
-    private static GroupInfo info(GroupRow g) {
-        return new GroupInfo(g.groupId(), g.name(), g.description(), g.avatar(), g.ownerId(), g.memberCount(),
-                g.createdAtMs());
+    private static GroupInfo info(Group g) {
+        return new GroupInfo(g.groupId, g.name, g.description, g.avatar, g.ownerId, g.memberCount,
+                g.createdAt.toEpochMilli());
     }
 
-    private GroupRow live(Connection c, RequestContext caller, long groupId) throws SQLException {
+    /** Adds members through the conversation store, which starts them at the conversation's end; returns how many. */
+    private int addMembers(Group group, Collection<Long> userIds, int role) {
+        long[] ids = userIds.stream().mapToLong(Long::longValue).toArray();
+        return sql(c -> conversations.addMembers(c, group.conversationId, group.appId, group.groupId, ids, role));
+    }
+
+    /** Runs plain SQL on the session's connection, inside the current transaction. */
+    private <T> T sql(ReturningWork<T> work) {
+        return session.doReturningWork(work);
+    }
+
+    private Group live(RequestContext caller, long groupId) {
         checkActingGroup(caller, groupId);
-        return groups.find(c, caller.appId(), groupId).filter(g -> !g.destroyed())
+        return groups.find(caller.appId(), groupId).filter(g -> !g.destroyed())
                 .orElseThrow(() -> new ApiException(ErrorCode.GROUP_NOT_FOUND));
     }
 
-    private GroupRow lockLive(Connection c, RequestContext caller, long groupId) throws SQLException {
+    private Group lockLive(RequestContext caller, long groupId) {
         checkActingGroup(caller, groupId);
-        return groups.lock(c, caller.appId(), groupId).filter(g -> !g.destroyed())
+        return groups.lock(caller.appId(), groupId).filter(g -> !g.destroyed())
                 .orElseThrow(() -> new ApiException(ErrorCode.GROUP_NOT_FOUND));
     }
 
@@ -201,22 +219,22 @@ public class GroupService {
     }
 
     /** Members (and admins) only; an admin acting as a user is checked as that user. */
-    private void requireMember(Connection c, RequestContext caller, GroupRow group) throws SQLException {
+    private void requireMember(RequestContext caller, Group group) {
         Long user = caller.userIdOrNull();
         if (caller.isAdmin() && user == null) {
             return;
         }
-        if (conversations.member(c, group.conversationId(), user).isEmpty()) {
+        if (!members.isMember(group.conversationId, user)) {
             throw new ApiException(ErrorCode.NOT_GROUP_MEMBER);
         }
     }
 
-    private static void requireOwner(RequestContext caller, GroupRow group) {
+    private static void requireOwner(RequestContext caller, Group group) {
         Long user = caller.userIdOrNull();
         if (caller.isAdmin() && user == null) {
             return;
         }
-        if (group.ownerId() == null || !group.ownerId().equals(user)) {
+        if (group.ownerId == null || !group.ownerId.equals(user)) {
             throw new ApiException(ErrorCode.NO_PERMISSION, "only the group owner may do this");
         }
     }

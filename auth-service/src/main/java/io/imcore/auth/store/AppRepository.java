@@ -1,0 +1,20 @@
+package io.imcore.auth.store;
+
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+@ApplicationScoped
+public class AppRepository implements PanacheRepositoryBase<App, String> {
+
+    public OptionalInt adminTokenVersion(String appId) {
+        return findByIdOptional(appId).map(app -> OptionalInt.of(app.adminTokenVersion)).orElse(OptionalInt.empty());
+    }
+
+    /** Locks the app row for the rest of the transaction: rotations of one app run one at a time. */
+    public Optional<App> lock(String appId) {
+        return findByIdOptional(appId, LockModeType.PESSIMISTIC_WRITE);
+    }
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Footprint of auth-service and message-service for comparing builds (issue 14: Hibernate ORM with Panache):
+# for each checkout given, starts its packaged auth-service and message-service on a fresh pair of databases of
+# one throw-away PostgreSQL (system binaries), then deploy/bench/orm-footprint.py measures RSS after start, after
+# 1,000 reads each, and the mean time of a token operation and of a group create over 2,000 calls.
+# No Kafka broker: the outbox relay and the auth view retry in the background, alike for every build, and
+# message-service learns users and apps from auth-service's /internal/identity. bcrypt cost 4, so the token
+# operation's time is the service's and the database's, not the hash's.
+# Usage: deploy/bench/orm-footprint.sh CHECKOUT...   (each with auth-service and message-service packaged)
+# Knobs: PG_PORT (25432), PORT_BASE (28081: auth, +1 message), LOOP (2000), READS (1000)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+PG_PORT="${PG_PORT:-25432}"
+PORT_BASE="${PORT_BASE:-28081}"
+PG_BIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
+WORK="$(mktemp -d /tmp/orm-footprint.XXXXXX)"
+chmod 755 "$WORK"
+PLATFORM_KEY="footprint-platform-key"
+SERVICE_PIDS=()
+
+as_pg() { if ((EUID == 0)); then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
+psql_admin() { as_pg "$PG_BIN/psql" -h /tmp -p "$PG_PORT" -U postgres -Atqc "$1" postgres; }
+stop_services() { for pid in "${SERVICE_PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done; SERVICE_PIDS=(); }
+cleanup() {
+  stop_services || true
+  as_pg "$PG_BIN/pg_ctl" -D "$WORK/pgdata" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+mkdir "$WORK/pgdata"
+((EUID != 0)) || chown postgres:postgres "$WORK/pgdata"
+as_pg "$PG_BIN/initdb" -D "$WORK/pgdata" -U postgres -E UTF8 --locale=C --auth-local=peer --auth-host=scram-sha-256 >/dev/null
+as_pg "$PG_BIN/pg_ctl" -D "$WORK/pgdata" -l "$WORK/pgdata/log" -w -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT \
+  -c unix_socket_directories=/tmp -c max_connections=100" start >/dev/null
+psql_admin "CREATE ROLE auth LOGIN PASSWORD 'auth'" >/dev/null
+psql_admin "CREATE ROLE message LOGIN PASSWORD 'message'" >/dev/null
+"$ROOT/deploy/jwt/jwt-keys.sh" new "$WORK/jwt.pem" >/dev/null
+"$ROOT/deploy/jwt/jwt-keys.sh" jwks "$WORK/jwt.pem" >"$WORK/jwks.json"
+
+# start NAME PORT DATABASE CHECKOUT ENV...: the packaged service in the background; its pid into SERVICE_PIDS
+start() {
+  local name="$1" port="$2" db="$3" checkout="$4"
+  shift 4
+  env QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$port" \
+    QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/$db" \
+    QUARKUS_DATASOURCE_USERNAME="${name%-service}" QUARKUS_DATASOURCE_PASSWORD="${name%-service}" \
+    KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:9 MP_JWT_VERIFY_PUBLICKEY_LOCATION="$WORK/jwks.json" \
+    IM_PLATFORM_KEY="$PLATFORM_KEY" QUARKUS_LOG_CONSOLE_LEVEL=WARN "$@" \
+    java -Xmx256m -jar "$checkout/$name/target/quarkus-app/quarkus-run.jar" >"$WORK/$name-$db.log" 2>&1 &
+  SERVICE_PIDS+=("$!")
+  local deadline=$((SECONDS + 180))
+  until curl -fsS "http://127.0.0.1:$port/q/health/live" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || { tail -n 30 "$WORK/$name-$db.log" >&2; echo "$name did not start" >&2; exit 1; }
+    sleep 1
+  done
+}
+
+run=0
+for checkout in "$@"; do
+  run=$((run + 1))
+  checkout="$(cd "$checkout" && pwd)"
+  psql_admin "CREATE DATABASE auth$run OWNER auth" >/dev/null
+  psql_admin "CREATE DATABASE message$run OWNER message" >/dev/null
+  echo "== $checkout ($(git -C "$checkout" log -1 --format=%h))"
+  start auth-service "$PORT_BASE" "auth$run" "$checkout" IM_JWT_PRIVATE_KEY_LOCATION="$WORK/jwt.pem" IM_AUTH_BCRYPT_COST=4
+  start message-service "$((PORT_BASE + 1))" "message$run" "$checkout" IM_AUTH_SERVICE_URL="http://127.0.0.1:$PORT_BASE"
+  sleep 5 # let start-up work (Flyway, first scheduler runs) settle before the first RSS reading
+  AUTH_URL="http://127.0.0.1:$PORT_BASE" MESSAGE_URL="http://127.0.0.1:$((PORT_BASE + 1))" PLATFORM_KEY="$PLATFORM_KEY" \
+    AUTH_PID="${SERVICE_PIDS[0]}" MESSAGE_PID="${SERVICE_PIDS[1]}" python3 "$ROOT/deploy/bench/orm-footprint.py"
+  stop_services
+done

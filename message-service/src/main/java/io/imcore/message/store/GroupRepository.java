@@ -1,0 +1,33 @@
+package io.imcore.message.store;
+
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import java.util.List;
+import java.util.Optional;
+
+@ApplicationScoped
+public class GroupRepository implements PanacheRepositoryBase<Group, Group.Key> {
+
+    /** Group ids come from their own sequence, from 10^12 up (users and groups share one id space). */
+    public long nextGroupId() {
+        return getSession().createNativeQuery("select nextval('group_ids')", Long.class).getSingleResult();
+    }
+
+    public Optional<Group> find(String appId, long groupId) {
+        return find("appId = ?1 and groupId = ?2", appId, groupId).firstResultOptional();
+    }
+
+    /** Like {@link #find} but locks the group row: membership changes of one group run one at a time. */
+    public Optional<Group> lock(String appId, long groupId) {
+        return find("appId = ?1 and groupId = ?2", appId, groupId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional();
+    }
+
+    /** The live groups the user is a member of, most recently joined first (index conversation_members_by_user). */
+    public List<Group> joined(String appId, long userId) {
+        return find("select g from Group g join GroupMember m on m.conversationId = g.conversationId"
+                + " where m.appId = ?2 and m.userId = ?1 and g.appId = ?2 and g.destroyedAt is null"
+                + " order by m.joinedAt desc, g.groupId desc", userId, appId).list();
+    }
+}
