@@ -47,7 +47,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * push-worker on the shared embedded PostgreSQL and Kafka, push-worker's vendor_b channel pointed at the Xiaomi
  * simulator. An app admin signs in, switches push on, is refused a certificate (the API's message beside the field),
  * uploads a valid one, pushes to a device bound to it and watches the report reach done with the numbers of
- * /push/task/detail, then signs out. Screenshots of each page go to docs/console/.
+ * /push/task/detail, then signs out. Screenshots of each page go to target/console-screenshots/, or to docs/console/ with
+ * {@code -Dconsole.screenshots=update} (the app id changes on every run, so the committed ones are refreshed on purpose only).
  */
 class ConsoleBrowserIT {
 
@@ -58,7 +59,9 @@ class ConsoleBrowserIT {
     private static final String CERTIFICATE_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = Path.of("../docs/console");
+    private static final Path SCREENSHOTS = "update".equals(System.getProperty("console.screenshots"))
+            ? Path.of("../docs/console")
+            : Path.of("target/console-screenshots");
 
     private static Simulators simulators;
     private static ServiceProcess auth;
