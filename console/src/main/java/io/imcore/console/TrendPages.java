@@ -1,0 +1,54 @@
+package io.imcore.console;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.console.Services.Answer;
+import io.imcore.console.Services.Service;
+import io.quarkus.qute.Template;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+/** Trends: daily sent and failed per channel (GET /push/stats/daily) as a uPlot chart and as a table. */
+@Path("/trends")
+@Produces(MediaType.TEXT_HTML)
+public class TrendPages {
+
+    /** The range push-service accepts (docs/push-statistics.md). */
+    static final int MAX_DAYS = 90;
+    private static final int DEFAULT_DAYS = 30;
+
+    @Inject
+    SessionGuard guard;
+    @Inject
+    Services services;
+    @Inject
+    ObjectMapper json;
+    @Inject
+    Template trends;
+
+    @GET
+    public Response trends(@Context HttpHeaders headers, @QueryParam("days") Integer days)
+            throws JsonProcessingException {
+        ConsoleSession session = guard.requireAdmin(headers);
+        int range = days == null || days < 1 || days > MAX_DAYS ? DEFAULT_DAYS : days;
+        Answer answer = services.get(Service.PUSH, "/push/stats/daily?days=" + range, session.credentials());
+        List<Map<String, Object>> rows = answer.ok() && answer.data() != null
+                ? services.plainList(answer.data().get("days"))
+                : List.of();
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        String chart = json.writeValueAsString(TrendSeries.of(rows, today.minusDays(range - 1L), today));
+        return Response.ok(Pages.page(trends, session).data("days", range).data("rows", rows)
+                .data("chart", chart).data("error", answer.ok() ? null : answer.error())).build();
+    }
+}
