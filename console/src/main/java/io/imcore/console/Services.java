@@ -72,6 +72,10 @@ public class Services {
         return call(service, "POST", pathAndQuery, headers, body);
     }
 
+    public Answer put(Service service, String pathAndQuery, Map<String, String> headers, Object body) {
+        return call(service, "PUT", pathAndQuery, headers, body);
+    }
+
     private Answer call(Service service, String method, String pathAndQuery, Map<String, String> headers,
             Object body) {
         String url = baseUrl(service) + pathAndQuery;
