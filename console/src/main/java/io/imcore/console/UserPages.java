@@ -41,6 +41,8 @@ public class UserPages {
         TemplateInstance page = Pages.page(users, session).data("userId", Pages.text(userId))
                 .data("groupId", Pages.text(groupId));
         Long user = id(userId);
+        // a flag, not the lists: Qute's #if treats an empty list (no devices, or a refusal) as false
+        page.data("userShown", user != null);
         if (user != null) {
             Map<String, String> asUser = session.credentialsAsUser(user);
             Answer devices = services.get(Service.AUTH, "/user/device/list", asUser);
@@ -53,6 +55,7 @@ public class UserPages {
         }
         page.data("userError", userId != null && !userId.isBlank() && user == null ? "user_id must be a number" : null);
         Long group = id(groupId);
+        page.data("groupShown", group != null);
         if (group != null) {
             Map<String, String> onGroup = session.credentialsOnGroup(group);
             Answer info = services.get(Service.MESSAGE, "/group/info", onGroup);
