@@ -21,6 +21,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -220,8 +222,29 @@ class ConsoleBrowserIT {
                 "the Xiaomi simulator received the push");
         screenshot("report");
 
+        // the task list shows the task with its totals over all channels
         open("/tasks");
+        List<String> taskRow = cells(By.id("task-" + taskId));
+        assertEquals("done", taskRow.get(2), taskRow.toString());
+        assertEquals(List.of("1", "1"), taskRow.subList(4, 6), "target and sent: " + taskRow);
         screenshot("tasks");
+
+        // trends: today's vendor_b row in the table, and the uPlot chart drawn from the bundled web jar
+        open("/trends");
+        List<String> today = cells(By.xpath("//table[@id='trend-table']/tbody/tr[td[2]='vendor_b']"));
+        assertEquals(LocalDate.now(ZoneOffset.UTC).toString(), today.get(0), today.toString());
+        assertEquals("1", today.get(3), "sent: " + today);
+        assertFalse(browser.findElements(By.cssSelector("#trend-chart canvas")).isEmpty(), "the chart is drawn");
+        screenshot("trends");
+
+        // users: the user's device (auth-service, the admin acting as the user); disable and enable (PUT, CSRF)
+        open("/users?user_id=" + userId);
+        assertTrue(text("devices").contains("console-phone"), text("devices"));
+        screenshot("users");
+        submit("user-disable");
+        assertEquals("User " + userId + " disabled.", text("notice"));
+        submit("user-enable");
+        assertEquals("User " + userId + " enabled.", text("notice"));
 
         submit("sign-out");
         assertEquals("/console/sign-in", path());
@@ -244,6 +267,10 @@ class ConsoleBrowserIT {
         WebElement page = browser.findElement(By.tagName("html"));
         browser.findElement(By.id(buttonId)).click();
         new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.stalenessOf(page));
+    }
+
+    private static List<String> cells(By row) {
+        return browser.findElement(row).findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
     }
 
     private static String path() {
