@@ -68,7 +68,19 @@ class AuthViewTest {
         eventually(() -> directory.user(app, 78), Optional::isPresent);
         assertEquals(Optional.of(new UserState(2, true)), directory.user(app, 77));
         assertTrue(directory.user(app, 79).isEmpty());
+    }
+
+    /**
+     * The connector's consumer still publishes the client's metrics (docs/operations.md reads the view's lag there):
+     * a lag series of the auth view's consumer, whose client id the connector names after the channel.
+     */
+    @Test
+    void theFeedsConsumerLagIsOnMetrics() throws Exception {
+        String app = "app" + UUID.randomUUID().toString().substring(0, 8);
+        publish(app, "{\"v\":1,\"type\":\"app.created\",\"app_id\":\"" + app + "\",\"admin_token_version\":1,\"at\":1}");
+        eventually(() -> directory.adminTokenVersion(app), OptionalInt::isPresent);
         io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200)
-                .body(org.hamcrest.Matchers.containsString("kafka_consumer_fetch_manager_records_lag_max"));
+                .body(org.hamcrest.Matchers.matchesPattern(
+                        "(?s).*\\nkafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"kafka-consumer-auth-view\".*"));
     }
 }

@@ -1,38 +1,36 @@
 package io.imcore.common.events;
 
 import io.imcore.common.context.AuthViewStore;
-import io.quarkus.runtime.StartupEvent;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Keeps this service's auth view ({@code auth_view_apps}, {@code auth_view_users}) from the {@value AuthEvent#TOPIC}
- * topic through a {@link TopicFeeder}, as consumer group {@code <application name>.auth-view}. Replays are harmless
- * (upserts that never move a version backwards). Enabled with {@code im.auth-view.enabled=true}.
+ * topic on the connector channel {@value #CHANNEL}, as consumer group {@code <application name>.auth-view} (common's
+ * microprofile-config.properties). Replays are harmless (upserts that never move a version backwards). Enabled with
+ * {@code im.auth-view.enabled=true}; elsewhere the channel is off and this method stays unconnected.
  */
 @ApplicationScoped
 public class AuthViewUpdater {
 
-    private final TopicFeeder feeder;
-    private final boolean enabled;
-    private final String groupId;
+    static final String CHANNEL = "auth-view";
 
-    public AuthViewUpdater(TopicFeeder feeder,
-            @ConfigProperty(name = "im.auth-view.enabled", defaultValue = "false") boolean enabled,
-            @ConfigProperty(name = "quarkus.application.name") String applicationName) {
+    private final TopicFeeder feeder;
+
+    public AuthViewUpdater(TopicFeeder feeder) {
         this.feeder = feeder;
-        this.enabled = enabled;
-        this.groupId = applicationName + ".auth-view";
     }
 
-    void start(@Observes StartupEvent event) {
-        if (enabled) {
-            feeder.feed(AuthEvent.TOPIC, groupId, "auth-view-updater", this::apply);
-        }
+    /** One poll, applied in one transaction; the connector commits its offsets only after this returns. */
+    @Incoming(CHANNEL)
+    @Blocking
+    public void consume(ConsumerRecords<String, String> poll) throws InterruptedException {
+        feeder.applyUntilCommitted(CHANNEL, poll, TopicFeeder.each(this::apply));
     }
 
     private void apply(Connection c, ConsumerRecord<String, String> record) throws SQLException {
