@@ -1,6 +1,7 @@
 package io.imcore.auth.service;
 
 import io.imcore.auth.api.Dtos.AppCredentials;
+import io.imcore.auth.api.Dtos.AppList;
 import io.imcore.auth.store.AppStore;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
@@ -57,6 +58,10 @@ public class AppService {
             return rotated.getAsInt();
         });
         return new AppCredentials(appId, issuer.adminToken(appId, version).token());
+    }
+
+    public AppList list() {
+        return new AppList(database.read(apps::list));
     }
 
     private String newAppId() {

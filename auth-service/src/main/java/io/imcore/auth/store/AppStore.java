@@ -5,6 +5,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import io.imcore.auth.api.Dtos.AppSummary;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
 
 @ApplicationScoped
@@ -36,5 +39,19 @@ public class AppStore {
                 return rs.next() ? OptionalInt.of(rs.getInt(1)) : OptionalInt.empty();
             }
         }
+    }
+
+    /** Every app, oldest first (an operator runs a handful of apps, so the list is not paged). */
+    public List<AppSummary> list(Connection c) throws SQLException {
+        List<AppSummary> list = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "select app_id, name, admin_token_version, created_at from apps order by created_at, app_id");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                list.add(new AppSummary(rs.getString(1), rs.getString(2), rs.getInt(3),
+                        rs.getTimestamp(4).toInstant().toEpochMilli()));
+            }
+        }
+        return list;
     }
 }
