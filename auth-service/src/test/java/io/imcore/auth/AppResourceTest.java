@@ -84,4 +84,27 @@ class AppResourceTest {
                 .body(Map.of("name", "x".repeat(129))).post("/app/create")
                 .then().statusCode(200).body("code", equalTo(10002)).body("message", matchesPattern("name: .*"));
     }
+
+    @Test
+    void listShowsEveryAppWithItsCreationTimeAndTokenVersion() {
+        long before = System.currentTimeMillis();
+        AuthApi.App app = AuthApi.newApp();
+        given().header("platform-key", PLATFORM_KEY).header("app_id", app.appId()).post("/app/admin_token")
+                .then().body("code", equalTo(200));
+        String row = "data.list.find { it.app_id == '" + app.appId() + "' }";
+        given().header("platform-key", PLATFORM_KEY).get("/app/list")
+                .then().statusCode(200).body("code", equalTo(200))
+                .body(row + ".name", equalTo("test"))
+                .body(row + ".admin_token_version", equalTo(2))
+                .body(row + ".created_at", org.hamcrest.Matchers.greaterThanOrEqualTo(before - 5_000))
+                .body(row + ".admin_token", nullValue());
+    }
+
+    @Test
+    void listWithoutThePlatformKeyOrWithAnAdminTokenIsRefused() {
+        AuthApi.App app = AuthApi.newApp();
+        given().get("/app/list").then().statusCode(200).body("code", equalTo(10010)).body("data", nullValue());
+        given().header("platform-key", "guess").get("/app/list").then().statusCode(200).body("code", equalTo(10010));
+        asToken(app.appId(), app.adminToken()).get("/app/list").then().statusCode(200).body("code", equalTo(10010));
+    }
 }

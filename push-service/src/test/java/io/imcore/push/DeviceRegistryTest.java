@@ -207,6 +207,42 @@ class DeviceRegistryTest {
         fails(api.as(alice).body(Map.of("device_sn", 0)).delete("/user/token/unbind"), "device_sn");
     }
 
+    // ---------------------------------------------------------------- token list
+
+    @Test
+    void tokenListShowsEachBoundTokenMaskedToItsHeadAndTail() {
+        long before = System.currentTimeMillis();
+        api.newDevice(alice, 2);
+        ok(bind(api.as(alice), 1, "apns0123456789abcdef0123456789WXYZ", "apns-prod").post("/user/token/bind"));
+        ok(bind(api.as(alice), 1, "fcm-short", "fcm").post("/user/token/bind"));
+        ok(bind(api.as(alice), 2, "fcmABC_the_middle_is_hidden_9876", "fcm").post("/user/token/bind"));
+        api.newDevice(bob, 1);
+        ok(bind(api.as(bob), 1, "bobs-token-not-alices-list", "fcm").post("/user/token/bind"));
+
+        ValidatableResponse list = ok(api.as(alice).get("/user/token/list"));
+        list.body("data.list.size()", equalTo(3))
+                .body("data.list.device_sn", equalTo(List.of(1, 1, 2)))
+                .body("data.list.channel", equalTo(List.of("cloud", "ios", "cloud")))
+                .body("data.list.notifier_name", equalTo(List.of("fcm", "apns-prod", "fcm")))
+                .body("data.list.device_token_masked",
+                        equalTo(List.of("****", "apns01****WXYZ", "fcmABC****9876")));
+        long boundAt = list.extract().jsonPath().getLong("data.list[0].bound_at");
+        org.junit.jupiter.api.Assertions.assertTrue(boundAt >= before - 5_000 && boundAt <= System.currentTimeMillis() + 5_000,
+                "bound_at in epoch ms: " + boundAt);
+        ok(api.asAdmin().header("user_id", alice).get("/user/token/list"))
+                .body("data.list.device_token_masked", equalTo(List.of("****", "apns01****WXYZ", "fcmABC****9876")));
+        ok(api.as(bob).get("/user/token/list")).body("data.list.device_sn", equalTo(List.of(1)));
+        ok(api.asAdmin().header("user_id", 999_999_999L).get("/user/token/list")).body("data.list", equalTo(List.of()));
+    }
+
+    @Test
+    void tokenListRefusesAUserTokenNamingAUserAndAnAdminNamingNone() {
+        api.as(alice).header("user_id", bob).get("/user/token/list").then().statusCode(200)
+                .body("code", equalTo(10010)).body("data", nullValue());
+        fails(api.asAdmin().get("/user/token/list"), "user_id");
+        fails(api.asAdmin().header("user_id", "abc").get("/user/token/list"), "user_id");
+    }
+
     // ---------------------------------------------------------------- tags
 
     @Test

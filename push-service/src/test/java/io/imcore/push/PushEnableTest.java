@@ -20,7 +20,7 @@ import java.sql.ResultSet;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** POST /push/enable and PushApps.isEnabled: push is off until an admin switches it on. */
+/** GET and POST /push/enable and PushApps.isEnabled: push is off until an admin switches it on. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
 class PushEnableTest {
@@ -99,5 +99,23 @@ class PushEnableTest {
         app.as(user).post("/push/enable?value=false").then().statusCode(200)
                 .body("code", equalTo(10010)).body("data", nullValue());
         assertTrue(apps.isEnabled(app.appId), "unchanged");
+    }
+
+    @Test
+    void getAnswersTheSwitchAsItStands() {
+        TestApp app = TestApp.create(database);
+        app.asAdmin().get("/push/enable").then().statusCode(200)
+                .body("code", equalTo(200)).body("data.enabled", equalTo(false));
+        enable(app, "?value=true").body("code", equalTo(200));
+        app.asAdmin().get("/push/enable").then().body("code", equalTo(200)).body("data.enabled", equalTo(true));
+        enable(app, "?value=false").body("code", equalTo(200));
+        app.asAdmin().get("/push/enable").then().body("code", equalTo(200)).body("data.enabled", equalTo(false));
+    }
+
+    @Test
+    void getWithAUserTokenGets10010() {
+        PushApi app = PushApi.newApp(database);
+        app.as(app.newUser()).get("/push/enable").then().statusCode(200)
+                .body("code", equalTo(10010)).body("data", nullValue());
     }
 }

@@ -1,6 +1,7 @@
 package io.imcore.auth.api;
 
 import io.imcore.auth.api.Dtos.AppCredentials;
+import io.imcore.auth.api.Dtos.AppList;
 import io.imcore.auth.api.Dtos.CreateAppRequest;
 import io.imcore.auth.service.AppService;
 import io.imcore.common.api.ApiResponse;
@@ -8,13 +9,14 @@ import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContextFilter;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** Operator endpoints (header platform-key): create an app, rotate its admin token. */
+/** Operator endpoints (header platform-key): create and list apps, rotate an app's admin token. */
 @Path("/app")
 @Access(Access.Level.PLATFORM)
 @Produces(MediaType.APPLICATION_JSON)
@@ -37,5 +39,11 @@ public class AppResource {
     @Path("/admin_token")
     public ApiResponse<AppCredentials> rotateAdminToken(@HeaderParam(RequestContextFilter.APP_ID) String appId) {
         return ApiResponse.ok(apps.rotateAdminToken(appId));
+    }
+
+    @GET
+    @Path("/list")
+    public ApiResponse<AppList> list() {
+        return ApiResponse.ok(apps.list());
     }
 }

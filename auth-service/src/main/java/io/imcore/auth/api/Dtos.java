@@ -33,6 +33,11 @@ public final class Dtos {
 
     public record AppCredentials(String appId, String adminToken) {}
 
+    /** One row of {@code GET /app/list}: what the apps table holds, created_at in epoch milliseconds. */
+    public record AppSummary(String appId, String name, int adminTokenVersion, long createdAt) {}
+
+    public record AppList(List<AppSummary> list) {}
+
     public record RegisterRequest(
             @NotNull(message = "required") @Pattern(regexp = USERNAME, message = USERNAME_RULE) String username,
             @NotNull(message = "required") @Size(min = 6, max = 72, message = PASSWORD_RULE) String password,

@@ -1,6 +1,8 @@
 package io.imcore.auth.service;
 
 import io.imcore.auth.api.Dtos.AppCredentials;
+import io.imcore.auth.api.Dtos.AppList;
+import io.imcore.auth.api.Dtos.AppSummary;
 import io.imcore.auth.store.App;
 import io.imcore.auth.store.AppRepository;
 import io.imcore.common.error.ApiException;
@@ -48,6 +50,13 @@ public class AppService {
         app.adminTokenVersion++;
         events.publish(AuthEvent.app(AuthEvent.APP_ADMIN_TOKEN_ROTATED, appId, app.adminTokenVersion));
         return new AppCredentials(appId, issuer.adminToken(appId, app.adminTokenVersion).token());
+    }
+
+    @Transactional
+    public AppList list() {
+        return new AppList(apps.oldestFirst().stream()
+                .map(app -> new AppSummary(app.appId, app.name, app.adminTokenVersion, app.createdAt.toEpochMilli()))
+                .toList());
     }
 
     private String newAppId() {

@@ -1,8 +1,10 @@
 package io.imcore.auth.store;
 
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import java.time.Instant;
 
 /** An app (tenant); its admin tokens carry {@code adminTokenVersion} and stop working when it moves on. */
 @Entity
@@ -15,4 +17,8 @@ public class App {
     public String name;
 
     public int adminTokenVersion = 1;
+
+    /** Set by the database (default now()) when the app is created. */
+    @Column(insertable = false, updatable = false)
+    public Instant createdAt;
 }

@@ -3,6 +3,7 @@ package io.imcore.auth.store;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -16,5 +17,10 @@ public class AppRepository implements PanacheRepositoryBase<App, String> {
     /** Locks the app row for the rest of the transaction: rotations of one app run one at a time. */
     public Optional<App> lock(String appId) {
         return findByIdOptional(appId, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    /** Every app, oldest first (an operator runs a handful of apps, so the list is not paged). */
+    public List<App> oldestFirst() {
+        return list("order by createdAt, appId");
     }
 }

@@ -5,6 +5,7 @@ import io.imcore.common.api.QueryParams;
 import io.imcore.common.context.RequestContext;
 import io.imcore.push.device.Dtos.AliasRequest;
 import io.imcore.push.device.Dtos.BindRequest;
+import io.imcore.push.device.Dtos.BoundTokenList;
 import io.imcore.push.device.Dtos.PushSetting;
 import io.imcore.push.device.Dtos.TagsRequest;
 import io.imcore.push.device.Dtos.UnbindRequest;
@@ -46,6 +47,12 @@ public class DeviceRegistryResource {
     @Path("/token/bind")
     public ApiResponse<Boolean> bindByPut(BindRequest body) {
         return bind(body);
+    }
+
+    @GET
+    @Path("/token/list")
+    public ApiResponse<BoundTokenList> boundTokens() {
+        return ApiResponse.ok(registry.boundTokens(caller));
     }
 
     @POST

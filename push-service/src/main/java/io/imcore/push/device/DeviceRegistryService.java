@@ -7,6 +7,7 @@ import io.imcore.common.store.Database;
 import io.imcore.push.device.DeviceStore.Notifier;
 import io.imcore.push.device.Dtos.AliasRequest;
 import io.imcore.push.device.Dtos.BindRequest;
+import io.imcore.push.device.Dtos.BoundTokenList;
 import io.imcore.push.device.Dtos.PushSetting;
 import io.imcore.push.device.Dtos.TagsRequest;
 import io.imcore.push.device.Dtos.UnbindRequest;
@@ -142,6 +143,11 @@ public class DeviceRegistryService {
             return null;
         });
         return true;
+    }
+
+    public BoundTokenList boundTokens(RequestContext caller) {
+        long userId = caller.requireUserId();
+        return new BoundTokenList(database.read(c -> devices.boundTokens(c, caller.appId(), userId)));
     }
 
     public PushSetting pushSetting(RequestContext caller) {

@@ -6,6 +6,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import io.imcore.push.device.Dtos.BoundToken;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -129,5 +132,23 @@ public class DeviceStore {
             ps.setLong(4, userId);
             return ps.executeUpdate() == 1;
         }
+    }
+
+    /** The provider tokens bound to the user's devices, by device_sn and channel, with the token masked. */
+    public List<BoundToken> boundTokens(Connection c, String appId, long userId) throws SQLException {
+        List<BoundToken> list = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("select d.device_sn, t.notifier_name, t.channel, t.token,"
+                + " t.bound_at from push_devices d join push_device_tokens t on t.device_id = d.device_id"
+                + " where d.app_id = ? and d.user_id = ? order by d.device_sn, t.channel")) {
+            ps.setString(1, appId);
+            ps.setLong(2, userId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    list.add(new BoundToken(rs.getInt(1), rs.getString(2), rs.getString(3),
+                            TokenMask.mask(rs.getString(4)), rs.getTimestamp(5).toInstant().toEpochMilli()));
+                }
+            }
+        }
+        return list;
     }
 }
