@@ -49,6 +49,10 @@ metadata:
     nginx.ingress.kubernetes.io/proxy-connect-timeout: "2"
     nginx.ingress.kubernetes.io/proxy-read-timeout: "9"
     nginx.ingress.kubernetes.io/proxy-send-timeout: "9"
+    # the errors ingress-nginx raises itself (no ready pod, the timeouts above, a body over 1 MB) get the envelope
+    # from error-backend (error-backend.yaml) instead of an HTML page; the services themselves answer HTTP 200 only
+    nginx.ingress.kubernetes.io/custom-http-errors: "413,502,503,504"
+    nginx.ingress.kubernetes.io/default-backend: error-backend
 spec:
   ingressClassName: nginx
   # Unmatched paths: auth-service answers any unknown path with the envelope, code 10002.

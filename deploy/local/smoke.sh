@@ -481,10 +481,36 @@ step_console_sign_in() {
   expect "the console's sign-in page answers through the gateway" 'd["status"] == "200" and d["form"]'
 }
 
+# The Kubernetes Ingress's error backend (deploy/k8s/base/error-backend/default.conf), run by this machine's nginx:
+# the statuses ingress-nginx raises itself come back as the envelope the local gateway gives for them.
+step_ingress_error_backend() {
+  local dir port code expected pid
+  dir="$(mktemp -d)"
+  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  mkdir -p "$dir/tmp"
+  sed "s/listen 8080;/listen 127.0.0.1:$port;/" "$HERE/../k8s/base/error-backend/default.conf" >"$dir/default.conf"
+  printf 'daemon off;\npid %s/nginx.pid;\nevents {}\nhttp {\n  client_body_temp_path %s/tmp;\n  include %s/default.conf;\n}\n' \
+    "$dir" "$dir" "$dir" >"$dir/nginx.conf"
+  nginx -p "$dir/" -e "$dir/error.log" -c "$dir/nginx.conf" &
+  pid=$!
+  for code in 502 503 504 413; do
+    expected=50003
+    [[ "$code" != 413 ]] || expected=10002
+    echo "  GET error-backend X-Code: $code"
+    RESPONSE="$(curl -sS --max-time 5 --retry 10 --retry-connrefused --retry-delay 0 -H "X-Code: $code" \
+      -H 'X-Original-URI: /message/send' "http://127.0.0.1:$port/")" || RESPONSE="(curl failed)"
+    expect "ingress error $code answers the envelope $expected" "d['code'] == $expected and 'data' in d and d['message']"
+  done
+  kill "$pid"
+  wait "$pid" || true
+  rm -rf "$dir"
+}
+
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
   conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out
-  password_change_revokes wrong_password password_guessing_throttled unknown_path health console_sign_in)
+  password_change_revokes wrong_password password_guessing_throttled unknown_path health console_sign_in
+  ingress_error_backend)
 
 for step in "${STEPS[@]}"; do
   echo "smoke: $step"

@@ -247,6 +247,8 @@ function checkReferences(objects, report) {
           report(obj, `backend ${backend.service?.name}:${backend.service?.port?.name ?? backend.service?.port?.number} is no Service port`);
         }
       }
+      const errorBackend = obj.metadata.annotations?.['nginx.ingress.kubernetes.io/default-backend'];
+      if (errorBackend && !find('Service', errorBackend)) report(obj, `default-backend annotation: no Service ${errorBackend}`);
     }
     if (obj.kind === 'Service' && !selects(obj.spec.selector)) report(obj, 'selector matches no pod template');
     if (obj.kind === 'PodDisruptionBudget' && !selects(obj.spec.selector?.matchLabels)) report(obj, 'selector matches no pod template');
