@@ -1,9 +1,9 @@
 package io.imcore.common.throttle;
 
+import io.imcore.common.store.ChunkedDelete;
 import io.imcore.common.store.Database;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 
 /**
@@ -27,13 +27,9 @@ public class ThrottlePurge {
     void purge() {
         Duration forget = config.loginAccount().forgetAfter().compareTo(config.loginAddress().forgetAfter()) > 0
                 ? config.loginAccount().forgetAfter() : config.loginAddress().forgetAfter();
-        database.autoCommit(c -> {
-            try (PreparedStatement failures = c.prepareStatement("delete from throttle_failures where blocked_until"
-                    + " < now() and last_failure_at < now() - ? * interval '1 millisecond'");
-                    PreparedStatement buckets = c.prepareStatement("delete from throttle_buckets where tat < now()")) {
-                failures.setLong(1, forget.toMillis());
-                return failures.executeUpdate() + buckets.executeUpdate();
-            }
-        });
+        database.autoCommit(c -> ChunkedDelete.delete(c, "throttle_failures",
+                "blocked_until < now() and last_failure_at < now() - ? * interval '1 millisecond'", 1,
+                (ps, first) -> ps.setLong(first, forget.toMillis()), ChunkedDelete.CHUNK)
+                + ChunkedDelete.delete(c, "throttle_buckets", "tat < now()", 0, (ps, first) -> { }, ChunkedDelete.CHUNK));
     }
 }

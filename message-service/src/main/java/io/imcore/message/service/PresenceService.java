@@ -88,7 +88,7 @@ public class PresenceService {
 
     @Scheduled(every = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void expireDedup() {
-        database.inTransaction(c -> dedup.expire(c, config.dedupWindow()));
+        database.autoCommit(c -> dedup.expire(c, config.dedupWindow()));
     }
 
     /** Records a new connection of the device on this replica; returns its presence sequence (ms). */

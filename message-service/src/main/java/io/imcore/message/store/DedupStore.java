@@ -1,5 +1,6 @@
 package io.imcore.message.store;
 
+import io.imcore.common.store.ChunkedDelete;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -63,12 +64,9 @@ public class DedupStore {
         }
     }
 
-    /** Forgets claims older than the window; returns how many. */
-    public int expire(Connection c, Duration window) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "delete from send_dedup where created_at < now() - make_interval(secs => ?)")) {
-            ps.setDouble(1, window.toMillis() / 1000.0);
-            return ps.executeUpdate();
-        }
+    /** Forgets claims older than the window, in chunks (run with auto-commit); returns how many. */
+    public long expire(Connection c, Duration window) throws SQLException {
+        return ChunkedDelete.delete(c, "send_dedup", "created_at < now() - make_interval(secs => ?)", 1,
+                (ps, first) -> ps.setDouble(first, window.toMillis() / 1000.0), ChunkedDelete.CHUNK);
     }
 }

@@ -1,5 +1,6 @@
 package io.imcore.message.store;
 
+import io.imcore.common.store.ChunkedDelete;
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -53,11 +54,9 @@ public class LiveNotificationStore {
         return found;
     }
 
-    public int purge(Connection c, Duration retention) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "delete from live_notifications where created_at < now() - make_interval(secs => ?)")) {
-            ps.setDouble(1, retention.toMillis() / 1000.0);
-            return ps.executeUpdate();
-        }
+    /** Deletes notifications older than the retention, in chunks (run with auto-commit); returns how many. */
+    public long purge(Connection c, Duration retention) throws SQLException {
+        return ChunkedDelete.delete(c, "live_notifications", "created_at < now() - make_interval(secs => ?)", 1,
+                (ps, first) -> ps.setDouble(first, retention.toMillis() / 1000.0), ChunkedDelete.CHUNK);
     }
 }

@@ -2,6 +2,7 @@ package io.imcore.push.task;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.store.ChunkedDelete;
 import io.imcore.common.store.Database;
 import io.imcore.push.fanout.ExpansionCheckpoint;
 import io.imcore.push.notify.PushRequest;
@@ -71,13 +72,13 @@ public class TaskStore {
         return taskForRequestId(c, appId, requestId, window);
     }
 
-    /** Forgets request_ids older than the window (they de-duplicate nothing any more); returns how many. */
-    public int expireRequestIds(Connection c, Duration window) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "delete from push_request_ids where created_at <= now() - ? * interval '1 millisecond'")) {
-            ps.setLong(1, window.toMillis());
-            return ps.executeUpdate();
-        }
+    /**
+     * Forgets request_ids older than the window (they de-duplicate nothing any more), in chunks (run with
+     * auto-commit); returns how many.
+     */
+    public long expireRequestIds(Connection c, Duration window) throws SQLException {
+        return ChunkedDelete.delete(c, "push_request_ids", "created_at <= now() - ? * interval '1 millisecond'", 1,
+                (ps, first) -> ps.setLong(first, window.toMillis()), ChunkedDelete.CHUNK);
     }
 
     public long insert(Connection c, String appId, PushRequest request, TaskState state) throws SQLException {
