@@ -47,13 +47,20 @@ launch() {
   echo "$!" >"$PIDS/$name.pid"
 }
 
+# launched_alive NAME: whether the process launch started for NAME is still there. Right after launch it may not
+# have exec'd its command yet (on a loaded machine, for a moment), when running_pid does not recognise it.
+launched_alive() {
+  local pid
+  pid="$(cat "$PIDS/$1.pid" 2>/dev/null)" && [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null
+}
+
 # wait_for NAME SECONDS CHECK...: polls CHECK until it succeeds; fails early when NAME's process is gone.
 wait_for() {
   local name="$1" seconds="$2"
   local deadline=$((SECONDS + seconds))
   shift 2
   until "$@"; do
-    running_pid "$name" >/dev/null || die_with_log "$name" "process exited during startup"
+    launched_alive "$name" || die_with_log "$name" "process exited during startup"
     ((SECONDS < deadline)) || die_with_log "$name" "not ready after $seconds s"
     sleep 0.5
   done
@@ -470,7 +477,7 @@ start_services() {
     for s in "${pending[@]}"; do
       if service_ready "$s"; then
         log "$s: ready"
-      elif ! running_pid "$s" >/dev/null; then
+      elif ! launched_alive "$s"; then
         die_with_log "$s" "process exited during startup"
       elif ((SECONDS >= deadline)); then
         die_with_log "$s" "not ready after $SERVICE_WAIT_SECONDS s"
