@@ -596,6 +596,29 @@ ensure_demo_push() {
   log "demo app: push on, certificates demo-ios, demo-cloud, demo-vendor_a .. demo-vendor_e (at the simulators)"
 }
 
+# One demo user per channel, each with a phone whose provider token is bound to the demo certificate of that
+# channel, so that a push to "all" from the console (or /push/notify) travels to every simulator without any other
+# setup. Created once: a user name already taken means an earlier run made them.
+ensure_demo_phones() {
+  local channel response password token made=0
+  password="$(openssl rand -hex 12)"
+  for channel in ios cloud vendor_a vendor_b vendor_c vendor_d vendor_e; do
+    response="$(curl -sS --max-time 10 -H "app_id: $APP_ID" -H 'Content-Type: application/json' \
+      -d "{\"username\":\"demo_phone_$channel\",\"password\":\"$password\"}" "$BASE_URL/user/register/v2")"
+    [[ "$(json_get "$response" 'd["code"]' 2>/dev/null)" == 200 ]] || continue
+    response="$(curl -sS --max-time 10 -H "app_id: $APP_ID" -H 'Content-Type: application/json' \
+      -d "{\"name\":\"demo_phone_$channel\",\"password\":\"$password\",\"device_guid\":\"demo-phone-$channel\"}" \
+      "$BASE_URL/token/user")"
+    token="$(json_get "$response" 'd["data"]["token"]' 2>/dev/null)" || die "POST /token/user answered: $response"
+    response="$(curl -sS --max-time 10 -H "app_id: $APP_ID" -H "access-token: $token" -H 'Content-Type: application/json' \
+      -d "{\"device_sn\":1,\"device_token\":\"demo-$channel-phone-token\",\"notifier_name\":\"demo-$channel\"}" \
+      "$BASE_URL/user/token/bind")"
+    [[ "$(json_get "$response" 'd["code"]' 2>/dev/null)" == 200 ]] || die "POST /user/token/bind answered: $response"
+    made=$((made + 1))
+  done
+  ((made == 0)) || log "demo app: $made demo phones (users demo_phone_ios .. demo_phone_vendor_e), one per channel"
+}
+
 # ---- main --------------------------------------------------------------------------------------------------
 
 started=$SECONDS
@@ -613,6 +636,8 @@ start_console
 start_gateway
 ensure_demo_app
 ensure_demo_push
+ensure_demo_phones
 log "stack up in $((SECONDS - started)) s; source $LOCAL/env for:"
 cat "$LOCAL/env"
 log "console: open $BASE_URL/console/ and sign in as app admin with APP_ID and ADMIN_TOKEN above"
+log "console: then Compose push, audience all: the report shows it reach the demo phones of every channel"
