@@ -1396,6 +1396,8 @@ public class MessageLoad {
             return "refused";
         }
         if (cause != null) {
+            // which failure it was (a reset, a closed connection) goes to the load's log, beside the counts
+            System.err.println("chaos-send io: " + cause);
             return "io";
         }
         if (response.statusCode() != 200) {
