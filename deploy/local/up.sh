@@ -442,8 +442,9 @@ start_services() {
         IM_PUSH_CERTIFICATE_KEY_CURRENT="$PUSH_CERTIFICATE_KEY_CURRENT")
       if [[ "$s" == push-service ]]; then
         # a stable replica id: a restarted push-service fences its predecessor's open Kafka transactions at once
+        # the certificate test send goes to push-worker's own port (never through the gateway)
         extra_env+=("${certificate_keys[@]}" IM_PUSH_FANOUT_REPLICA_ID=local-push-service
-          IM_PUSH_RECEIPT_KEY="$PUSH_RECEIPT_KEY")
+          IM_PUSH_RECEIPT_KEY="$PUSH_RECEIPT_KEY" IM_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}")
       elif [[ "$s" == push-worker ]]; then
         extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)

@@ -58,7 +58,7 @@ public class CertificatePages {
     @GET
     public Response page(@Context HttpHeaders headers) {
         ConsoleSession session = guard.requireAdmin(headers);
-        return Response.ok(render(session, emptyForm(), noErrors(), null, Map.of("name", "", "device_token", ""),
+        return Response.ok(render(session, emptyForm(), noErrors(), null, testForm("3", "1", ""),
                 null)).build();
     }
 
@@ -93,53 +93,62 @@ public class CertificatePages {
             } catch (JsonProcessingException e) {
                 errors.put("message_defaults", "message_defaults: not JSON");
                 return Response.status(400).entity(render(session, form, errors, null,
-                        Map.of("name", "", "device_token", ""), null)).build();
+                        testForm("3", "1", ""), null)).build();
             }
         }
         Answer answer = services.post(Service.PUSH, "/push/certificate", session.credentials(), body);
         if (answer.ok()) {
             return Response.ok(render(session, emptyForm(), errors, "Certificate " + form.get("name") + " saved.",
-                    Map.of("name", form.get("name"), "device_token", ""), null)).build();
+                    testForm(form.get("provider"), form.get("environment"), ""), null)).build();
         }
         Matcher field = FIELD_MESSAGE.matcher(answer.message());
         String key = answer.code() == 10002 && field.matches() && errors.containsKey(field.group(1))
                 ? field.group(1) : "general";
         errors.put(key, answer.error());
         return Response.status(400).entity(render(session, form, errors, null,
-                Map.of("name", "", "device_token", ""), null)).build();
+                testForm("3", "1", ""), null)).build();
     }
 
     @POST
     @Path("test")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response testSend(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
-            @FormParam("name") String name, @FormParam("device_token") String deviceToken,
-            @FormParam("title") String title, @FormParam("body") String text) {
+            @FormParam("provider") String provider, @FormParam("environment") String environment,
+            @FormParam("device_token") String deviceToken, @FormParam("title") String title,
+            @FormParam("body") String text) {
         ConsoleSession session = guard.requireAdmin(headers);
         guard.checkCsrf(session, csrf);
+        Map<String, String> testForm =
+                testForm(Pages.text(provider), Pages.text(environment), Pages.text(deviceToken));
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", Pages.text(name));
-        body.put("device_token", Pages.text(deviceToken));
+        body.put("provider", parseInt(testForm.get("provider")));
+        body.put("environment", parseInt(testForm.get("environment")));
+        body.put("device_token", testForm.get("device_token"));
         body.put("title", Pages.text(title));
         body.put("body", Pages.text(text));
         Answer answer = services.post(Service.PUSH, "/push/certificate/test", session.credentials(), body);
-        String result;
+        Map<String, String> result = new LinkedHashMap<>(); // every key present: Qute renders strictly
+        for (String key : List.of("error", "outcome", "reason", "providerStatus", "providerCode", "providerMessage",
+                "elapsedMs")) {
+            result.put(key, "");
+        }
         if (answer.ok() && answer.data() != null) {
             JsonNode data = answer.data();
-            String providerAnswer = data.path("provider_answer").asText("");
-            result = "outcome: " + data.path("outcome").asText() + "\nreason: " + data.path("reason").asText("")
-                    + "\nprovider status: " + data.path("provider_status").asText("")
-                    + "\nprovider answer: " + providerAnswer.substring(0, Math.min(providerAnswer.length(),
-                            TEST_ANSWER_LIMIT));
+            result.put("outcome", data.path("outcome").asText());
+            result.put("reason", data.path("reason").asText("-"));
+            result.put("providerStatus", data.path("provider_status").asText("-"));
+            result.put("providerCode", data.path("provider_code").asText("-"));
+            String message = data.path("provider_message").asText("");
+            result.put("providerMessage", message.substring(0, Math.min(message.length(), TEST_ANSWER_LIMIT)));
+            result.put("elapsedMs", data.path("elapsed_ms").asText());
         } else {
-            result = "Not sent: " + answer.error();
+            result.put("error", "Not sent: " + answer.error());
         }
-        return Response.ok(render(session, emptyForm(), noErrors(), null,
-                Map.of("name", Pages.text(name), "device_token", Pages.text(deviceToken)), result)).build();
+        return Response.ok(render(session, emptyForm(), noErrors(), null, testForm, result)).build();
     }
 
     private TemplateInstance render(ConsoleSession session, Map<String, String> form, Map<String, String> errors,
-            String uploadResult, Map<String, String> testForm, String testResult) {
+            String uploadResult, Map<String, String> testForm, Map<String, String> testResult) {
         List<Map<String, String>> rows = new ArrayList<>();
         String loadError = null;
         for (Map<String, String> provider : PROVIDERS) {
@@ -177,6 +186,10 @@ public class CertificatePages {
         }
         String tail = secret.length() >= 16 ? secret.strip().substring(secret.strip().length() - 4) : "";
         return "•••• " + (tail.isEmpty() ? "" : tail + " ") + "(" + secret.length() + " characters)";
+    }
+
+    private static Map<String, String> testForm(String provider, String environment, String deviceToken) {
+        return Map.of("provider", provider, "environment", environment, "device_token", deviceToken);
     }
 
     private static Map<String, String> emptyForm() {

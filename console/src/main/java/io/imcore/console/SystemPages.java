@@ -55,7 +55,7 @@ public class SystemPages {
             health.add(row);
         }
         Answer lag = services.get(Service.PUSH, "/push/system/lag", session.credentials());
-        JsonNode channels = lag.ok() && lag.data() != null ? lag.data().get("channels") : null;
+        JsonNode channels = lag.ok() && lag.data() != null ? lag.data().get("list") : null;
         return Response.ok(Pages.page(system, session).data("health", health)
                 .data("lag", services.plainList(channels)).data("lagError", lag.ok() ? null : lag.error())
                 .data("targets", targets(services.text(Service.PUSH_WORKER, "/q/metrics")))).build();

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.simulators.Faults;
 import io.imcore.simulators.Simulators;
+import io.imcore.testing.Eventually;
 import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;
 import java.io.IOException;
@@ -93,16 +95,19 @@ class ConsoleBrowserIT {
         Map<String, String> serviceConfig = new HashMap<>(pushConfig);
         serviceConfig.put("im.auth-service.url", auth.baseUrl());
         serviceConfig.put("im.push.receipt-key", "console-it-receipts");
+        int workerPort = ServiceProcess.freePort();
+        serviceConfig.put("im.push.worker-url", "http://127.0.0.1:" + workerPort);
         push = ServiceProcess.start("push-service", Path.of("../push-service"), serviceConfig);
         Map<String, String> workerConfig = new HashMap<>(pushConfig);
         String xiaomi = "http://127.0.0.1:" + simulators.get("vendor_b").port();
         workerConfig.put("im.push.worker.channels", "vendor_b");
         workerConfig.put("im.push.worker.channel.vendor_b.base-url", xiaomi);
         workerConfig.put("im.push.worker.channel.vendor_b.development-base-url", xiaomi);
-        worker = ServiceProcess.start("push-worker", Path.of("../push-worker"), workerConfig);
+        worker = ServiceProcess.start("push-worker", Path.of("../push-worker"), workerConfig, workerPort);
         console = ServiceProcess.start("console", Path.of("."), Map.of(
                 "im.console.auth-service-url", auth.baseUrl(),
-                "im.console.message-service-url", auth.baseUrl(),
+                // message-service is not started (it would slow this test by more than its group lookup is worth)
+                "im.console.message-service-url", "http://127.0.0.1:" + ServiceProcess.freePort(),
                 "im.console.push-service-url", push.baseUrl(),
                 "im.console.push-worker-url", worker.baseUrl()));
         System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
@@ -156,9 +161,12 @@ class ConsoleBrowserIT {
         type("admin_token", adminToken);
         submit("admin-submit");
         assertEquals("/console/", path());
+        assertEquals("off", text("push-state"), "a new app has push off");
 
         submit("push-on");
         assertEquals("Push switched on.", text("notice"));
+        open("/");
+        assertEquals("on", text("push-state"));
         screenshot("overview");
 
         // a certificate the API refuses: its message beside the field it names
@@ -181,6 +189,24 @@ class ConsoleBrowserIT {
         assertTrue(table.contains("mi-console") && table.contains("com.example.console"), table);
         assertFalse(browser.getPageSource().contains("console-xiaomi-secret"), "the secret reached the browser");
         screenshot("certificates");
+
+        // test send: the Xiaomi simulator's answer, as it gave it
+        String testToken = "console-test-" + UUID.randomUUID();
+        testSend("3", "1", testToken);
+        assertEquals("sent", text("test-outcome"), text("test-result"));
+        assertEquals("200", text("test-status"));
+        assertEquals("0", text("test-code"));
+        assertTrue(text("test-answer").contains("Received push messages for 1 REGID"), text("test-answer"));
+        assertEquals(1, simulators.get("vendor_b").recorder().deliveriesTo(testToken));
+        screenshot("certificate-test-sent");
+        testSend("3", "1", Faults.INVALID_PREFIX + "-console-" + UUID.randomUUID());
+        assertEquals("rejected", text("test-outcome"), text("test-result"));
+        assertEquals("20301", text("test-code"));
+        assertTrue(text("test-answer").contains("No valid targets!"), text("test-answer"));
+        screenshot("certificate-test-rejected");
+        testSend("3", "0", testToken);
+        assertTrue(text("test-error").startsWith("Not sent: 10002: provider: the app has no certificate"),
+                text("test-error"));
 
         // a user's device, bound to the new certificate through the API as an app would
         String deviceToken = "console-device-" + UUID.randomUUID();
@@ -250,6 +276,68 @@ class ConsoleBrowserIT {
         assertEquals("/console/sign-in", path());
         open("/");
         assertEquals("/console/sign-in", path(), "the session ended at sign-out");
+    }
+
+    @Test
+    void theOperatorManagesAppsAndReadsTheSystemPage() throws Exception {
+        JsonNode existing = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY),
+                "{\"name\":\"listed\"}");
+        open("/sign-in");
+        type("platform_key", PLATFORM_KEY);
+        submit("operator-submit");
+        assertEquals("/console/apps", path());
+        assertTrue(text("app-" + existing.get("app_id").asText()).contains("listed"), text("apps"));
+
+        type("app_name", "made-in-the-console");
+        submit("create-app-submit");
+        String created = text("issued");
+        assertTrue(created.contains("created"), created);
+        String createdId = browser.findElement(By.cssSelector("#issued strong")).getText().strip();
+        assertTrue(text("app-" + createdId).contains("made-in-the-console"), text("apps"));
+
+        // a rotated admin token is shown once: it works, the old one does not, and the page does not show it again
+        String oldToken = existing.get("admin_token").asText();
+        submit("rotate-" + existing.get("app_id").asText());
+        String newToken = text("issued-token");
+        assertFalse(newToken.isEmpty() || newToken.equals(oldToken), newToken);
+        screenshot("apps");
+        Eventually.until(Duration.ofSeconds(20), "the new admin token works", () -> call(push, "/push/enable",
+                existing.get("app_id").asText(), newToken).path("code").asInt() == 200);
+        // push-service learns of the rotation from auth.events
+        Eventually.until(Duration.ofSeconds(20), "the old admin token is refused", () -> call(push, "/push/enable",
+                existing.get("app_id").asText(), oldToken).path("code").asInt() != 200);
+        open("/apps");
+        assertTrue(browser.findElements(By.id("issued-token")).isEmpty(), "the token is shown once only");
+        assertFalse(browser.getPageSource().contains(newToken), "the token is kept nowhere");
+
+        // system: the started services are ready; the lag table has a row per channel from push-service
+        open("/system");
+        for (String service : List.of("auth", "push", "push-worker")) {
+            List<String> row = cells(By.xpath("//table[@id='health']/tbody/tr[td[1]='" + service + "']"));
+            assertEquals("UP", row.get(1), service + ": " + row);
+        }
+        List<String> vendorB = cells(By.xpath("//table[@id='lag']/tbody/tr[td[1]='vendor_b']"));
+        assertEquals(List.of("vendor_b", "push.vendor_b", "push-worker.vendor_b"), vendorB.subList(0, 3));
+        assertTrue(vendorB.get(4).matches("\\d+"), "lag: " + vendorB);
+        assertEquals(8, browser.findElements(By.cssSelector("#lag tbody tr")).size(), "a row per channel");
+        screenshot("system");
+        submit("sign-out");
+    }
+
+    private static void testSend(String provider, String environment, String token) {
+        open("/certificates");
+        new Select(browser.findElement(By.id("test_provider"))).selectByValue(provider);
+        new Select(browser.findElement(By.id("test_environment"))).selectByValue(environment);
+        type("test_token", token);
+        submit("test-submit");
+    }
+
+    /** A GET as the app's admin, whatever it answers. */
+    private static JsonNode call(ServiceProcess service, String path, String appId, String adminToken)
+            throws Exception {
+        return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + path))
+                .header("app_id", appId).header("access-token", adminToken).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
     }
 
     private static Map<String, String> with(Map<String, String> base, String key, String value) {

@@ -31,10 +31,19 @@ public record ServiceProcess(String name, int port, Process process) {
      */
     public static ServiceProcess start(String name, Path moduleDir, Map<String, String> extra)
             throws IOException, InterruptedException {
-        int port;
+        return start(name, moduleDir, extra, freePort());
+    }
+
+    /** A port free now: for a service another one must be told about before it starts. */
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
+            return socket.getLocalPort();
         }
+    }
+
+    /** {@link #start(String, Path, Map)} on a port chosen by the caller ({@link #freePort()}). */
+    public static ServiceProcess start(String name, Path moduleDir, Map<String, String> extra, int port)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
         SharedInfrastructure.get().quarkusConfig().forEach((key, value) -> command.add("-D" + key + "=" + value));

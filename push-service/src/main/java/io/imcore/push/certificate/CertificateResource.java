@@ -3,6 +3,8 @@ package io.imcore.push.certificate;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
+import io.imcore.common.push.CertificateTestSend;
+import io.imcore.common.throttle.AppQuota;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -20,10 +22,12 @@ public class CertificateResource {
 
     private final RequestContext caller;
     private final CertificateService certificates;
+    private final CertificateTester tester;
 
-    public CertificateResource(RequestContext caller, CertificateService certificates) {
+    public CertificateResource(RequestContext caller, CertificateService certificates, CertificateTester tester) {
         this.caller = caller;
         this.certificates = certificates;
+        this.tester = tester;
     }
 
     @POST
@@ -36,5 +40,13 @@ public class CertificateResource {
     public ApiResponse<CertificateView> find(@QueryParam("provider") String provider,
             @QueryParam("environment") String environment) {
         return ApiResponse.ok(certificates.find(caller.appId(), provider, environment));
+    }
+
+    /** One notification to a device token with the app's certificate: the provider's answer (issue 16's test send). */
+    @POST
+    @Path("test")
+    @AppQuota(CertificateTester.QUOTA)
+    public ApiResponse<CertificateTestSend.Answer> test(CertificateTestRequest body) {
+        return ApiResponse.ok(tester.test(caller.appId(), body));
     }
 }

@@ -57,6 +57,17 @@ public class CredentialCache {
         return entry.credentials;
     }
 
+    /**
+     * The same read, bypassing the cache (and refreshing it): a test send right after an upload or a replacement
+     * uses the certificate just saved, not one cached up to {@code credentials-ttl} ago.
+     */
+    public Optional<Credentials> reload(String appId, Channel channel, int environment) {
+        Key key = new Key(appId, channel, environment);
+        Entry entry = new Entry(load(key), System.nanoTime());
+        entries.put(key, entry);
+        return entry.credentials;
+    }
+
     private Optional<Credentials> load(Key key) {
         int provider = key.channel.provider();
         return database.read(c -> {

@@ -40,11 +40,14 @@ public final class VendorHttp {
 
     private VendorHttp() {}
 
-    /** An HTTP client with the channel's connect timeout, trusting the JDK's CAs plus the optional extra one. */
+    /**
+     * An HTTP client with the channel's connect timeout, trusting the JDK's CAs plus the optional extra one; its
+     * answers reach {@link ProviderAnswers} when a test send listens.
+     */
     public static HttpClient client(ChannelSettings settings) {
         HttpClient.Builder builder = builder(settings);
         settings.trustCertificate().ifPresent(pem -> builder.sslContext(sslContext(pem)));
-        return builder.build();
+        return new RecordingHttpClient(builder.build());
     }
 
     /**
@@ -52,7 +55,7 @@ public final class VendorHttp {
      * not used (vendor_d, vendor_e: public CAs, and plain-HTTP simulators).
      */
     public static HttpClient jdkTrustClient(ChannelSettings settings) {
-        return builder(settings).build();
+        return new RecordingHttpClient(builder(settings).build());
     }
 
     private static HttpClient.Builder builder(ChannelSettings settings) {

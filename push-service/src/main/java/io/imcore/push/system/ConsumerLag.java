@@ -1,0 +1,155 @@
+package io.imcore.push.system;
+
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
+import io.imcore.common.push.Channel;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * push-worker's consumer lag per channel topic (docs/push-worker.md: group {@code push-worker.<channel>}), read with
+ * Kafka's Admin client: per partition, the end offset a read_committed consumer can reach minus the group's committed
+ * offset. A partition the group never committed counts from the log's start (push-worker's consumers start at
+ * {@code earliest}). Every Kafka call shares one deadline: an unreachable Kafka is a 50003 within it, never a hang.
+ */
+@ApplicationScoped
+public class ConsumerLag {
+
+    /** One channel's row of {@code GET /push/system/lag}. */
+    public record ChannelLag(String channel, String topic, String group, int partitions, long lag) {}
+
+    private final String bootstrapServers;
+    private final Duration timeout;
+    private Admin admin;
+
+    public ConsumerLag(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+            @ConfigProperty(name = "im.push.system.lag-timeout") Duration timeout) {
+        this.bootstrapServers = bootstrapServers;
+        this.timeout = timeout;
+    }
+
+    static String group(Channel channel) {
+        return "push-worker." + channel.wireName();
+    }
+
+    public List<ChannelLag> read() {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            Admin kafka = admin();
+            List<String> topics = new ArrayList<>();
+            for (Channel channel : Channel.values()) {
+                topics.add(channel.topic());
+            }
+            Map<String, Integer> partitionCounts = new HashMap<>();
+            for (var entry : kafka.describeTopics(topics).topicNameValues().entrySet()) {
+                partitionCounts.put(entry.getKey(), partitions(entry.getValue(), deadline));
+            }
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+            partitionCounts.forEach((topic, count) -> {
+                for (int p = 0; p < count; p++) {
+                    latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+                    earliest.put(new TopicPartition(topic, p), OffsetSpec.earliest());
+                }
+            });
+            ListOffsetsOptions committedOnly = new ListOffsetsOptions(IsolationLevel.READ_COMMITTED);
+            Map<TopicPartition, ListOffsetsResultInfo> ends =
+                    await(kafka.listOffsets(latest, committedOnly).all(), deadline);
+            Map<TopicPartition, ListOffsetsResultInfo> starts =
+                    await(kafka.listOffsets(earliest, committedOnly).all(), deadline);
+            Map<String, ListConsumerGroupOffsetsSpec> groups = new LinkedHashMap<>();
+            for (Channel channel : Channel.values()) {
+                groups.put(group(channel), new ListConsumerGroupOffsetsSpec());
+            }
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> committed =
+                    await(kafka.listConsumerGroupOffsets(groups).all(), deadline);
+            List<ChannelLag> rows = new ArrayList<>();
+            for (Channel channel : Channel.values()) {
+                int count = partitionCounts.getOrDefault(channel.topic(), 0);
+                Map<TopicPartition, OffsetAndMetadata> offsets = committed.getOrDefault(group(channel), Map.of());
+                long lag = 0;
+                for (int p = 0; p < count; p++) {
+                    TopicPartition partition = new TopicPartition(channel.topic(), p);
+                    OffsetAndMetadata at = offsets.get(partition);
+                    long from = at != null ? at.offset() : starts.get(partition).offset();
+                    lag += Math.max(0, ends.get(partition).offset() - from);
+                }
+                rows.add(new ChannelLag(channel.wireName(), channel.topic(), group(channel), count, lag));
+            }
+            return rows;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable("interrupted");
+        } catch (TimeoutException e) {
+            throw unavailable("no answer within " + timeout.toMillis() + " ms");
+        } catch (ExecutionException | RuntimeException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw unavailable(cause.toString());
+        }
+    }
+
+    /** The topic's partition count; 0 while it does not exist (nothing was ever pushed on the channel). */
+    private static int partitions(KafkaFuture<TopicDescription> topic, long deadline)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        try {
+            return await(topic, deadline).partitions().size();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
+    private static <T> T await(KafkaFuture<T> future, long deadline)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    private static ApiException unavailable(String why) {
+        return new ApiException(ErrorCode.UNAVAILABLE, "Kafka did not answer the lag query: " + why);
+    }
+
+    private synchronized Admin admin() {
+        if (admin == null) {
+            Properties props = new Properties();
+            props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            int millis = (int) Math.max(1000, timeout.toMillis());
+            props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
+            props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
+            props.put(AdminClientConfig.CLIENT_ID_CONFIG, "push-service-lag");
+            admin = Admin.create(props);
+        }
+        return admin;
+    }
+
+    synchronized void close(@Observes ShutdownEvent event) {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(2));
+        }
+    }
+}
