@@ -3,7 +3,8 @@ package io.imcore.push.device;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
-import io.imcore.common.push.Channel;
+import io.imcore.push.certificate.CertificateRef;
+import io.imcore.push.certificate.CertificateStore;
 import io.imcore.push.device.Dtos.AliasRequest;
 import io.imcore.push.device.Dtos.BindRequest;
 import io.imcore.push.device.Dtos.BoundToken;
@@ -11,8 +12,6 @@ import io.imcore.push.device.Dtos.BoundTokenList;
 import io.imcore.push.device.Dtos.PushSetting;
 import io.imcore.push.device.Dtos.TagsRequest;
 import io.imcore.push.device.Dtos.UnbindRequest;
-import io.imcore.push.store.PushCertificate;
-import io.imcore.push.store.PushCertificateRepository;
 import io.imcore.push.store.PushDevice;
 import io.imcore.push.store.PushDeviceRepository;
 import io.imcore.push.store.PushDeviceTokenRepository;
@@ -42,13 +41,13 @@ public class DeviceRegistryService {
     private final DeviceStore deviceInserts;
     private final PushDeviceRepository devices;
     private final PushDeviceTokenRepository tokens;
-    private final PushCertificateRepository certificates;
+    private final CertificateStore certificates;
     private final PushUserRepository users;
     private final PushUserTagRepository tags;
     private final Session session;
 
     public DeviceRegistryService(DeviceStore deviceInserts, PushDeviceRepository devices,
-            PushDeviceTokenRepository tokens, PushCertificateRepository certificates, PushUserRepository users,
+            PushDeviceTokenRepository tokens, CertificateStore certificates, PushUserRepository users,
             PushUserTagRepository tags, Session session) {
         this.deviceInserts = deviceInserts;
         this.devices = devices;
@@ -72,12 +71,10 @@ public class DeviceRegistryService {
         maxLength("device_token", token, MAX_DEVICE_TOKEN);
         String notifierName = requiredText("notifier_name", body.notifierName());
         String appId = caller.appId();
-        PushCertificate notifier = certificates.findByName(appId, notifierName).orElseThrow(() ->
+        CertificateRef notifier = certificates.findByName(appId, notifierName).orElseThrow(() ->
                 ApiException.badParameter("notifier_name", "no push certificate of this app has that name"));
-        Channel channel = Channel.fromProvider(notifier.provider).orElseThrow(() ->
-                ApiException.badParameter("notifier_name", "no push certificate of this app has that name"));
-        tokens.bind(appId, callerDevice(caller, userId, deviceSn), channel.wireName(), notifierName,
-                notifier.environment, token);
+        tokens.bind(appId, callerDevice(caller, userId, deviceSn), notifier.channel().wireName(), notifierName,
+                notifier.environment(), token);
         return true;
     }
 
