@@ -399,13 +399,13 @@ class CertificateTest {
         body.put("environment", 0);
         ok(post(body));
         assertEquals(Optional.of(new CertificateRef(Channel.VENDOR_C, 0, "cert-6")),
-                database.read(c -> store.findByName(c, api.appId, "cert-6")));
-        assertEquals(Optional.empty(), database.read(c -> store.findByName(c, api.appId, "cert-7")));
-        assertEquals(Optional.empty(), database.read(c -> store.findByName(c, "other-app", "cert-6")));
+                store.findByName(api.appId, "cert-6"));
+        assertEquals(Optional.empty(), store.findByName(api.appId, "cert-7"));
+        assertEquals(Optional.empty(), store.findByName("other-app", "cert-6"));
         assertEquals(Optional.of(new Certificate(Channel.VENDOR_C, 0, "cert-6", "", "oppo-app-key",
                 "oppo-master-secret", "", JsonNodeFactory.instance.objectNode())),
-                database.read(c -> store.find(c, api.appId, Channel.VENDOR_C, 0)));
-        assertEquals(Optional.empty(), database.read(c -> store.find(c, api.appId, Channel.VENDOR_C, 1)));
+                store.find(api.appId, Channel.VENDOR_C, 0));
+        assertEquals(Optional.empty(), store.find(api.appId, Channel.VENDOR_C, 1));
     }
 
     // ---------------------------------------------------------------- names

@@ -22,6 +22,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -261,6 +266,15 @@ class DeviceRegistryTest {
         ok(api.as(bob).get("/user/push/tag")).body("data", equalTo(List.of()));
     }
 
+    /** PostgreSQL's "C" order is code-point order; Java's String order differs beyond the BMP (UTF-16 surrogates). */
+    @Test
+    void tagsAreSortedByCodePoint() {
+        String fullwidth = "\uFF01wow";
+        String emoji = new String(Character.toChars(0x1F600));
+        ok(api.as(alice).body(Map.of("tags", List.of(emoji, fullwidth, "a"))).post("/user/push/tag"))
+                .body("data", equalTo(List.of("a", fullwidth, emoji)));
+    }
+
     @Test
     void aUserHoldsAtMostAThousandTags() {
         for (int call = 0; call < 10; call++) {
@@ -338,6 +352,37 @@ class DeviceRegistryTest {
         fails(api.as(alice).body(Map.of("alias", "a", "push_token", "")).post("/user/push/alias"), "push_token");
         fails(api.as(alice).body(Map.of("alias", "a", "push_token", 1)).post("/user/push/alias"), "push_token");
         assertNull(deviceRow(alice, 1).alias());
+    }
+
+    /** Binds of different tokens to one device and channel at once, and first opt-outs, each end in one row. */
+    @Test
+    void concurrentBindsAndFirstOptOutsAllSucceed() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 3; round++) {
+                long user = api.newUser();
+                String phone = api.newDevice(user, 1);
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<?>> calls = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    String token = "race-" + round + "-" + i;
+                    calls.add(pool.submit(() -> {
+                        start.await();
+                        ok(bind(api.as(user), 1, token, "apns-prod").post("/user/token/bind"));
+                        ok(api.as(user).queryParam("value", "true").post("/user/push"));
+                        return null;
+                    }));
+                }
+                start.countDown();
+                for (Future<?> call : calls) {
+                    call.get(60, TimeUnit.SECONDS);
+                }
+                assertTrue(tokensOf(phone).get("ios").startsWith("race-" + round + "-"), tokensOf(phone).toString());
+                assertEquals(Boolean.TRUE, pushDisabled(user));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     // ---------------------------------------------------------------- opt-out

@@ -17,7 +17,14 @@ import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** GET and POST /push/enable and PushApps.isEnabled: push is off until an admin switches it on. */
@@ -117,5 +124,32 @@ class PushEnableTest {
         PushApi app = PushApi.newApp(database);
         app.as(app.newUser()).get("/push/enable").then().statusCode(200)
                 .body("code", equalTo(10010)).body("data", nullValue());
+    }
+
+    /** The entity's first insert races: every one of several first switches of one app at once must succeed. */
+    @Test
+    void concurrentFirstSwitchesOfOneAppAllSucceed() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            String appId = "enable-race-" + System.nanoTime();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<?>> calls = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    calls.add(pool.submit(() -> {
+                        start.await();
+                        apps.setEnabled(appId, true);
+                        return null;
+                    }));
+                }
+                start.countDown();
+                for (Future<?> call : calls) {
+                    call.get(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(Optional.of(true), row(appId));
+        }
     }
 }

@@ -6,7 +6,6 @@ import static io.imcore.common.api.QueryParams.requiredLong;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.error.ApiException;
-import io.imcore.common.error.DatabaseException;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
 import io.imcore.push.notify.MessageOptions;
@@ -24,12 +23,10 @@ public class CertificateService {
     private static final int MAX_SECRET = 1024;
     private static final int MAX_CERTIFICATE_BYTES = 16 * 1024;
 
-    private final Database database;
     private final CertificateStore certificates;
     private final ProviderFields providerFields;
 
-    public CertificateService(Database database, CertificateStore certificates, ProviderFields providerFields) {
-        this.database = database;
+    public CertificateService(CertificateStore certificates, ProviderFields providerFields) {
         this.certificates = certificates;
         this.providerFields = providerFields;
     }
@@ -63,11 +60,8 @@ public class CertificateService {
         Certificate row = new Certificate(channel, environment, name, providerAppId, appKey, appSecret, certificate,
                 messageDefaults);
         try {
-            database.autoCommit(c -> {
-                certificates.upsert(c, appId, row);
-                return null;
-            });
-        } catch (DatabaseException e) {
+            certificates.upsert(appId, row);
+        } catch (RuntimeException e) {
             if (Database.isUniqueViolation(e)) {
                 // the key (app, provider, environment) is upserted, so only unique (app_id, name) can conflict
                 throw ApiException.badParameter("name", "already used by another provider or environment of this app");
@@ -81,7 +75,7 @@ public class CertificateService {
     public CertificateView find(String appId, String providerParam, String environmentParam) {
         Channel channel = channel(requiredLong("provider", providerParam, 1, 7));
         int environment = (int) optionalLong("environment", environmentParam, PRODUCTION, 0, 1);
-        return database.read(c -> certificates.find(c, appId, channel, environment))
+        return certificates.find(appId, channel, environment)
                 .map(CertificateView::of)
                 .orElse(null);
     }

@@ -8,7 +8,6 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.push.CertificateTestSend;
 import io.imcore.common.push.Channel;
-import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.net.URI;
@@ -33,7 +32,6 @@ public class CertificateTester {
     static final String DEFAULT_TITLE = "Test";
     static final String DEFAULT_BODY = "Test notification from imcore";
 
-    private final Database database;
     private final CertificateStore certificates;
     private final ObjectMapper json;
     private final URI workerEndpoint;
@@ -41,11 +39,10 @@ public class CertificateTester {
     private final Duration timeout;
     private final HttpClient http;
 
-    public CertificateTester(Database database, CertificateStore certificates, ObjectMapper json,
+    public CertificateTester(CertificateStore certificates, ObjectMapper json,
             @ConfigProperty(name = "im.push.worker-url") URI workerUrl,
             @ConfigProperty(name = "im.push.certificate-test.timeout") Duration timeout,
             @ConfigProperty(name = "im.platform-key") Optional<String> platformKey) {
-        this.database = database;
         this.certificates = certificates;
         this.json = json;
         this.workerEndpoint = URI.create(workerUrl.toString().replaceFirst("/+$", "") + CertificateTestSend.WORKER_PATH);
@@ -78,7 +75,7 @@ public class CertificateTester {
         StorableText.check("device_token", token);
         String title = text("title", body.title(), DEFAULT_TITLE);
         String text = text("body", body.body(), DEFAULT_BODY);
-        if (database.read(c -> certificates.find(c, appId, channel, environment)).isEmpty()) {
+        if (certificates.find(appId, channel, environment).isEmpty()) {
             // the same 10002 as a bind naming a certificate the app does not have (docs/push-devices.md)
             throw ApiException.badParameter("provider", "the app has no certificate for provider " + body.provider()
                     + " and environment " + environment);

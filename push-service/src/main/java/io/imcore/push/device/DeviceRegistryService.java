@@ -3,20 +3,26 @@ package io.imcore.push.device;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
-import io.imcore.common.store.Database;
-import io.imcore.push.device.DeviceStore.Notifier;
+import io.imcore.push.certificate.CertificateRef;
+import io.imcore.push.certificate.CertificateStore;
 import io.imcore.push.device.Dtos.AliasRequest;
 import io.imcore.push.device.Dtos.BindRequest;
+import io.imcore.push.device.Dtos.BoundToken;
 import io.imcore.push.device.Dtos.BoundTokenList;
 import io.imcore.push.device.Dtos.PushSetting;
 import io.imcore.push.device.Dtos.TagsRequest;
 import io.imcore.push.device.Dtos.UnbindRequest;
+import io.imcore.push.store.PushDevice;
+import io.imcore.push.store.PushDeviceRepository;
+import io.imcore.push.store.PushDeviceTokenRepository;
+import io.imcore.push.store.PushUserRepository;
+import io.imcore.push.store.PushUserTagRepository;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.SQLException;
+import jakarta.transaction.Transactional;
 import java.util.List;
 import java.util.Objects;
-import java.util.OptionalLong;
+import java.util.Optional;
+import org.hibernate.Session;
 
 /**
  * The caller's push registry (docs/push-devices.md): provider tokens of the caller's devices, the caller's tags,
@@ -32,20 +38,31 @@ public class DeviceRegistryService {
     private static final int MAX_TAGS_PER_USER = 1000;
     private static final int MAX_ALIAS = 128;
 
-    private final Database database;
-    private final DeviceStore devices;
-    private final PushUserStore users;
+    private final DeviceStore deviceInserts;
+    private final PushDeviceRepository devices;
+    private final PushDeviceTokenRepository tokens;
+    private final CertificateStore certificates;
+    private final PushUserRepository users;
+    private final PushUserTagRepository tags;
+    private final Session session;
 
-    public DeviceRegistryService(Database database, DeviceStore devices, PushUserStore users) {
-        this.database = database;
+    public DeviceRegistryService(DeviceStore deviceInserts, PushDeviceRepository devices,
+            PushDeviceTokenRepository tokens, CertificateStore certificates, PushUserRepository users,
+            PushUserTagRepository tags, Session session) {
+        this.deviceInserts = deviceInserts;
         this.devices = devices;
+        this.tokens = tokens;
+        this.certificates = certificates;
         this.users = users;
+        this.tags = tags;
+        this.session = session;
     }
 
     /**
      * Binds a provider token to one of the caller's devices. A device whose device.registered event has not arrived
      * yet may bind from its own token (the token names it): its row is created ahead of the event.
      */
+    @Transactional
     public boolean bind(RequestContext caller, BindRequest body) {
         required(body);
         long userId = caller.requireUserId();
@@ -54,70 +71,68 @@ public class DeviceRegistryService {
         maxLength("device_token", token, MAX_DEVICE_TOKEN);
         String notifierName = requiredText("notifier_name", body.notifierName());
         String appId = caller.appId();
-        return database.inTransaction(c -> {
-            Notifier notifier = devices.notifier(c, appId, notifierName).orElseThrow(() ->
-                    ApiException.badParameter("notifier_name", "no push certificate of this app has that name"));
-            devices.bindToken(c, appId, callerDevice(c, caller, userId, deviceSn), notifier, token);
-            return true;
-        });
+        CertificateRef notifier = certificates.findByName(appId, notifierName).orElseThrow(() ->
+                ApiException.badParameter("notifier_name", "no push certificate of this app has that name"));
+        tokens.bind(appId, callerDevice(caller, userId, deviceSn), notifier.channel().wireName(), notifierName,
+                notifier.environment(), token);
+        return true;
     }
 
     /** The id of the caller's device; created ahead of its event when the caller's token names that very device. */
-    private long callerDevice(Connection c, RequestContext caller, long userId, int deviceSn) throws SQLException {
-        OptionalLong known = devices.deviceId(c, caller.appId(), userId, deviceSn);
+    private long callerDevice(RequestContext caller, long userId, int deviceSn) {
+        Optional<PushDevice> known = devices.find(caller.appId(), userId, deviceSn);
         if (known.isPresent()) {
-            return known.getAsLong();
+            return known.get().deviceId;
         }
         if (!Objects.equals(caller.deviceSn(), deviceSn)) {
             throw ApiException.badParameter("device_sn", "not a device of the user");
         }
-        return devices.createAheadOfEvent(c, caller.appId(), userId, deviceSn);
+        // on the session's connection: the row is this transaction's, like the binding that refers to it
+        return session.doReturningWork(c -> deviceInserts.createAheadOfEvent(c, caller.appId(), userId, deviceSn));
     }
 
     /** Removes every provider token of the caller's device; true also when it had none. */
+    @Transactional
     public boolean unbind(RequestContext caller, UnbindRequest body) {
         required(body);
         long userId = caller.requireUserId();
         int deviceSn = deviceSn(body.deviceSn());
-        database.autoCommit(c -> {
-            devices.unbindTokens(c, caller.appId(), userId, deviceSn);
-            return null;
-        });
+        devices.find(caller.appId(), userId, deviceSn).ifPresent(device -> tokens.unbindAll(device.deviceId));
         return true;
     }
 
+    @Transactional
     public List<String> tags(RequestContext caller) {
         long userId = caller.requireUserId();
-        return database.read(c -> users.tags(c, caller.appId(), userId));
+        return tags.tags(caller.appId(), userId);
     }
 
     /** Adds tags to the caller (the user, so all of the user's devices); returns the caller's tags after it. */
+    @Transactional
     public List<String> addTags(RequestContext caller, TagsRequest body) {
-        List<String> tags = validTags(body);
+        List<String> added = validTags(body);
         long userId = caller.requireUserId();
         String appId = caller.appId();
-        return database.inTransaction(c -> {
-            users.lockTags(c, appId, userId);
-            if (users.addTags(c, appId, userId, tags) > MAX_TAGS_PER_USER) {
-                throw ApiException.badParameter("tags", "a user has at most " + MAX_TAGS_PER_USER + " tags");
-            }
-            return users.tags(c, appId, userId);
-        });
+        tags.lock(appId, userId);
+        if (tags.add(appId, userId, added) > MAX_TAGS_PER_USER) {
+            throw ApiException.badParameter("tags", "a user has at most " + MAX_TAGS_PER_USER + " tags");
+        }
+        return tags.tags(appId, userId);
     }
 
     /** Removes tags from the caller (tags the caller does not have are ignored); returns the caller's tags after it. */
+    @Transactional
     public List<String> removeTags(RequestContext caller, TagsRequest body) {
-        List<String> tags = validTags(body);
+        List<String> removed = validTags(body);
         long userId = caller.requireUserId();
         String appId = caller.appId();
-        return database.inTransaction(c -> {
-            users.lockTags(c, appId, userId);
-            users.removeTags(c, appId, userId, tags);
-            return users.tags(c, appId, userId);
-        });
+        tags.lock(appId, userId);
+        tags.remove(appId, userId, removed);
+        return tags.tags(appId, userId);
     }
 
     /** Sets the alias of the caller's device named by its push_token; an empty alias clears it. */
+    @Transactional
     public boolean setAlias(RequestContext caller, AliasRequest body) {
         required(body);
         long userId = caller.requireUserId();
@@ -127,32 +142,33 @@ public class DeviceRegistryService {
         }
         StorableText.check("alias", body.alias());
         maxLength("alias", body.alias(), MAX_ALIAS);
-        String alias = body.alias().isEmpty() ? null : body.alias();
-        boolean found = database.autoCommit(c -> devices.setAlias(c, caller.appId(), userId, pushToken, alias));
-        if (!found) {
-            throw ApiException.badParameter("push_token", "not a device of the user");
-        }
+        PushDevice device = devices.findByPushToken(caller.appId(), userId, pushToken)
+                .orElseThrow(() -> ApiException.badParameter("push_token", "not a device of the user"));
+        device.alias = body.alias().isEmpty() ? null : body.alias();
         return true;
     }
 
     /** {@code disabled} true opts the caller out of every push to any of the user's devices; false opts back in. */
+    @Transactional
     public boolean setPushDisabled(RequestContext caller, boolean disabled) {
         long userId = caller.requireUserId();
-        database.autoCommit(c -> {
-            users.setPushDisabled(c, caller.appId(), userId, disabled);
-            return null;
-        });
+        users.setPushDisabled(caller.appId(), userId, disabled);
         return true;
     }
 
+    @Transactional
     public BoundTokenList boundTokens(RequestContext caller) {
         long userId = caller.requireUserId();
-        return new BoundTokenList(database.read(c -> devices.boundTokens(c, caller.appId(), userId)));
+        return new BoundTokenList(devices.boundTokens(caller.appId(), userId).stream()
+                .map(t -> new BoundToken(t.deviceSn(), t.notifierName(), t.channel(), TokenMask.mask(t.token()),
+                        t.boundAt().toEpochMilli()))
+                .toList());
     }
 
+    @Transactional
     public PushSetting pushSetting(RequestContext caller) {
         long userId = caller.requireUserId();
-        return new PushSetting(database.read(c -> users.pushDisabled(c, caller.appId(), userId)));
+        return new PushSetting(users.pushDisabled(caller.appId(), userId));
     }
 
     private static void required(Object body) {

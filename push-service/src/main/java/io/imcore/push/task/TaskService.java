@@ -11,11 +11,19 @@ import io.imcore.push.fanout.FanoutConfig;
 import io.imcore.push.notify.AttachmentCheck;
 import io.imcore.push.notify.NotifyParser;
 import io.imcore.push.notify.PushRequest;
+import io.imcore.push.store.PushTask;
+import io.imcore.push.store.PushTaskCount;
+import io.imcore.push.store.PushTaskFailure;
+import io.imcore.push.store.PushTaskRepository;
+import io.imcore.push.task.TaskCreation.Stored;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +39,8 @@ public class TaskService {
 
     private final Database database;
     private final TaskStore tasks;
+    private final TaskCreation creation;
+    private final PushTaskRepository taskRepository;
     private final NotifyParser parser;
     private final AttachmentCheck attachments;
     private final PushApps apps;
@@ -38,10 +48,13 @@ public class TaskService {
     private final FanoutConfig config;
     private final Counter accepted;
 
-    public TaskService(Database database, TaskStore tasks, NotifyParser parser, AttachmentCheck attachments,
-            PushApps apps, Expander expander, FanoutConfig config, MeterRegistry registry) {
+    public TaskService(Database database, TaskStore tasks, TaskCreation creation, PushTaskRepository taskRepository,
+            NotifyParser parser, AttachmentCheck attachments, PushApps apps, Expander expander, FanoutConfig config,
+            MeterRegistry registry) {
         this.database = database;
         this.tasks = tasks;
+        this.creation = creation;
+        this.taskRepository = taskRepository;
         this.parser = parser;
         this.attachments = attachments;
         this.apps = apps;
@@ -71,17 +84,7 @@ public class TaskService {
         }
         TaskState state = request.showBeginTime() != null && request.showBeginTime() > Instant.now().getEpochSecond()
                 ? TaskState.SCHEDULED : TaskState.ACCEPTED;
-        Stored stored = database.inTransaction(c -> {
-            long id = tasks.insert(c, appId, request, state);
-            if (request.requestId() != null) {
-                Optional<Long> first = tasks.claimRequestId(c, appId, request.requestId(), id, config.requestIdWindow());
-                if (first.isPresent()) {
-                    c.rollback(); // a concurrent call with the same request_id won: nothing of ours stays
-                    return new Stored(first.get(), false);
-                }
-            }
-            return new Stored(id, true);
-        });
+        Stored stored = creation.store(appId, request, state);
         if (stored.isNew()) {
             accepted.increment();
             if (state == TaskState.ACCEPTED) {
@@ -91,15 +94,13 @@ public class TaskService {
         return stored.taskId();
     }
 
-    /** The task a call answers with, and whether this call stored it. */
-    private record Stored(long taskId, boolean isNew) {}
-
     @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void expireRequestIds() {
         database.autoCommit(c -> tasks.expireRequestIds(c, config.requestIdWindow()));
     }
 
     /** The caller's tasks among the ids with their 24 counters, state and progress (docs/push-fanout.md). */
+    @Transactional
     public List<Map<String, Object>> details(String appId, List<Long> taskIds) {
         if (taskIds == null) {
             throw ApiException.badParameter("list", "required");
@@ -107,14 +108,39 @@ public class TaskService {
         if (taskIds.size() > MAX_DETAIL_IDS) {
             throw ApiException.badParameter("list", "at most " + MAX_DETAIL_IDS + " task ids per call");
         }
-        long[] ids = new long[taskIds.size()];
-        for (int i = 0; i < ids.length; i++) {
+        for (int i = 0; i < taskIds.size(); i++) {
             if (taskIds.get(i) == null) {
                 throw ApiException.badParameter("list[" + i + "]", "must be a task id");
             }
-            ids[i] = taskIds.get(i);
         }
-        return database.read(c -> tasks.stats(c, appId, ids)).stream().map(TaskService::detail).toList();
+        return stats(appId, taskIds).stream().map(TaskService::detail).toList();
+    }
+
+    /** The app's tasks among the ids with their counters and failure reasons, in id order. */
+    @Transactional
+    public List<TaskStats> stats(String appId, List<Long> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, TaskStats> byId = new LinkedHashMap<>();
+        for (PushTask task : taskRepository.ofApp(appId, ids)) {
+            TaskState state = TaskState.fromWireName(task.state);
+            byId.put(task.taskId, new TaskStats(task.taskId, state, task.devicesExpanded, task.batchesTotal,
+                    task.batchesDone, new HashMap<>(), state == TaskState.FAILED ? task.failureReason : null,
+                    task.createdAt, task.finishedAt, new ArrayList<>()));
+        }
+        if (byId.isEmpty()) {
+            return List.of();
+        }
+        for (PushTaskCount count : taskRepository.counts(byId.keySet())) {
+            byId.get(count.taskId).counters().put(count.channel, new int[] {count.effectiveTarget(), count.sent,
+                count.received, count.failed, count.rejected});
+        }
+        for (PushTaskFailure failure : taskRepository.failures(byId.keySet())) {
+            byId.get(failure.taskId).failures().add(new TaskStats.Failure(failure.channel, failure.outcome,
+                    failure.reason, failure.count));
+        }
+        return new ArrayList<>(byId.values());
     }
 
     private static Map<String, Object> detail(TaskStats stats) {

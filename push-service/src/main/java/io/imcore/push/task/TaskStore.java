@@ -3,7 +3,6 @@ package io.imcore.push.task;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.store.ChunkedDelete;
-import io.imcore.common.store.Database;
 import io.imcore.push.fanout.ExpansionCheckpoint;
 import io.imcore.push.notify.PushRequest;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,18 +11,19 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** push_tasks, push_task_counts and push_request_ids. */
+/**
+ * Plain SQL on push_tasks, push_task_counts and push_request_ids: the expansion's reads and single-statement state
+ * changes (they race with push-worker's counter updates and with other replicas, docs/push-fanout.md) and the
+ * request_id claim. A new task and task/detail go through the PushTask entity (TaskCreation, TaskService).
+ */
 @ApplicationScoped
 public class TaskStore {
 
@@ -79,21 +79,6 @@ public class TaskStore {
     public long expireRequestIds(Connection c, Duration window) throws SQLException {
         return ChunkedDelete.delete(c, "push_request_ids", "created_at <= now() - ? * interval '1 millisecond'", 1,
                 (ps, first) -> ps.setLong(first, window.toMillis()), ChunkedDelete.CHUNK);
-    }
-
-    public long insert(Connection c, String appId, PushRequest request, TaskState state) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("insert into push_tasks"
-                + " (app_id, state, request, show_begin_at, show_end_at) values (?, ?, ?::jsonb, ?, ?) returning task_id")) {
-            ps.setString(1, appId);
-            ps.setString(2, state.wireName());
-            ps.setString(3, json(request));
-            setSeconds(ps, 4, request.showBeginTime());
-            setSeconds(ps, 5, request.showEndTime());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
     }
 
     /** Tasks waiting for an expander whose time has come, oldest first. */
@@ -232,73 +217,11 @@ public class TaskStore {
         }
     }
 
-    /** The caller's tasks among the ids, in id order; unknown and foreign ids are left out. */
-    public List<TaskStats> stats(Connection c, String appId, long[] taskIds) throws SQLException {
-        Map<Long, TaskStats> byId = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("select t.task_id, t.state, t.devices_expanded,"
-                + " t.batches_total, t.batches_done, n.channel, n.target - n.fallback_out + n.fallback_in, n.sent,"
-                + " n.received, n.failed, n.rejected, t.failure_reason, t.created_at, t.finished_at"
-                + " from push_tasks t left join push_task_counts n on n.task_id = t.task_id"
-                + " where t.app_id = ? and t.task_id = any(?) order by t.task_id")) {
-            ps.setString(1, appId);
-            ps.setArray(2, Database.bigints(c, taskIds));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    long id = rs.getLong(1);
-                    TaskStats stats = byId.get(id);
-                    if (stats == null) {
-                        TaskState state = TaskState.fromWireName(rs.getString(2));
-                        stats = new TaskStats(id, state, rs.getLong(3), rs.getInt(4), rs.getInt(5), new HashMap<>(),
-                                state == TaskState.FAILED ? rs.getString(12) : null, instant(rs.getTimestamp(13)),
-                                instant(rs.getTimestamp(14)), new ArrayList<>());
-                        byId.put(id, stats);
-                    }
-                    String channel = rs.getString(6);
-                    if (channel != null) {
-                        stats.counters().put(channel, new int[] {rs.getInt(7), rs.getInt(8), rs.getInt(9),
-                                rs.getInt(10), rs.getInt(11)});
-                    }
-                }
-            }
-        }
-        if (byId.isEmpty()) {
-            return List.of();
-        }
-        try (PreparedStatement ps = c.prepareStatement("select task_id, channel, outcome, reason, count"
-                + " from push_task_failures where task_id = any(?) order by task_id, count desc, channel, outcome,"
-                + " reason")) {
-            ps.setArray(1, Database.bigints(c, byId.keySet().stream().mapToLong(Long::longValue).toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    byId.get(rs.getLong(1)).failures().add(new TaskStats.Failure(rs.getString(2), rs.getString(3),
-                            rs.getString(4), rs.getInt(5)));
-                }
-            }
-        }
-        return new ArrayList<>(byId.values());
-    }
-
-    private String json(PushRequest request) {
-        try {
-            return mapper.writeValueAsString(request);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a push request must serialize", e);
-        }
-    }
-
     private PushRequest request(String json) {
         try {
             return mapper.readValue(json, PushRequest.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored push request must deserialize", e);
-        }
-    }
-
-    private static void setSeconds(PreparedStatement ps, int index, Long epochSeconds) throws SQLException {
-        if (epochSeconds == null) {
-            ps.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
-        } else {
-            ps.setTimestamp(index, Timestamp.from(Instant.ofEpochSecond(epochSeconds)));
         }
     }
 

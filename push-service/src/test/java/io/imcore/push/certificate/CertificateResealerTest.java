@@ -213,7 +213,7 @@ class CertificateResealerTest {
 
     private void assertEveryRowOpensToItsSecrets() {
         for (Channel channel : VENDORS) {
-            Certificate certificate = database.read(c -> store.find(c, appId, channel, 1)).orElseThrow();
+            Certificate certificate = store.find(appId, channel, 1).orElseThrow();
             assertEquals(secretOf(channel), certificate.appSecret());
             assertEquals("file of " + channel.wireName(), certificate.certificate());
         }

@@ -15,6 +15,8 @@ import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStats;
+import io.imcore.push.task.TaskCreation;
+import io.imcore.push.task.TaskService;
 import io.imcore.push.task.TaskStore;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicReader;
@@ -51,6 +53,10 @@ class FanoutTest {
     Database database;
     @Inject
     TaskStore tasks;
+    @Inject
+    TaskCreation creation;
+    @Inject
+    TaskService taskService;
     @Inject
     Expander expander;
     @Inject
@@ -355,13 +361,13 @@ class FanoutTest {
                 begin, end, null);
         TaskState state = begin != null && begin > Instant.now().getEpochSecond()
                 ? TaskState.SCHEDULED : TaskState.ACCEPTED;
-        long id = database.inTransaction(c -> tasks.insert(c, api.appId, request, state));
+        long id = creation.store(api.appId, request, state).taskId();
         expander.wake();
         return id;
     }
 
     private TaskStats stats(long task) {
-        List<TaskStats> found = database.read(c -> tasks.stats(c, api.appId, new long[] {task}));
+        List<TaskStats> found = taskService.stats(api.appId, List.of(task));
         assertEquals(1, found.size());
         return found.get(0);
     }

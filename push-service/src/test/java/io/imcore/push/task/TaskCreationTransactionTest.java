@@ -1,0 +1,109 @@
+package io.imcore.push.task;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.push.Channel;
+import io.imcore.common.store.Database;
+import io.imcore.push.notify.Audience;
+import io.imcore.push.notify.PushRequest;
+import io.imcore.push.notify.Strategy;
+import io.imcore.push.task.TaskCreation.Stored;
+import io.imcore.testing.InfrastructureResource;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hibernate.Session;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A new task is one JTA transaction: the PushTask entity (Hibernate) and its request_id claim (plain SQL on the
+ * session's connection) commit together or not at all.
+ */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class TaskCreationTransactionTest {
+
+    @Inject
+    TaskCreation creation;
+
+    @Inject
+    Database database;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    Session session;
+
+    @Test
+    void aFailureAfterBothWritesLeavesNeitherTheTaskNorItsRequestId() {
+        String appId = "tasktx" + System.nanoTime();
+        AtomicLong rolledBack = new AtomicLong();
+        assertThrows(IllegalStateException.class, () -> QuarkusTransaction.requiringNew().run(() -> {
+            Stored stored = creation.store(appId, request("r-1"), TaskState.SCHEDULED);
+            assertTrue(stored.isNew());
+            rolledBack.set(stored.taskId());
+            // both rows are written on the transaction's one connection before it fails
+            assertEquals(1, count("push_tasks where task_id = " + stored.taskId()));
+            assertEquals(1, count("push_request_ids where app_id = '" + appId + "'"));
+            throw new IllegalStateException("fails after the entity and the request_id claim were written");
+        }));
+        assertEquals(0, readCount("push_tasks where task_id = " + rolledBack.get()));
+        assertEquals(0, readCount("push_request_ids where app_id = '" + appId + "'"), "the claim rolled back too");
+
+        // the request_id is free again: the next task with it is stored, and the claim names that task
+        Stored again = creation.store(appId, request("r-1"), TaskState.SCHEDULED);
+        assertTrue(again.isNew());
+        assertNotEquals(rolledBack.get(), again.taskId());
+        assertEquals(1, readCount("push_request_ids where app_id = '" + appId + "' and task_id = " + again.taskId()));
+    }
+
+    @Test
+    void aRequestIdHeldByAnotherTaskRollsBackTheNewEntity() {
+        String appId = "tasktx" + System.nanoTime();
+        Stored first = creation.store(appId, request("r-2"), TaskState.SCHEDULED);
+        Stored second = creation.store(appId, request("r-2"), TaskState.SCHEDULED);
+        assertFalse(second.isNew());
+        assertEquals(first.taskId(), second.taskId(), "the repeat answers with the first task");
+        assertEquals(1, readCount("push_tasks where app_id = '" + appId + "'"), "the repeat's own task is gone");
+    }
+
+    /** A request scheduled far ahead, so the running expander leaves its task alone. */
+    private PushRequest request(String requestId) {
+        return new PushRequest(Audience.all(), requestId, Strategy.OSPUSH_ONLY, List.of(Channel.CLOUD),
+                mapper.createObjectNode().put("type", "text").put("title", "t").put("body", "b"),
+                System.currentTimeMillis() / 1000 + 86_400, null, null);
+    }
+
+    /** Rows matching, seen from outside any transaction of the test. */
+    private long readCount(String from) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select count(*) from " + from);
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    /** Rows matching, seen inside the current transaction (on its connection). */
+    private long count(String from) {
+        return session.doReturningWork(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select count(*) from " + from);
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+}
