@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Footprint of auth-service and message-service, for comparing two builds (issue 14, docs/benchmarks.md).
+"""Footprint of auth-service, message-service and push-service, for comparing two builds (issue 14,
+docs/benchmarks.md).
 
-Against running services (ports in AUTH_URL and MESSAGE_URL, platform key in PLATFORM_KEY, pids in AUTH_PID and
-MESSAGE_PID) it prints: each service's VmRSS after start, after 1,000 small authenticated reads each
-(auth: GET /user/device/list, message: GET /group/user_joined), and the mean time of one token operation
-(POST /token/user with a known device) and of one group create (admin token, no members) over loops of 2,000,
-one keep-alive connection, one request at a time. Run by deploy/bench/orm-footprint.sh.
+Against running services (ports in AUTH_URL, MESSAGE_URL and PUSH_URL, platform key in PLATFORM_KEY, pids in
+AUTH_PID, MESSAGE_PID and PUSH_PID) it prints: each service's VmRSS after start, after 1,000 small authenticated
+reads each (auth: GET /user/device/list, message: GET /group/user_joined, push: GET /push/enable as the admin and
+GET /user/token/list as the user), and the mean time of one token operation (POST /token/user with a known device),
+one group create (admin token, no members), one push switch (POST /push/enable, alternating) and one tag add
+(POST /user/push/tag, one of 100 tags) over loops of 2,000, one keep-alive connection per service, one request at
+a time. Run by deploy/bench/orm-footprint.sh.
 """
 import http.client
 import json
@@ -15,6 +18,7 @@ import urllib.parse
 
 AUTH = urllib.parse.urlparse(os.environ["AUTH_URL"])
 MESSAGE = urllib.parse.urlparse(os.environ["MESSAGE_URL"])
+PUSH = urllib.parse.urlparse(os.environ["PUSH_URL"])
 LOOP = int(os.environ.get("LOOP", "2000"))
 READS = int(os.environ.get("READS", "1000"))
 
@@ -51,8 +55,9 @@ def timed(loop, action):
 
 
 def main():
-    auth, message = Client(AUTH), Client(MESSAGE)
-    rss = {"auth start": rss_kib(os.environ["AUTH_PID"]), "message start": rss_kib(os.environ["MESSAGE_PID"])}
+    auth, message, push = Client(AUTH), Client(MESSAGE), Client(PUSH)
+    services = {"auth": "AUTH_PID", "message": "MESSAGE_PID", "push": "PUSH_PID"}
+    rss = {f"{name} start": rss_kib(os.environ[pid]) for name, pid in services.items()}
     app = auth.call("POST", "/app/create", {"platform-key": os.environ["PLATFORM_KEY"]}, {"name": "footprint"})
     as_app = {"app_id": app["app_id"]}
     as_admin = dict(as_app, **{"access-token": app["admin_token"]})
@@ -64,17 +69,24 @@ def main():
     for _ in range(READS):
         auth.call("GET", "/user/device/list", as_user)
         message.call("GET", "/group/user_joined", as_user)
-    rss["auth after reads"] = rss_kib(os.environ["AUTH_PID"])
-    rss["message after reads"] = rss_kib(os.environ["MESSAGE_PID"])
+        push.call("GET", "/push/enable", as_admin)
+        push.call("GET", "/user/token/list", as_user)
+    rss.update({f"{name} after reads": rss_kib(os.environ[pid]) for name, pid in services.items()})
 
     token_ms = timed(LOOP, lambda: auth.call("POST", "/token/user", as_app, login))
     group_ms = timed(LOOP, lambda: message.call("POST", "/group/create", as_admin, {"name": "footprint"}))
-    rss["auth after loops"] = rss_kib(os.environ["AUTH_PID"])
-    rss["message after loops"] = rss_kib(os.environ["MESSAGE_PID"])
+    switches = iter(range(LOOP))
+    switch_ms = timed(LOOP, lambda: push.call("POST", f"/push/enable?value={next(switches) % 2 == 0}".lower(),
+                                              as_admin))
+    tags = iter(range(LOOP))
+    tag_ms = timed(LOOP, lambda: push.call("POST", "/user/push/tag", as_user, {"tags": [f"t{next(tags) % 100}"]}))
+    rss.update({f"{name} after loops": rss_kib(os.environ[pid]) for name, pid in services.items()})
     for key, value in rss.items():
         print(f"rss {key}: {value / 1024:.1f} MiB")
     print(f"token operation: {token_ms:.2f} ms mean over {LOOP}")
     print(f"group create: {group_ms:.2f} ms mean over {LOOP}")
+    print(f"push switch: {switch_ms:.2f} ms mean over {LOOP}")
+    print(f"tag add: {tag_ms:.2f} ms mean over {LOOP}")
 
 
 if __name__ == "__main__":

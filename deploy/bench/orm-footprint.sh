@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Footprint of auth-service and message-service for comparing builds (issue 14: Hibernate ORM with Panache):
-# for each checkout given, starts its packaged auth-service and message-service on a fresh pair of databases of
-# one throw-away PostgreSQL (system binaries), then deploy/bench/orm-footprint.py measures RSS after start, after
-# 1,000 reads each, and the mean time of a token operation and of a group create over 2,000 calls.
+# Footprint of auth-service, message-service and push-service for comparing builds (issue 14: Hibernate ORM with
+# Panache): for each checkout given, starts its packaged services on fresh databases of one throw-away PostgreSQL
+# (system binaries), then deploy/bench/orm-footprint.py measures RSS after start, after 1,000 reads each, and the
+# mean time of a token operation, a group create, a push switch and a tag add over 2,000 calls each.
 # No Kafka broker: the outbox relay and the auth view retry in the background, alike for every build, and
-# message-service learns users and apps from auth-service's /internal/identity. bcrypt cost 4, so the token
+# message-service and push-service learn users and apps from auth-service's /internal/identity; push-service's
+# expansion is off (it has no broker to expand onto). bcrypt cost 4, so the token
 # operation's time is the service's and the database's, not the hash's.
-# Usage: deploy/bench/orm-footprint.sh CHECKOUT...   (each with auth-service and message-service packaged)
-# Knobs: PG_PORT (25432), PORT_BASE (28081: auth, +1 message), LOOP (2000), READS (1000)
+# Usage: deploy/bench/orm-footprint.sh CHECKOUT...   (each with auth-service, message-service, push-service packaged)
+# Knobs: PG_PORT (25432), PORT_BASE (28081: auth, +1 message, +2 push), LOOP (2000), READS (1000)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PG_PORT="${PG_PORT:-25432}"
@@ -35,6 +36,7 @@ as_pg "$PG_BIN/pg_ctl" -D "$WORK/pgdata" -l "$WORK/pgdata/log" -w -o "-c listen_
   -c unix_socket_directories=/tmp -c max_connections=100" start >/dev/null
 psql_admin "CREATE ROLE auth LOGIN PASSWORD 'auth'" >/dev/null
 psql_admin "CREATE ROLE message LOGIN PASSWORD 'message'" >/dev/null
+psql_admin "CREATE ROLE push LOGIN PASSWORD 'push'" >/dev/null
 "$ROOT/deploy/jwt/jwt-keys.sh" new "$WORK/jwt.pem" >/dev/null
 "$ROOT/deploy/jwt/jwt-keys.sh" jwks "$WORK/jwt.pem" >"$WORK/jwks.json"
 
@@ -62,11 +64,15 @@ for checkout in "$@"; do
   checkout="$(cd "$checkout" && pwd)"
   psql_admin "CREATE DATABASE auth$run OWNER auth" >/dev/null
   psql_admin "CREATE DATABASE message$run OWNER message" >/dev/null
+  psql_admin "CREATE DATABASE push$run OWNER push" >/dev/null
   echo "== $checkout ($(git -C "$checkout" log -1 --format=%h))"
   start auth-service "$PORT_BASE" "auth$run" "$checkout" IM_JWT_PRIVATE_KEY_LOCATION="$WORK/jwt.pem" IM_AUTH_BCRYPT_COST=4
   start message-service "$((PORT_BASE + 1))" "message$run" "$checkout" IM_AUTH_SERVICE_URL="http://127.0.0.1:$PORT_BASE"
+  start push-service "$((PORT_BASE + 2))" "push$run" "$checkout" IM_AUTH_SERVICE_URL="http://127.0.0.1:$PORT_BASE" \
+    IM_PUSH_CERTIFICATE_KEY="$(head -c 32 /dev/urandom | base64)" IM_PUSH_FANOUT_ENABLED=false
   sleep 5 # let start-up work (Flyway, first scheduler runs) settle before the first RSS reading
   AUTH_URL="http://127.0.0.1:$PORT_BASE" MESSAGE_URL="http://127.0.0.1:$((PORT_BASE + 1))" PLATFORM_KEY="$PLATFORM_KEY" \
-    AUTH_PID="${SERVICE_PIDS[0]}" MESSAGE_PID="${SERVICE_PIDS[1]}" python3 "$ROOT/deploy/bench/orm-footprint.py"
+    PUSH_URL="http://127.0.0.1:$((PORT_BASE + 2))" AUTH_PID="${SERVICE_PIDS[0]}" MESSAGE_PID="${SERVICE_PIDS[1]}" \
+    PUSH_PID="${SERVICE_PIDS[2]}" python3 "$ROOT/deploy/bench/orm-footprint.py"
   stop_services
 done
