@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class CertificateService {
 
-    private static final int PRODUCTION = 1;
+    static final int PRODUCTION = 1;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final int MAX_ID = 256;
     private static final int MAX_SECRET = 1024;
@@ -80,12 +80,14 @@ public class CertificateService {
                 .orElse(null);
     }
 
-    private static Channel channel(long provider) {
+    /** The channel of a provider number: 10002 naming `provider` when it is none. */
+    static Channel channel(long provider) {
         return Channel.fromProvider((int) provider)
                 .orElseThrow(() -> ApiException.badParameter("provider", "must be between 1 and 7"));
     }
 
-    private static int environment(int value) {
+    /** 0 (development) or 1 (production): 10002 naming `environment` otherwise. */
+    static int environment(int value) {
         if (value != 0 && value != 1) {
             throw ApiException.badParameter("environment", "must be 0 (development) or 1 (production)");
         }

@@ -59,12 +59,9 @@ public class CertificateTester {
         if (body.provider() == null) {
             throw ApiException.badParameter("provider", "required");
         }
-        Channel channel = Channel.fromProvider(body.provider())
-                .orElseThrow(() -> ApiException.badParameter("provider", "must be between 1 and 7"));
-        int environment = body.environment() == null ? 1 : body.environment();
-        if (environment != 0 && environment != 1) {
-            throw ApiException.badParameter("environment", "must be 0 (development) or 1 (production)");
-        }
+        Channel channel = CertificateService.channel(body.provider());
+        int environment = body.environment() == null
+                ? CertificateService.PRODUCTION : CertificateService.environment(body.environment());
         String token = body.deviceToken();
         if (token == null || token.isEmpty()) {
             throw ApiException.badParameter("device_token", "required");
