@@ -32,6 +32,11 @@ public enum Channel {
         return "push." + wireName();
     }
 
+    /** push-worker's consumer group for the channel's topic (docs/push-worker.md); its lag is read by push-service. */
+    public String workerGroup() {
+        return "push-worker." + wireName();
+    }
+
     /** api.md 4.5.1 provider number; 0 for svcpush. */
     public int provider() {
         return provider;

@@ -52,10 +52,6 @@ public class ConsumerLag {
         this.timeout = timeout;
     }
 
-    static String group(Channel channel) {
-        return "push-worker." + channel.wireName();
-    }
-
     public List<ChannelLag> read() {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
@@ -83,14 +79,14 @@ public class ConsumerLag {
                     await(kafka.listOffsets(earliest, committedOnly).all(), deadline);
             Map<String, ListConsumerGroupOffsetsSpec> groups = new LinkedHashMap<>();
             for (Channel channel : Channel.values()) {
-                groups.put(group(channel), new ListConsumerGroupOffsetsSpec());
+                groups.put(channel.workerGroup(), new ListConsumerGroupOffsetsSpec());
             }
             Map<String, Map<TopicPartition, OffsetAndMetadata>> committed =
                     await(kafka.listConsumerGroupOffsets(groups).all(), deadline);
             List<ChannelLag> rows = new ArrayList<>();
             for (Channel channel : Channel.values()) {
                 int count = partitionCounts.getOrDefault(channel.topic(), 0);
-                Map<TopicPartition, OffsetAndMetadata> offsets = committed.getOrDefault(group(channel), Map.of());
+                Map<TopicPartition, OffsetAndMetadata> offsets = committed.getOrDefault(channel.workerGroup(), Map.of());
                 long lag = 0;
                 for (int p = 0; p < count; p++) {
                     TopicPartition partition = new TopicPartition(channel.topic(), p);
@@ -98,7 +94,7 @@ public class ConsumerLag {
                     long from = at != null ? at.offset() : starts.get(partition).offset();
                     lag += Math.max(0, ends.get(partition).offset() - from);
                 }
-                rows.add(new ChannelLag(channel.wireName(), channel.topic(), group(channel), count, lag));
+                rows.add(new ChannelLag(channel.wireName(), channel.topic(), channel.workerGroup(), count, lag));
             }
             return rows;
         } catch (InterruptedException e) {

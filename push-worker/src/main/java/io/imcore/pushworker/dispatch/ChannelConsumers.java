@@ -97,7 +97,7 @@ public class ChannelConsumers {
             this.channel = channel;
             Properties props = new Properties();
             props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-            props.put(ConsumerConfig.GROUP_ID_CONFIG, "push-worker." + channel.wireName());
+            props.put(ConsumerConfig.GROUP_ID_CONFIG, channel.workerGroup());
             props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
