@@ -448,11 +448,6 @@ start_services() {
       elif [[ "$s" == push-worker ]]; then
         extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)
-        # memory: a small serial-collected heap, and bounded direct buffers (Netty: Pushy, Vert.x) and code cache
-        java_options+=(-Xmx128m -XX:+UseSerialGC -XX:MaxDirectMemorySize=64m -XX:ReservedCodeCacheSize=48m -Xss512k
-          -Dio.netty.allocator.numDirectArenas=2 -Dio.netty.allocator.numHeapArenas=2)
-        # glibc keeps a malloc arena per thread that allocates; the worker has ~200 threads
-        extra_env+=(MALLOC_ARENA_MAX=2)
       fi
       log "$s: starting on 127.0.0.1:${SERVICE_PORT[$s]}"
       launch "$s" env \
@@ -468,7 +463,8 @@ start_services() {
         IM_THROTTLE_TRUSTED_PROXIES=127.0.0.1 \
         IM_THROTTLE_REGISTRATION_BURST="$REGISTRATION_BURST" \
         "${extra_env[@]}" \
-        java -Xmx256m "${java_options[@]}" -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
+        MALLOC_ARENA_MAX=2 \
+        java "@$ROOT/$s/src/main/jvm/jvm.options" "${java_options[@]}" -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
     fi
     pending+=("$s")
   done
