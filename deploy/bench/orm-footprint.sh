@@ -8,7 +8,11 @@
 # expansion is off (it has no broker to expand onto). bcrypt cost 4, so the token
 # operation's time is the service's and the database's, not the hash's.
 # Usage: deploy/bench/orm-footprint.sh CHECKOUT...   (each with auth-service, message-service, push-service packaged)
-# Knobs: PG_PORT (25432), PORT_BASE (28081: auth, +1 message, +2 push), LOOP (2000), READS (1000)
+# Knobs: PG_PORT (25432), PORT_BASE (28081: auth, +1 message, +2 push), LOOP (2000), READS (1000),
+#   JAVA (the java launcher; default: java on PATH), JVM_OPTIONS (extra options after each service's own
+#   <service>/src/main/jvm/jvm.options of THIS checkout, so every build compared runs with the same limits),
+#   JVM_OPTIONS_AUTH_SERVICE, JVM_OPTIONS_MESSAGE_SERVICE, JVM_OPTIONS_PUSH_SERVICE (extra options of one service,
+#   e.g. -XX:AOTCacheOutput=... to train an AOT cache on this load, then -XX:AOTCache=... to use it)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PG_PORT="${PG_PORT:-25432}"
@@ -17,6 +21,8 @@ PG_BIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
 WORK="$(mktemp -d /tmp/orm-footprint.XXXXXX)"
 chmod 755 "$WORK"
 PLATFORM_KEY="footprint-platform-key"
+JAVA="${JAVA:-java}"
+read -r -a EXTRA_JVM_OPTIONS <<<"${JVM_OPTIONS:-}"
 SERVICE_PIDS=()
 
 as_pg() { if ((EUID == 0)); then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
@@ -44,12 +50,17 @@ psql_admin "CREATE ROLE push LOGIN PASSWORD 'push'" >/dev/null
 start() {
   local name="$1" port="$2" db="$3" checkout="$4"
   shift 4
+  local own_options_name="JVM_OPTIONS_${name//-/_}"
+  own_options_name="${own_options_name^^}"
+  local own_options
+  read -r -a own_options <<<"${!own_options_name:-}"
   env QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$port" \
     QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/$db" \
     QUARKUS_DATASOURCE_USERNAME="${name%-service}" QUARKUS_DATASOURCE_PASSWORD="${name%-service}" \
     KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:9 MP_JWT_VERIFY_PUBLICKEY_LOCATION="$WORK/jwks.json" \
     IM_PLATFORM_KEY="$PLATFORM_KEY" QUARKUS_LOG_CONSOLE_LEVEL=WARN "$@" \
-    java -Xmx256m -jar "$checkout/$name/target/quarkus-app/quarkus-run.jar" >"$WORK/$name-$db.log" 2>&1 &
+    "$JAVA" "@$ROOT/$name/src/main/jvm/jvm.options" "${EXTRA_JVM_OPTIONS[@]}" "${own_options[@]}" \
+    -jar "$checkout/$name/target/quarkus-app/quarkus-run.jar" >"$WORK/$name-$db.log" 2>&1 &
   SERVICE_PIDS+=("$!")
   local deadline=$((SECONDS + 180))
   until curl -fsS "http://127.0.0.1:$port/q/health/live" >/dev/null 2>&1; do
@@ -65,7 +76,7 @@ for checkout in "$@"; do
   psql_admin "CREATE DATABASE auth$run OWNER auth" >/dev/null
   psql_admin "CREATE DATABASE message$run OWNER message" >/dev/null
   psql_admin "CREATE DATABASE push$run OWNER push" >/dev/null
-  echo "== $checkout ($(git -C "$checkout" log -1 --format=%h))"
+  echo "== $checkout ($(git -C "$checkout" log -1 --format=%h)), $("$JAVA" -version 2>&1 | head -n 1), ${JVM_OPTIONS:-}"
   start auth-service "$PORT_BASE" "auth$run" "$checkout" IM_JWT_PRIVATE_KEY_LOCATION="$WORK/jwt.pem" IM_AUTH_BCRYPT_COST=4
   start message-service "$((PORT_BASE + 1))" "message$run" "$checkout" IM_AUTH_SERVICE_URL="http://127.0.0.1:$PORT_BASE"
   start push-service "$((PORT_BASE + 2))" "push$run" "$checkout" IM_AUTH_SERVICE_URL="http://127.0.0.1:$PORT_BASE" \
