@@ -28,7 +28,9 @@ import org.jboss.logging.Logger;
 /**
  * Publishes outbox rows to Kafka in id order and deletes them once the broker has acknowledged them
  * (at-least-once: consumers are idempotent). One replica relays at a time (advisory lock), which keeps the
- * per-key order across replicas. Enabled with {@code im.outbox.enabled=true}.
+ * per-key order across replicas. Enabled with {@code im.outbox.enabled=true}. A plain producer, not the SmallRye
+ * connector's emitter: its sink re-sends a failed record by itself, behind later records of the same key
+ * (docs/architecture.md, "Where the plain client stays, and why").
  */
 @ApplicationScoped
 public class OutboxRelay {
