@@ -2,7 +2,8 @@
 # Footprint of auth-service, message-service and push-service for comparing builds (issue 14: Hibernate ORM with
 # Panache): for each checkout given, starts its packaged services on fresh databases of one throw-away PostgreSQL
 # (system binaries), then deploy/bench/orm-footprint.py measures RSS after start, after 1,000 reads each, and the
-# mean time of a token operation, a group create, a push switch and a tag add over 2,000 calls each.
+# mean time of a token operation, a group create, a push switch and a tag add over 2,000 calls each, and each
+# service's start time (launch until /q/health/live answers; the three start one after the other).
 # No Kafka broker: the outbox relay and the auth view retry in the background, alike for every build, and
 # message-service and push-service learn users and apps from auth-service's /internal/identity; push-service's
 # expansion is off (it has no broker to expand onto). bcrypt cost 4, so the token
@@ -54,6 +55,8 @@ start() {
   own_options_name="${own_options_name^^}"
   local own_options
   read -r -a own_options <<<"${!own_options_name:-}"
+  local launched_at
+  launched_at="$(date +%s%N)"
   env QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$port" \
     QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/$db" \
     QUARKUS_DATASOURCE_USERNAME="${name%-service}" QUARKUS_DATASOURCE_PASSWORD="${name%-service}" \
@@ -65,8 +68,9 @@ start() {
   local deadline=$((SECONDS + 180))
   until curl -fsS "http://127.0.0.1:$port/q/health/live" >/dev/null 2>&1; do
     ((SECONDS < deadline)) || { tail -n 30 "$WORK/$name-$db.log" >&2; echo "$name did not start" >&2; exit 1; }
-    sleep 1
+    sleep 0.1
   done
+  echo "start $name: $(( ($(date +%s%N) - launched_at) / 1000000 )) ms until /q/health/live answers"
 }
 
 run=0
