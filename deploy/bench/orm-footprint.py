@@ -73,6 +73,8 @@ def main():
         push.call("GET", "/user/token/list", as_user)
     rss.update({f"{name} after reads": rss_kib(os.environ[pid]) for name, pid in services.items()})
 
+    device_list_ms = timed(LOOP, lambda: auth.call("GET", "/user/device/list", as_user))
+    user_joined_ms = timed(LOOP, lambda: message.call("GET", "/group/user_joined", as_user))
     token_ms = timed(LOOP, lambda: auth.call("POST", "/token/user", as_app, login))
     group_ms = timed(LOOP, lambda: message.call("POST", "/group/create", as_admin, {"name": "footprint"}))
     switches = iter(range(LOOP))
@@ -83,6 +85,8 @@ def main():
     rss.update({f"{name} after loops": rss_kib(os.environ[pid]) for name, pid in services.items()})
     for key, value in rss.items():
         print(f"rss {key}: {value / 1024:.1f} MiB")
+    print(f"device list read: {device_list_ms:.2f} ms mean over {LOOP}")
+    print(f"groups joined read: {user_joined_ms:.2f} ms mean over {LOOP}")
     print(f"token operation: {token_ms:.2f} ms mean over {LOOP}")
     print(f"group create: {group_ms:.2f} ms mean over {LOOP}")
     print(f"push switch: {switch_ms:.2f} ms mean over {LOOP}")

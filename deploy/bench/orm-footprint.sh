@@ -2,7 +2,7 @@
 # Footprint of auth-service, message-service and push-service for comparing builds (issue 14: Hibernate ORM with
 # Panache): for each checkout given, starts its packaged services on fresh databases of one throw-away PostgreSQL
 # (system binaries), then deploy/bench/orm-footprint.py measures RSS after start, after 1,000 reads each, and the
-# mean time of a token operation, a group create, a push switch and a tag add over 2,000 calls each, and each
+# mean time of a device list read, a groups-joined read, a token operation, a group create, a push switch and a tag add over 2,000 calls each, and each
 # service's start time (launch until /q/health/live answers; the three start one after the other).
 # No Kafka broker: the outbox relay and the auth view retry in the background, alike for every build, and
 # message-service and push-service learn users and apps from auth-service's /internal/identity; push-service's
