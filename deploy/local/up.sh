@@ -449,6 +449,8 @@ start_services() {
         extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)
       fi
+      # JVM limits from the service's jvm.options (as in its image); glibc keeps a malloc arena per allocating
+      # thread, two arenas bound that native memory (docs/operations.md "JVM memory limits")
       log "$s: starting on 127.0.0.1:${SERVICE_PORT[$s]}"
       launch "$s" env \
         QUARKUS_HTTP_HOST=127.0.0.1 \
