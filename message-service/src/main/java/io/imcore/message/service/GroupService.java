@@ -176,7 +176,8 @@ public class GroupService {
                 .toList();
     }
 
-    @Transactional
+    /** One select (owner and member count included): no transaction of its own, like auth-service's device list. */
+    @Transactional(Transactional.TxType.SUPPORTS)
     public List<GroupInfo> joined(RequestContext caller) {
         long user = caller.requireUserId();
         return groups.joined(caller.appId(), user).stream().map(GroupService::info).toList();

@@ -3,15 +3,27 @@ package io.imcore.message.store;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.List;
 import java.util.Optional;
 
 @ApplicationScoped
 public class GroupRepository implements PanacheRepositoryBase<Group, Group.Key> {
 
-    /** Group ids come from their own sequence, from 10^12 up (users and groups share one id space). */
+    /**
+     * Group ids come from their own sequence, from 10^12 up (users and groups share one id space). Plain JDBC on the
+     * session's connection: Hibernate 7.4's plan cache never finds a native query with a result class again, so each
+     * call added one more entry and walked all the others (docs/benchmarks.md, "What the ORM's reads cost").
+     */
     public long nextGroupId() {
-        return getSession().createNativeQuery("select nextval('group_ids')", Long.class).getSingleResult();
+        return getSession().doReturningWork(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select nextval('group_ids')");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
     }
 
     public Optional<Group> find(String appId, long groupId) {

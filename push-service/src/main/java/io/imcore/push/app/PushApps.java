@@ -14,7 +14,8 @@ public class PushApps {
         this.apps = apps;
     }
 
-    @Transactional
+    /** One select: joins the caller's transaction, and outside one reads with auto-commit (no BEGIN/COMMIT). */
+    @Transactional(Transactional.TxType.SUPPORTS)
     public boolean isEnabled(String appId) {
         return apps.isEnabled(appId);
     }

@@ -13,12 +13,21 @@ public class PushAppRepository implements PanacheRepositoryBase<PushApp, String>
         this.locks = locks;
     }
 
+    /**
+     * The column alone, not the entity: outside a transaction this runs on the request's session, which would hand a
+     * later call in the same request the entity it cached instead of the row as it is now.
+     */
     public boolean isEnabled(String appId) {
-        return findByIdOptional(appId).map(app -> app.pushEnabled).orElse(false);
+        return getEntityManager().createQuery("select a.pushEnabled from PushApp a where a.appId = ?1", Boolean.class)
+                .setParameter(1, appId).getResultStream().findFirst().orElse(false);
     }
 
     /** Switches push on or off, inserting the app's row on its first switch. */
     public void switchTo(String appId, boolean enabled) {
+        // an app switched before (the usual case): one update, without the lock and the select of its row
+        if (update("pushEnabled = ?1, updatedAt = ?2 where appId = ?3", enabled, Instant.now(), appId) > 0) {
+            return;
+        }
         // two first switches of one app at once would both insert: the second waits here and then finds the row
         locks.acquire("push_apps:" + appId);
         PushApp app = findById(appId);
