@@ -18,6 +18,12 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -76,6 +82,29 @@ class QuotaTest {
                 .getInt("code"));
         String metrics = given().get("/q/metrics").asString();
         assertTrue(metrics.contains("imcore_throttled_total{limit=\"app\",route=\"/message/send\"}"), metrics);
+    }
+
+    @Test
+    void concurrentSendsTakeExactlyTheQuotaEvenWhenTheirTakesAreCombined() throws Exception {
+        override("message-send", 1, 60, 25);
+        ExecutorService pool = Executors.newFixedThreadPool(30);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Integer>> codes = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            Map<String, Object> body = MessageApi.text("rush " + i, List.of(bob));
+            codes.add(pool.submit(() -> {
+                go.await();
+                return app.send(alice, body).extract().jsonPath().getInt("code");
+            }));
+        }
+        go.countDown();
+        Map<Integer, Integer> answers = new TreeMap<>();
+        for (Future<Integer> code : codes) {
+            answers.merge(code.get(60, TimeUnit.SECONDS), 1, Integer::sum);
+        }
+        pool.shutdown();
+        assertEquals(Map.of(200, 25, 10015, 35), answers, "the burst, no more, no less");
+        assertEquals(25, MessageChecks.messagesOfApp(database, app));
     }
 
     @Test
