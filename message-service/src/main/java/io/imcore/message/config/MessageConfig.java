@@ -40,4 +40,21 @@ public interface MessageConfig {
      */
     @WithDefault("10M")
     Duration liveNotificationRetention();
+
+    /** Group commit of 1:1 sends (docs/messages.md "Group commit"). */
+    SendCommit sendCommit();
+
+    interface SendCommit {
+
+        /**
+         * Committer threads, each with one database connection: one batch commits per thread at a time while the
+         * next one queues up.
+         */
+        @WithDefault("2")
+        int threads();
+
+        /** 1:1 messages stored per transaction at most. */
+        @WithDefault("200")
+        int maxBatch();
+    }
 }

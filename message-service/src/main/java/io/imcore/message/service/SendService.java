@@ -50,12 +50,13 @@ public class SendService {
     private final GroupStore groups;
     private final DedupStore dedup;
     private final LiveRouter live;
+    private final SendCommitter committer;
     private final MessageConfig config;
     private final MeterRegistry registry;
 
     public SendService(Database database, IdentityDirectory directory, ConversationStore conversations,
-            SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, MessageConfig config,
-            MeterRegistry registry) {
+            SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
+            MessageConfig config, MeterRegistry registry) {
         this.database = database;
         this.directory = directory;
         this.conversations = conversations;
@@ -63,6 +64,7 @@ public class SendService {
         this.groups = groups;
         this.dedup = dedup;
         this.live = live;
+        this.committer = committer;
         this.config = config;
         this.registry = registry;
     }
@@ -178,7 +180,13 @@ public class SendService {
         }
         // empty when this call stored the message; else a concurrent first call's answer
         Optional<String> repeated;
-        if (request.transactionId() == null) {
+        if (request.type() == TYPE_USER && sender != SYSTEM_SENDER && targets.size() == 1) {
+            // the common send, 1:1: group-committed with the concurrent ones of this replica
+            long peer = targets.get(0);
+            repeated = committer.commit(new SendCommitter.DirectSend(new SendStore.DirectMessage(appId,
+                    Math.min(sender, peer), Math.max(sender, peer), message(sender, senderDevice, request)),
+                    request.transactionId(), ANSWER));
+        } else if (request.transactionId() == null) {
             // no claim to make: the send is one auto-committed statement
             repeated = database.autoCommit(c -> {
                 store(c, appId, sender, senderDevice, request, targets, targetGroups);
@@ -262,10 +270,8 @@ public class SendService {
                 highs[i] = Math.max(sender, targets.get(i));
             }
         }
-        SendStore.Message message = new SendStore.Message(sender, senderDevice, request.contentType(),
-                request.content() == null ? "" : request.content(), request.attachment(), request.config(),
-                request.ext(), System.currentTimeMillis());
-        SendStore.Result result = sends.append(c, appId, kind, lows, highs, message, config.presenceExpiry());
+        SendStore.Result result = sends.append(c, appId, kind, lows, highs, message(sender, senderDevice, request),
+                config.presenceExpiry());
         List<Placed> existing = result.placed().stream().filter(p -> !p.created()).toList();
         if (kind == ConversationKind.DIRECT && result.senderReadsMoved() < existing.size()) {
             // the peer created the conversation concurrently: its member rows were not yet visible to the statement
@@ -273,6 +279,12 @@ public class SendService {
                     existing.stream().mapToLong(Placed::seq).toArray());
         }
         live.announce(c, appId, result.placed());
+    }
+
+    private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request) {
+        return new SendStore.Message(sender, senderDevice, request.contentType(),
+                request.content() == null ? "" : request.content(), request.attachment(), request.config(),
+                request.ext(), System.currentTimeMillis());
     }
 
     static String joinIds(List<Long> ids) {

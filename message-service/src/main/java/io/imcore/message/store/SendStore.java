@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -148,6 +149,121 @@ public class SendStore {
                 }
             }
             return new Result(placed, senderReads);
+        }
+    }
+
+    /** One 1:1 message of a group commit: from a user to one peer, whose conversation is (lowId, highId). */
+    public record DirectMessage(String appId, long lowId, long highId, Message message) {
+
+        /** Names the message's conversation: one statement may append to it once. */
+        public String conversationKey() {
+            return appId + ':' + lowId + ':' + highId;
+        }
+    }
+
+    /** Where a group-committed 1:1 message landed, and whether the sender's read position moved with it. */
+    public record DirectPlaced(Placed placed, boolean senderReadMoved) {}
+
+    /**
+     * Many 1:1 messages of distinct conversations in one statement, the multi-row form of the DIRECT send above:
+     * the same upsert, message insert, new members, sender's read position and presence look-up, with each row's
+     * own app, sender and content taken from parallel arrays. The rows' conversations must be distinct: an upsert
+     * cannot touch one row twice (the caller puts repeats into later statements of its transaction).
+     */
+    private static final String APPEND_DIRECT = "with t as (select * from unnest(?::text[], ?::bigint[], ?::bigint[],"
+            + " ?::bigint[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[]) as t(app_id,"
+            + " low_id, high_id, sender_id, sender_device_sn, content_type, content, attachment, config, ext, created_ms)),"
+            + " appended as (insert into conversations (app_id, kind, low_id, high_id, last_seq, last_msg_id, last_at)"
+            + " select t.app_id, ?, t.low_id, t.high_id, 1, nextval('msg_ids'), now() from t"
+            + " order by t.app_id, t.low_id, t.high_id"
+            + " on conflict (app_id, kind, low_id, high_id) do update set last_seq = conversations.last_seq + 1,"
+            + " last_msg_id = nextval('msg_ids'), last_at = now()"
+            + " returning id, app_id, low_id, high_id, last_seq, last_msg_id, (xmax = 0) as created),"
+            + " placed as (select a.*, t.sender_id, t.sender_device_sn, t.content_type, t.content, t.attachment,"
+            + " t.config, t.ext, t.created_ms from appended a"
+            + " join t on t.app_id = a.app_id and t.low_id = a.low_id and t.high_id = a.high_id),"
+            + " stored as (insert into messages (conversation_id, msg_id, seq, sender_id, sender_device_sn, target_id,"
+            + " content_type, content, attachment, config, ext, created_ms) select p.id, p.last_msg_id, p.last_seq,"
+            + " p.sender_id, p.sender_device_sn, case when p.low_id = p.sender_id then p.high_id else p.low_id end,"
+            + " p.content_type, p.content, p.attachment, p.config, p.ext, p.created_ms from placed p),"
+            + " new_members as (insert into conversation_members (conversation_id, user_id, app_id, peer_id, read_seq,"
+            + " delivered_seq) select distinct p.id, m.user_id, p.app_id, m.peer_id,"
+            + " case when m.user_id = p.sender_id then p.last_seq else 0 end,"
+            + " case when m.user_id = p.sender_id then p.last_seq else 0 end from placed p"
+            + " cross join lateral (values (p.low_id, p.high_id), (p.high_id, p.low_id)) as m(user_id, peer_id)"
+            + " where p.created on conflict do nothing),"
+            + " sender_read as (update conversation_members m set read_seq = greatest(m.read_seq, p.last_seq),"
+            + " delivered_seq = greatest(m.delivered_seq, p.last_seq) from placed p"
+            + " where m.conversation_id = p.id and m.user_id = p.sender_id and not p.created returning m.conversation_id)"
+            + " select p.id, p.low_id, p.high_id, p.last_seq, p.last_msg_id, p.created,"
+            + " p.id in (select conversation_id from sender_read), array(select o.user_id || ':' || o.replica_id"
+            + " from presence o join replicas r on r.replica_id = o.replica_id"
+            + " and r.heartbeat_at > now() - make_interval(secs => ?)"
+            + " where o.app_id = p.app_id and o.user_id in (p.low_id, p.high_id)), p.app_id from placed p";
+
+    /** Stores 1:1 messages of distinct conversations in one round trip; the answers follow the input's order. */
+    public List<DirectPlaced> appendDirect(Connection c, List<DirectMessage> messages, Duration presenceExpiry)
+            throws SQLException {
+        int n = messages.size();
+        String[] apps = new String[n];
+        Long[] lows = new Long[n];
+        Long[] highs = new Long[n];
+        Long[] senders = new Long[n];
+        Integer[] devices = new Integer[n];
+        Integer[] contentTypes = new Integer[n];
+        String[] contents = new String[n];
+        String[] attachments = new String[n];
+        String[] configs = new String[n];
+        String[] exts = new String[n];
+        Long[] created = new Long[n];
+        Map<String, Integer> positions = new HashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            DirectMessage direct = messages.get(i);
+            Message message = direct.message();
+            apps[i] = direct.appId();
+            lows[i] = direct.lowId();
+            highs[i] = direct.highId();
+            senders[i] = message.senderId();
+            devices[i] = message.senderDeviceSn();
+            contentTypes[i] = message.contentType();
+            contents[i] = message.content();
+            attachments[i] = message.attachment();
+            configs[i] = message.config();
+            exts[i] = message.ext();
+            created[i] = message.createdMs();
+            if (positions.put(direct.conversationKey(), i) != null) {
+                throw new IllegalArgumentException("one statement cannot append twice to a conversation");
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(APPEND_DIRECT)) {
+            int i = 0;
+            ps.setArray(++i, c.createArrayOf("text", apps));
+            ps.setArray(++i, c.createArrayOf("bigint", lows));
+            ps.setArray(++i, c.createArrayOf("bigint", highs));
+            ps.setArray(++i, c.createArrayOf("bigint", senders));
+            ps.setArray(++i, c.createArrayOf("integer", devices));
+            ps.setArray(++i, c.createArrayOf("integer", contentTypes));
+            ps.setArray(++i, c.createArrayOf("text", contents));
+            ps.setArray(++i, c.createArrayOf("text", attachments));
+            ps.setArray(++i, c.createArrayOf("text", configs));
+            ps.setArray(++i, c.createArrayOf("text", exts));
+            ps.setArray(++i, c.createArrayOf("bigint", created));
+            ps.setShort(++i, ConversationKind.DIRECT.code);
+            ps.setDouble(++i, presenceExpiry.toMillis() / 1000.0);
+            DirectPlaced[] placed = new DirectPlaced[n];
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    int at = positions.get(rs.getString(9) + ':' + rs.getLong(2) + ':' + rs.getLong(3));
+                    placed[at] = new DirectPlaced(new Placed(rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                            rs.getLong(4), rs.getLong(5), rs.getBoolean(6), online(rs.getArray(8))), rs.getBoolean(7));
+                }
+            }
+            for (DirectPlaced one : placed) {
+                if (one == null) {
+                    throw new IllegalStateException("a message of the statement returned no row");
+                }
+            }
+            return List.of(placed);
         }
     }
 

@@ -1,0 +1,184 @@
+package io.imcore.message;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.imcore.common.error.DatabaseException;
+import io.imcore.common.store.Database;
+import io.imcore.message.service.SendCommitter;
+import io.imcore.message.service.SendCommitter.DirectSend;
+import io.imcore.message.store.SendStore;
+import io.imcore.testing.InfrastructureResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** Group commit of 1:1 sends (docs/messages.md "Group commit"): many per transaction, each as if sent alone. */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class GroupCommitTest {
+
+    @Inject
+    Database database;
+
+    @Inject
+    SendCommitter committer;
+
+    @Test
+    void concurrentSendsShareCommitsAndKeepOrderCountsReadsAndDeduplication() throws Exception {
+        MessageApi api = MessageApi.newApp(database);
+        List<Long> users = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            users.add(api.newUser());
+        }
+        double[] before = batchMetric();
+        int senders = 24;
+        int each = 10;
+        ExecutorService pool = Executors.newFixedThreadPool(senders);
+        ExecutorService repeats = Executors.newCachedThreadPool();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < senders; t++) {
+            // 4 users, 12 directed pairs, 6 conversations: each conversation gets messages from both ends at once
+            long from = users.get(t % 4);
+            long to = users.get((t % 4 + 1 + t / 4 % 3) % 4);
+            int thread = t;
+            done.add(pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < each; i++) {
+                    Map<String, Object> body = MessageApi.text("t" + thread + "-" + i, List.of(to));
+                    if (i == 0) {
+                        // every sender's first message twice at once, the same transaction_id: stored once
+                        body.put("transaction_id", 1_000 + thread);
+                        Future<Integer> repeat = repeats.submit(() -> api.send(from, body).extract().path("code"));
+                        assertEquals(200, (int) api.send(from, body).extract().path("code"));
+                        assertEquals(200, repeat.get(30, TimeUnit.SECONDS));
+                    } else {
+                        api.sendText(from, to, "t" + thread + "-" + i);
+                    }
+                }
+                return null;
+            }));
+        }
+        go.countDown();
+        for (Future<?> f : done) {
+            f.get(120, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        repeats.shutdown();
+
+        assertEquals(senders * each, MessageChecks.messagesOfApp(database, api), "each message stored once");
+        List<long[]> rows = database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select m.conversation_id, m.seq, m.msg_id, c.last_seq"
+                    + " from messages m join conversations c on c.id = m.conversation_id where c.app_id = ?"
+                    + " order by m.conversation_id, m.seq")) {
+                ps.setString(1, api.appId);
+                List<long[]> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)});
+                    }
+                }
+                return out;
+            }
+        });
+        long conversation = -1;
+        long expectedSeq = 0;
+        int conversations = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            long[] row = rows.get(i);
+            if (row[0] != conversation) {
+                conversation = row[0];
+                expectedSeq = 1;
+                conversations++;
+            } else {
+                assertTrue(row[2] > rows.get(i - 1)[2], "msg_id grows with seq in conversation " + conversation);
+            }
+            assertEquals(expectedSeq++, row[1], "seq without gaps or repeats in conversation " + conversation);
+            boolean lastOfConversation = i + 1 == rows.size() || rows.get(i + 1)[0] != conversation;
+            if (lastOfConversation) {
+                assertEquals(row[1], row[3], "the conversation's last_seq is its last message");
+            }
+        }
+        assertEquals(6, conversations);
+        long unreadOwn = MessageChecks.count(database, "select count(*) from conversation_members m"
+                + " where m.app_id = ? and m.read_seq < (select max(x.seq) from messages x"
+                + " where x.conversation_id = m.conversation_id and x.sender_id = m.user_id)", api.appId);
+        assertEquals(0, unreadOwn, "a sender has read everything up to its own last message");
+
+        double[] after = batchMetric();
+        assertTrue(after[1] - before[1] > after[0] - before[0],
+                "some commit held several messages: commits " + (after[0] - before[0]) + ", messages "
+                        + (after[1] - before[1]));
+    }
+
+    @Test
+    void aMessageTheDatabaseRefusesFailsOnlyItsOwnCaller() throws Exception {
+        MessageApi api = MessageApi.newApp(database);
+        long alice = api.newUser();
+        List<Long> peers = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            peers.add(api.newUser());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(peers.size() + 1);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> good = new ArrayList<>();
+        for (long peer : peers) {
+            good.add(pool.submit(() -> {
+                go.await();
+                return committer.commit(send(api.appId, alice, peer, "fine"));
+            }));
+        }
+        // content is not null in the table: this one message fails in whatever batch it lands
+        Future<?> bad = pool.submit(() -> {
+            go.await();
+            return committer.commit(send(api.appId, alice, peers.get(0), null));
+        });
+        go.countDown();
+        for (Future<?> f : good) {
+            assertEquals(Optional.empty(), f.get(60, TimeUnit.SECONDS));
+        }
+        ExecutionException refused = assertThrows(ExecutionException.class,
+                () -> bad.get(60, TimeUnit.SECONDS));
+        assertInstanceOf(DatabaseException.class, refused.getCause());
+        pool.shutdown();
+        assertEquals(peers.size(), MessageChecks.messagesOfApp(database, api));
+    }
+
+    private static DirectSend send(String appId, long from, long to, String content) {
+        SendStore.Message message = new SendStore.Message(from, null, 0, content, null, null, null,
+                System.currentTimeMillis());
+        return new DirectSend(new SendStore.DirectMessage(appId, Math.min(from, to), Math.max(from, to), message),
+                null, "true");
+    }
+
+    /** The commits and messages counted by the group-commit summary so far. */
+    private static double[] batchMetric() {
+        String metrics = given().get("/q/metrics").asString();
+        return new double[] {metric(metrics, "imcore_messages_commit_batch_count"),
+            metric(metrics, "imcore_messages_commit_batch_sum")};
+    }
+
+    private static double metric(String metrics, String name) {
+        Matcher m = Pattern.compile("(?m)^" + name + "(?:\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+}
