@@ -22,9 +22,9 @@ import java.util.Set;
  *
  * <p>A page takes three set-based reads, merged here: the page's devices, the online devices of the page's users
  * (one presence probe per user, not per device), and the page's provider tokens in device_id order (one range scan
- * of push_device_tokens' primary key when the page is dense in device_id, else a probe per device). Per device
- * look-ups cost 6-7x the buffers (docs/benchmarks.md "Audience page: set-based reads (issue 15)";
- * deploy/bench/audience-page.sh measures both).
+ * of push_device_tokens' primary key when the page is dense in device_id, else a probe per device). The former
+ * single statement, with a presence and a token probe per device, read 4.4 times the buffers and took twice as long
+ * per page (docs/benchmarks.md "Audience page: set-based reads (issue 15)", deploy/bench/audience-page.sh).
  */
 final class AudiencePages {
 
