@@ -7,7 +7,8 @@
 #      take hours of bcrypt). Mix: 30 % ios tokens, 20 % cloud, 40 % vendor_a..vendor_e (8 % each), 10 % no
 #      provider token; 10 % of the devices online (push_presence), spread evenly over that mix; two devices per
 #      user id; nobody opted out. Those users exist only in push-service's device registry.
-#   2. prints EXPLAIN ANALYZE of one page of the expansion's audience query (AudiencePages) mid-table;
+#   2. prints EXPLAIN ANALYZE of the three statements that read one page of the expansion's audience
+#      (AudiencePages) mid-table;
 #   3. accept latency on an idle push-service: ACCEPT_N (300) POST /push/notify, audience all, at ACCEPT_C (4)
 #      concurrent clients, through the gateway and directly on push-service's port. Every such task is scheduled
 #      a day ahead (message.show_begin_time), so none of them is expanded: the measured expansion stays the only
@@ -140,28 +141,30 @@ psql_push -c "select 'devices ' || count(*) from push_devices where app_id = '$A
       from push_device_tokens where app_id = '$APP_ID' group by channel) x" \
   -c "select 'online ' || count(*) from push_presence where app_id = '$APP_ID' and online" | sed 's/^/seed: /'
 
-# ---- 2. one page of the audience query (a copy of AudiencePages.PAGE, audience all: keep the two alike) ---------------------
+# ---- 2. one page of the audience (copies of AudiencePages' three statements, audience all: keep them alike) ----
 mid_cursor="$(psql_push -c "select device_id from push_devices where app_id = '$APP_ID'
   order by device_id offset $((DEVICES / 2)) limit 1")"
 page_plan="$(psql_push -v app="$APP_ID" <<SQL
+select min(device_id) as lo, max(device_id) as hi, '{' || string_agg(distinct user_id::text, ',') || '}' as users
+from (select device_id, user_id from push_devices where app_id = :'app' and device_id > $mid_cursor
+  order by app_id, device_id limit $PAGE_SIZE) p \gset
 explain (analyze, buffers, costs off)
-with page as (select d.device_id, d.user_id, d.device_sn from push_devices d
-  where d.app_id = :'app' and d.device_id > $mid_cursor
+select d.device_id, d.user_id, d.device_sn from push_devices d where d.app_id = :'app' and d.device_id > $mid_cursor
   and not exists (select 1 from push_users u where u.app_id = d.app_id and u.user_id = d.user_id and u.push_disabled)
   and not exists (select 1 from auth_view_users v where v.app_id = d.app_id and v.user_id = d.user_id and v.disabled)
-  order by d.app_id, d.device_id limit $PAGE_SIZE)
-select g.device_id, g.user_id, g.device_sn, coalesce(p.online, false), k.channel, k.token, k.notifier_name, k.environment
-from page g
-left join lateral (select p.online from push_presence p
-  where p.app_id = :'app' and p.user_id = g.user_id and p.device_sn = g.device_sn offset 0) p on true
-left join lateral (select k.channel, k.token, k.notifier_name, k.environment from push_device_tokens k
-  where k.device_id = g.device_id offset 0) k on true
-order by g.device_id;
+  order by d.app_id, d.device_id limit $PAGE_SIZE;
+explain (analyze, buffers, costs off)
+select u.user_id, p.device_sn from unnest(:'users'::bigint[]) u(user_id)
+  cross join lateral (select p.device_sn from push_presence p
+    where p.app_id = :'app' and p.user_id = u.user_id and p.online offset 0) p;
+explain (analyze, buffers, costs off)
+select device_id, channel, token, notifier_name, environment from push_device_tokens
+  where device_id between :lo and :hi and app_id = :'app' order by device_id;
 SQL
 )"
-echo "page query plan (one page of $PAGE_SIZE mid-table):"
+echo "page statements' plans (devices, online, tokens; one page of $PAGE_SIZE mid-table):"
 sed 's/^/  /' <<<"$page_plan"
-page_ms="$(sed -n 's/^Execution Time: \([0-9.]*\) ms/\1/p' <<<"$page_plan")"
+page_ms="$(awk '/^Execution Time:/ { ms += $3 } END { printf "%.3f", ms }' <<<"$page_plan")"
 
 # ---- 3. accept latency, push-service idle -------------------------------------------------------------------
 lines=()
@@ -375,7 +378,7 @@ awk -v devices="$DEVICES" -v seed="$seed_s" -v task="$task_id" -v s="$expand_s" 
   printf "seed: %d devices in %.1f s (SQL)\n", devices, seed
   printf "expansion: task %s, %s devices -> %s after %.2f s (%d polls; first page seen after %.2f s); %d pages, %s batches\n", task, expanded, state, s, polls, first, pages, batches
   printf "expansion: %.0f devices/s; targets %s (sum %s, unreachable %d)\n", expanded / s, targets, tsum, expanded - tsum
-  printf "expansion: one page query mid-table %.1f ms in EXPLAIN ANALYZE -> ~%.1f s of the %.2f s for %d pages\n", page_ms, page_ms * pages / 1000, s, pages
+  printf "expansion: one page (three statements) mid-table %.1f ms in EXPLAIN ANALYZE -> ~%.1f s of the %.2f s for %d pages\n", page_ms, page_ms * pages / 1000, s, pages
   printf "expansion CPU: push-service %.1f CPU-s (%.2f cores), postgres %.1f CPU-s, kafka %.1f CPU-s\n", pcpu * s, pcpu, gcpu * s, kcpu * s
   printf "kafka: the expansion wrote %d records (batches + checkpoints), %.1f MB (key+value), avg %d bytes; %.1f MB on disk (lz4, x%.1f)\n", records, bytes / 1e6, avg, disk / 1e6, (disk > 0 ? bytes / disk : 0)
   printf "kafka: per topic records/bytes: %s\n", per_topic

@@ -59,6 +59,13 @@ public final class PushApi extends TestApp {
                 appId, userId, deviceSn);
     }
 
+    /** The device's live connection closed, as presence.events would say (its presence row stays, offline). */
+    public void setOffline(long userId, int deviceSn) {
+        execute("insert into push_presence (app_id, user_id, device_sn, seq, online) values (?, ?, ?, 2, false)"
+                + " on conflict (app_id, user_id, device_sn) do update set seq = 2, online = false",
+                appId, userId, deviceSn);
+    }
+
     public void optOut(long userId) {
         execute("insert into push_users (app_id, user_id, push_disabled) values (?, ?, true)", appId, userId);
     }
