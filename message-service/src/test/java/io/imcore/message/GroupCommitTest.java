@@ -18,6 +18,7 @@ import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +32,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** Group commit of 1:1 sends (docs/messages.md "Group commit"): many per transaction, each as if sent alone. */
+/** Group commit of sends (docs/message-storage.md "Group commit"): many per transaction, each as if sent alone. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
 class GroupCommitTest {
@@ -128,6 +129,81 @@ class GroupCommitTest {
         assertTrue(after[1] - before[1] > after[0] - before[0],
                 "some commit held several messages: commits " + (after[0] - before[0]) + ", messages "
                         + (after[1] - before[1]));
+    }
+
+    @Test
+    void concurrentSendsToOneGroupShareItsLockAndKeepOneOrder() throws Exception {
+        MessageApi api = MessageApi.newApp(database);
+        List<Long> members = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            members.add(api.newUser());
+        }
+        long group = api.createGroup(members.get(0), members.subList(1, members.size()));
+        double[] before = batchMetric();
+        int each = 10;
+        ExecutorService pool = Executors.newFixedThreadPool(members.size());
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (long member : members) {
+            done.add(pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < each; i++) {
+                    Map<String, Object> body = MessageApi.toGroup(member + "-" + i, group);
+                    body.put("transaction_id", i); // per sender: a repeat of one is not stored twice
+                    assertEquals(200, (int) api.send(member, body).extract().path("code"));
+                    if (i == each - 1) {
+                        assertEquals(200, (int) api.send(member, body).extract().path("code"));
+                    }
+                }
+                return null;
+            }));
+        }
+        go.countDown();
+        for (Future<?> f : done) {
+            f.get(120, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+
+        int total = members.size() * each;
+        assertEquals(total, MessageChecks.messagesOfGroup(database, api, group));
+        List<long[]> rows = database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select m.seq, m.msg_id, m.sender_id, m.content,"
+                    + " c.last_seq, c.last_msg_id from messages m join groups g on g.conversation_id = m.conversation_id"
+                    + " join conversations c on c.id = g.conversation_id where g.app_id = ? and g.group_id = ?"
+                    + " order by m.seq")) {
+                ps.setString(1, api.appId);
+                ps.setLong(2, group);
+                List<long[]> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String content = rs.getString(4);
+                        out.add(new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                            Long.parseLong(content.substring(content.indexOf('-') + 1)), rs.getLong(5), rs.getLong(6)});
+                    }
+                }
+                return out;
+            }
+        });
+        Map<Long, Long> lastOfSender = new HashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            long[] row = rows.get(i);
+            assertEquals(i + 1, row[0], "seq without gaps or repeats");
+            if (i > 0) {
+                assertTrue(row[1] > rows.get(i - 1)[1], "msg_id grows with seq");
+            }
+            Long previous = lastOfSender.put(row[2], row[3]);
+            assertEquals(previous == null ? 0 : previous + 1, row[3], "each sender's messages in its own order");
+            assertEquals(total, row[4], "last_seq");
+        }
+        assertEquals(rows.get(rows.size() - 1)[1], rows.get(0)[5], "last_msg_id is the last message's");
+        long behind = MessageChecks.count(database, "select count(*) from conversation_members m"
+                + " join groups g on g.conversation_id = m.conversation_id where g.app_id = ? and g.group_id = ?"
+                + " and m.read_seq < (select max(x.seq) from messages x where x.conversation_id = m.conversation_id"
+                + " and x.sender_id = m.user_id)", api.appId, group);
+        assertEquals(0, behind, "a sender has read everything up to its own last message");
+
+        double[] after = batchMetric();
+        assertTrue(after[1] - before[1] > after[0] - before[0], "some commit held several group messages");
     }
 
     @Test

@@ -20,39 +20,71 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Group commit of 1:1 sends (docs/messages.md "Group commit"). Callers queue their message and wait; a few committer
- * threads each take whatever is queued (up to {@code im.message.send-commit.max-batch}) and store it in one
- * transaction: the transaction_id claims first, then one multi-row statement per round of distinct conversations
- * (a conversation's second message of the batch goes into the next round, so arrival order is kept), then the
- * commit. Each caller is answered after the commit that holds its message, so durability, the order within a
- * conversation and the de-duplication are those of a send alone. Nothing waits for a batch to fill: while one
- * commit runs the next batch queues up, so a lone send goes at once and a busy replica commits many per round trip.
- * A batch that fails is retried one message per transaction, so one bad message fails only its own caller.
+ * Group commit of sends with one target (docs/message-storage.md "Group commit"). Callers queue their message and
+ * wait; a few committer threads each take whatever is queued (up to {@code im.message.send-commit.max-batch}) and
+ * store it in one transaction: the transaction_id claims first, then the 1:1 messages in one multi-row statement,
+ * then per group its messages with one lock of the group's row, then the commit. Each caller is answered after the
+ * commit that holds its message, so durability, the order within a conversation and the de-duplication are those
+ * of a send alone. Nothing waits for a batch to fill: while one commit runs the next batch queues up, so a lone send
+ * goes at once and a busy replica commits many per round trip.
+ * <p>
+ * Every statement takes its conversation rows in one order (claims by key, then 1:1 conversations by key, then
+ * groups by id), so two batches cannot deadlock. A 1:1 conversation may appear once per statement: its second
+ * message waits for the thread's next batch. A batch that fails is retried one message per transaction, so one
+ * bad message fails only its own caller.
  */
 @ApplicationScoped
 public class SendCommitter {
 
     private static final Logger LOG = Logger.getLogger(SendCommitter.class);
 
-    /** A queued 1:1 message; {@code transactionId} null when the call has none to claim. */
-    public record DirectSend(DirectMessage message, Long transactionId, String answer) {}
+    /** A message with one target, queued for the next commit; {@code transactionId} null when it has none. */
+    public sealed interface QueuedSend permits DirectSend, GroupSend {
+        String appId();
 
-    private record Pending(DirectSend send, CompletableFuture<Optional<String>> answer) {}
+        SendStore.Message message();
+
+        Long transactionId();
+
+        /** The answer recorded with the transaction_id claim. */
+        String answer();
+    }
+
+    /** A message from a user to one user. */
+    public record DirectSend(DirectMessage direct, Long transactionId, String answer) implements QueuedSend {
+
+        @Override
+        public String appId() {
+            return direct.appId();
+        }
+
+        @Override
+        public SendStore.Message message() {
+            return direct.message();
+        }
+    }
+
+    /** A message to one group, from a member, an admin acting for one, or the system. */
+    public record GroupSend(String appId, long groupId, long conversationId, SendStore.Message message,
+            Long transactionId, String answer) implements QueuedSend {}
+
+    private record Pending(QueuedSend send, CompletableFuture<Optional<String>> answer) {}
 
     private final Database database;
     private final SendStore sends;
@@ -74,7 +106,7 @@ public class SendCommitter {
         this.live = live;
         this.config = config;
         this.batchSizes = DistributionSummary.builder("imcore.messages.commit.batch")
-                .description("1:1 messages stored per group commit").register(registry);
+                .description("messages with one target stored per group commit").register(registry);
     }
 
     void start(@Observes StartupEvent event) {
@@ -98,7 +130,7 @@ public class SendCommitter {
      * Stores the message with the next group commit and returns once it is committed: empty when this call stored
      * it, else the answer of the first call with the same transaction_id.
      */
-    public Optional<String> commit(DirectSend send) {
+    public Optional<String> commit(QueuedSend send) {
         Pending pending = new Pending(send, new CompletableFuture<>());
         if (!running) { // starting or stopping: no committer to wait for
             commitAlone(pending);
@@ -119,17 +151,24 @@ public class SendCommitter {
     private void commitLoop() {
         int maxBatch = config.sendCommit().maxBatch();
         List<Pending> batch = new ArrayList<>(maxBatch);
-        while (running || !queue.isEmpty()) {
+        List<Pending> deferred = new ArrayList<>();
+        while (running || !queue.isEmpty() || !deferred.isEmpty()) {
             try {
-                Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
+                batch.addAll(deferred);
+                deferred.clear();
+                if (batch.isEmpty()) {
+                    Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    batch.add(first);
                 }
-                batch.add(first);
-                queue.drainTo(batch, maxBatch - 1);
+                queue.drainTo(batch, maxBatch - batch.size());
+                deferRepeatedConversations(batch, deferred);
                 commitBatch(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                deferred.forEach(p -> p.answer().completeExceptionally(e));
                 return;
             } catch (RuntimeException | Error e) { // never leave a caller waiting, never lose the thread
                 LOG.errorf(e, "group commit of %d sends failed unexpectedly", batch.size());
@@ -138,6 +177,19 @@ public class SendCommitter {
                 batch.clear();
             }
         }
+    }
+
+    /** Moves the 1:1 messages whose conversation an earlier one of the batch has to {@code deferred}, in order. */
+    private static void deferRepeatedConversations(List<Pending> batch, List<Pending> deferred) {
+        Set<String> seen = new HashSet<>();
+        batch.removeIf(pending -> {
+            boolean repeated = pending.send() instanceof DirectSend direct
+                    && !seen.add(direct.direct().conversationKey());
+            if (repeated) {
+                deferred.add(pending);
+            }
+            return repeated;
+        });
     }
 
     private void commitBatch(List<Pending> batch) {
@@ -167,37 +219,51 @@ public class SendCommitter {
         }
     }
 
-    /** The batch's claims, then its messages round by round, then the live announcements; all in one transaction. */
+    /** The batch's claims, its 1:1 messages, its group messages and the live announcements; one transaction. */
     private Map<Pending, Optional<String>> store(Connection c, List<Pending> batch) throws SQLException {
         Map<Pending, Optional<String>> answers = new IdentityHashMap<>();
         List<Pending> claiming = batch.stream().filter(p -> p.send().transactionId() != null)
-                // one lock order for every batch: two batches repeating each other's ids cannot deadlock
-                .sorted(Comparator.comparing((Pending p) -> p.send().message().appId())
-                        .thenComparingLong(p -> p.send().message().message().senderId())
+                .sorted(Comparator.comparing((Pending p) -> p.send().appId())
+                        .thenComparingLong(p -> p.send().message().senderId())
                         .thenComparingLong(p -> p.send().transactionId()))
                 .toList();
         for (Pending pending : claiming) {
-            DirectSend send = pending.send();
-            Optional<String> first = dedup.claim(c, send.message().appId(), send.message().message().senderId(),
-                    send.transactionId(), config.dedupWindow(), send.answer());
+            QueuedSend send = pending.send();
+            Optional<String> first = dedup.claim(c, send.appId(), send.message().senderId(), send.transactionId(),
+                    config.dedupWindow(), send.answer());
             first.ifPresent(answer -> answers.put(pending, Optional.of(answer)));
         }
         Map<String, List<Placed>> announced = new LinkedHashMap<>();
-        List<Pending> storing = batch.stream().filter(p -> !answers.containsKey(p)).toList();
-        for (List<Pending> round : rounds(storing, p -> p.send().message().conversationKey())) {
-            List<DirectPlaced> placed = append(c, round);
-            for (int i = 0; i < round.size(); i++) {
-                Pending pending = round.get(i);
+        List<Pending> direct = new ArrayList<>();
+        Map<Long, List<Pending>> groups = new TreeMap<>(); // by conversation id: the lock order
+        for (Pending pending : batch) {
+            if (answers.containsKey(pending)) {
+                continue;
+            }
+            if (pending.send() instanceof GroupSend group) {
+                groups.computeIfAbsent(group.conversationId(), id -> new ArrayList<>()).add(pending);
+            } else {
+                direct.add(pending);
+            }
+        }
+        if (!direct.isEmpty()) {
+            List<DirectPlaced> placed = appendDirect(c, direct);
+            for (int i = 0; i < direct.size(); i++) {
+                Pending pending = direct.get(i);
                 DirectPlaced where = placed.get(i);
                 if (!where.placed().created() && !where.senderReadMoved()) {
                     // the peer created the conversation concurrently: its member rows were not yet visible
-                    conversations.markRead(c, pending.send().message().message().senderId(),
+                    conversations.markRead(c, pending.send().message().senderId(),
                             new long[] {where.placed().conversationId()}, new long[] {where.placed().seq()});
                 }
-                announced.computeIfAbsent(pending.send().message().appId(), app -> new ArrayList<>())
-                        .add(where.placed());
+                announced.computeIfAbsent(pending.send().appId(), app -> new ArrayList<>()).add(where.placed());
                 answers.put(pending, Optional.empty());
             }
+        }
+        for (List<Pending> toOneGroup : groups.values()) {
+            List<Placed> placed = appendToGroup(c, toOneGroup);
+            announced.computeIfAbsent(toOneGroup.get(0).send().appId(), app -> new ArrayList<>()).addAll(placed);
+            toOneGroup.forEach(p -> answers.put(p, Optional.empty()));
         }
         for (Map.Entry<String, List<Placed>> app : announced.entrySet()) {
             live.announce(c, app.getKey(), app.getValue());
@@ -206,12 +272,12 @@ public class SendCommitter {
     }
 
     /** A single message binds plain values (one generic plan, SendStore.append); several go as arrays. */
-    private List<DirectPlaced> append(Connection c, List<Pending> round) throws SQLException {
-        if (round.size() > 1) {
-            return sends.appendDirect(c, round.stream().map(p -> p.send().message()).toList(),
+    private List<DirectPlaced> appendDirect(Connection c, List<Pending> direct) throws SQLException {
+        if (direct.size() > 1) {
+            return sends.appendDirect(c, direct.stream().map(p -> ((DirectSend) p.send()).direct()).toList(),
                     config.presenceExpiry());
         }
-        DirectMessage message = round.get(0).send().message();
+        DirectMessage message = ((DirectSend) direct.get(0).send()).direct();
         SendStore.Result result = sends.append(c, message.appId(), ConversationKind.DIRECT,
                 new long[] {message.lowId()}, new long[] {message.highId()}, message.message(),
                 config.presenceExpiry());
@@ -219,17 +285,14 @@ public class SendCommitter {
         return List.of(new DirectPlaced(placed, placed.created() || result.senderReadsMoved() == 1));
     }
 
-    /** Splits the batch so that each round holds a conversation at most once, keeping arrival order. */
-    static <T> List<List<T>> rounds(List<T> batch, Function<T, String> conversation) {
-        List<List<T>> rounds = new ArrayList<>();
-        Map<String, Integer> seen = new HashMap<>();
-        for (T item : batch) {
-            int round = seen.merge(conversation.apply(item), 1, Integer::sum) - 1;
-            if (round == rounds.size()) {
-                rounds.add(new ArrayList<>());
-            }
-            rounds.get(round).add(item);
+    /** The messages of the batch to one group, in arrival order. */
+    private List<Placed> appendToGroup(Connection c, List<Pending> toOneGroup) throws SQLException {
+        GroupSend first = (GroupSend) toOneGroup.get(0).send();
+        if (toOneGroup.size() > 1) {
+            return sends.appendToGroup(c, first.groupId(), first.conversationId(),
+                    toOneGroup.stream().map(p -> p.send().message()).toList(), config.presenceExpiry());
         }
-        return rounds;
+        return sends.append(c, first.appId(), ConversationKind.GROUP, new long[] {first.groupId()}, new long[] {0},
+                first.message(), config.presenceExpiry()).placed();
     }
 }

@@ -181,11 +181,15 @@ public class SendService {
         // empty when this call stored the message; else a concurrent first call's answer
         Optional<String> repeated;
         if (request.type() == TYPE_USER && sender != SYSTEM_SENDER && targets.size() == 1) {
-            // the common send, 1:1: group-committed with the concurrent ones of this replica
+            // the common sends, to one user or one group: group-committed with the concurrent ones of this replica
             long peer = targets.get(0);
             repeated = committer.commit(new SendCommitter.DirectSend(new SendStore.DirectMessage(appId,
                     Math.min(sender, peer), Math.max(sender, peer), message(sender, senderDevice, request)),
                     request.transactionId(), ANSWER));
+        } else if (request.type() == TYPE_GROUP && targets.size() == 1) {
+            GroupRow group = targetGroups.get(0);
+            repeated = committer.commit(new SendCommitter.GroupSend(appId, group.groupId(), group.conversationId(),
+                    message(sender, senderDevice, request), request.transactionId(), ANSWER));
         } else if (request.transactionId() == null) {
             // no claim to make: the send is one auto-committed statement
             repeated = database.autoCommit(c -> {

@@ -267,6 +267,102 @@ public class SendStore {
         }
     }
 
+    /** Takes the group conversation's row lock and k positions after its last: returns last_seq after. */
+    private static final String BUMP_GROUP = "update conversations set last_seq = last_seq + ?, last_at = now()"
+            + " where id = ? returning last_seq";
+
+    /**
+     * With the row lock held: k msg_ids drawn (ascending in arrival order), the k message rows, each sender's read
+     * position at its last message, the conversation's last_msg_id, and the group's connected members.
+     */
+    private static final String APPEND_GROUP = "with ids as (select row_number() over (order by n.msg_id) as ord,"
+            + " n.msg_id from (select nextval('msg_ids') as msg_id from generate_series(1, ?)) n),"
+            + " m as (select * from unnest(?::bigint[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[],"
+            + " ?::bigint[]) with ordinality as m(sender_id, sender_device_sn, content_type, content, attachment,"
+            + " config, ext, created_ms, ord)),"
+            + " stored as (insert into messages (conversation_id, msg_id, seq, sender_id, sender_device_sn, target_id,"
+            + " content_type, content, attachment, config, ext, created_ms) select ?, i.msg_id, ? + m.ord, m.sender_id,"
+            + " m.sender_device_sn, ?, m.content_type, m.content, m.attachment, m.config, m.ext, m.created_ms"
+            + " from m join ids i on i.ord = m.ord),"
+            + " reads as (update conversation_members cm set read_seq = greatest(cm.read_seq, r.seq),"
+            + " delivered_seq = greatest(cm.delivered_seq, r.seq) from (select sender_id, max(? + ord) as seq from m"
+            + " where sender_id <> 0 group by sender_id) r where cm.conversation_id = ? and cm.user_id = r.sender_id),"
+            + " last as (update conversations set last_msg_id = (select max(msg_id) from ids) where id = ?)"
+            + " select i.ord, i.msg_id, array(select p.user_id || ':' || p.replica_id from conversation_members mm"
+            + " join presence p on p.app_id = mm.app_id and p.user_id = mm.user_id" + LIVE_REPLICA
+            + " where mm.conversation_id = ?) from ids i order by i.ord";
+
+    /**
+     * Several messages to one group in one transaction, in the given order: one lock of the group's conversation
+     * row for all of them (the one-message statement holds it once per message), positions and msg_ids drawn under
+     * it, so the order and the ids are those of the messages sent one after the other.
+     */
+    public List<Placed> appendToGroup(Connection c, long groupId, long conversationId, List<Message> messages,
+            Duration presenceExpiry) throws SQLException {
+        int n = messages.size();
+        long before;
+        try (PreparedStatement ps = c.prepareStatement(BUMP_GROUP)) {
+            ps.setInt(1, n);
+            ps.setLong(2, conversationId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("group " + groupId + " has no conversation row");
+                }
+                before = rs.getLong(1) - n;
+            }
+        }
+        Long[] senders = new Long[n];
+        Integer[] devices = new Integer[n];
+        Integer[] contentTypes = new Integer[n];
+        String[] contents = new String[n];
+        String[] attachments = new String[n];
+        String[] configs = new String[n];
+        String[] exts = new String[n];
+        Long[] created = new Long[n];
+        for (int i = 0; i < n; i++) {
+            Message message = messages.get(i);
+            senders[i] = message.senderId();
+            devices[i] = message.senderDeviceSn();
+            contentTypes[i] = message.contentType();
+            contents[i] = message.content();
+            attachments[i] = message.attachment();
+            configs[i] = message.config();
+            exts[i] = message.ext();
+            created[i] = message.createdMs();
+        }
+        try (PreparedStatement ps = c.prepareStatement(APPEND_GROUP)) {
+            int i = 0;
+            ps.setInt(++i, n);
+            ps.setArray(++i, c.createArrayOf("bigint", senders));
+            ps.setArray(++i, c.createArrayOf("integer", devices));
+            ps.setArray(++i, c.createArrayOf("integer", contentTypes));
+            ps.setArray(++i, c.createArrayOf("text", contents));
+            ps.setArray(++i, c.createArrayOf("text", attachments));
+            ps.setArray(++i, c.createArrayOf("text", configs));
+            ps.setArray(++i, c.createArrayOf("text", exts));
+            ps.setArray(++i, c.createArrayOf("bigint", created));
+            ps.setLong(++i, conversationId);
+            ps.setLong(++i, before);
+            ps.setLong(++i, groupId);
+            ps.setLong(++i, before);
+            ps.setLong(++i, conversationId);
+            ps.setLong(++i, conversationId);
+            ps.setDouble(++i, presenceExpiry.toMillis() / 1000.0);
+            ps.setLong(++i, conversationId);
+            List<Placed> placed = new ArrayList<>(n);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    placed.add(new Placed(conversationId, groupId, 0, before + rs.getLong(1), rs.getLong(2), false,
+                            online(rs.getArray(3))));
+                }
+            }
+            if (placed.size() != n) {
+                throw new IllegalStateException(n + " group messages, " + placed.size() + " placed");
+            }
+            return placed;
+        }
+    }
+
     private static List<Online> online(Array array) throws SQLException {
         String[] entries = (String[]) array.getArray();
         if (entries.length == 0) {
