@@ -173,6 +173,18 @@ public class TaskStore {
     /** Mirrors a committed checkpoint (and the target counters it carries); idempotent. */
     public void saveCheckpoint(Connection c, ExpansionCheckpoint checkpoint, long checkpointOffset)
             throws SQLException {
+        // The target counters first, in channel-name order, then the task row, as push-worker's BatchLedger.finish
+        // takes them: the two never wait on each other in a cycle.
+        try (PreparedStatement ps = c.prepareStatement("insert into push_task_counts (task_id, channel, target)"
+                + " values (?, ?, ?) on conflict (task_id, channel) do update set target = excluded.target")) {
+            for (Map.Entry<String, Integer> entry : new TreeMap<>(checkpoint.targets()).entrySet()) {
+                ps.setLong(1, checkpoint.taskId());
+                ps.setString(2, entry.getKey());
+                ps.setInt(3, entry.getValue());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
         try (PreparedStatement ps = c.prepareStatement("update push_tasks set cursor_device_id = ?, pages = ?,"
                 + " devices_expanded = ?, batches_total = ?, checkpoint_offset = ?, expansion_failures = 0,"
                 + " retry_at = null where task_id = ? and pages <= ?")) {
@@ -184,16 +196,6 @@ public class TaskStore {
             ps.setLong(6, checkpoint.taskId());
             ps.setInt(7, checkpoint.pages());
             ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement("insert into push_task_counts (task_id, channel, target)"
-                + " values (?, ?, ?) on conflict (task_id, channel) do update set target = excluded.target")) {
-            for (Map.Entry<String, Integer> entry : checkpoint.targets().entrySet()) {
-                ps.setLong(1, checkpoint.taskId());
-                ps.setString(2, entry.getKey());
-                ps.setInt(3, entry.getValue());
-                ps.addBatch();
-            }
-            ps.executeBatch();
         }
     }
 

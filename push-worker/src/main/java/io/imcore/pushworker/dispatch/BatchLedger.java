@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -228,21 +229,6 @@ public class BatchLedger {
                     return false;
                 }
             }
-            // the task row first, as the expansion's mirror does, so the two never wait on each other in a cycle
-            // (the row serialises the counter updates of one task). While the expansion still writes batches
-            // (state expanding) it completes the task itself if the workers were faster (TaskStore.finish).
-            String last = "state = 'dispatching' and batches_done + 1 >= batches_total";
-            try (PreparedStatement ps = c.prepareStatement("update push_tasks set batches_done = batches_done + 1,"
-                    + " batches_expired = batches_expired + ?,"
-                    + " state = case when " + last + " then case when batches_expired + ? > 0 then 'expired'"
-                    + " else 'done' end else state end,"
-                    + " finished_at = case when " + last + " then now() else finished_at end where task_id = ?")) {
-                int expiredBatch = expired ? 1 : 0;
-                ps.setInt(1, expiredBatch);
-                ps.setInt(2, expiredBatch);
-                ps.setLong(3, taskId);
-                ps.executeUpdate();
-            }
             try (PreparedStatement ps = c.prepareStatement("insert into push_task_counts (task_id, channel, sent,"
                     + " failed, rejected, fallback_in, fallback_out) values (?, ?, ?, ?, ?, ?, ?)"
                     + " on conflict (task_id, channel) do update set sent = push_task_counts.sent + excluded.sent,"
@@ -250,7 +236,7 @@ public class BatchLedger {
                     + " rejected = push_task_counts.rejected + excluded.rejected,"
                     + " fallback_in = push_task_counts.fallback_in + excluded.fallback_in,"
                     + " fallback_out = push_task_counts.fallback_out + excluded.fallback_out")) {
-                for (Map.Entry<Channel, Tally.Counts> entry : tally.counts().entrySet()) {
+                for (Map.Entry<Channel, Tally.Counts> entry : byChannelName(tally.counts())) {
                     Tally.Counts counts = entry.getValue();
                     ps.setLong(1, taskId);
                     ps.setString(2, entry.getKey().wireName());
@@ -267,7 +253,7 @@ public class BatchLedger {
             try (PreparedStatement ps = c.prepareStatement("insert into push_task_failures (task_id, channel,"
                     + " outcome, reason, count) values (?, ?, ?, ?, ?) on conflict (task_id, channel, outcome, reason)"
                     + " do update set count = push_task_failures.count + excluded.count")) {
-                for (Map.Entry<Tally.FailureKey, Integer> entry : tally.failures().entrySet()) {
+                for (Map.Entry<Tally.FailureKey, Integer> entry : inKeyOrder(tally.failures())) {
                     ps.setLong(1, taskId);
                     ps.setString(2, entry.getKey().channel().wireName());
                     ps.setString(3, entry.getKey().outcome());
@@ -289,7 +275,35 @@ public class BatchLedger {
                     ps.executeBatch();
                 }
             }
+            // The task row last, just before the commit: it is one row for every batch of the task, so every worker
+            // thread and the expansion's mirror queue on it, and it is held only for the commit. The counter rows
+            // come before it, in channel-name order, as in the expansion's mirror (TaskStore.saveCheckpoint), so
+            // the two never wait on each other in a cycle. While the expansion still writes batches (state
+            // expanding) it completes the task itself if the workers were faster (TaskStore.finish).
+            String last = "state = 'dispatching' and batches_done + 1 >= batches_total";
+            try (PreparedStatement ps = c.prepareStatement("update push_tasks set batches_done = batches_done + 1,"
+                    + " batches_expired = batches_expired + ?,"
+                    + " state = case when " + last + " then case when batches_expired + ? > 0 then 'expired'"
+                    + " else 'done' end else state end,"
+                    + " finished_at = case when " + last + " then now() else finished_at end where task_id = ?")) {
+                int expiredBatch = expired ? 1 : 0;
+                ps.setInt(1, expiredBatch);
+                ps.setInt(2, expiredBatch);
+                ps.setLong(3, taskId);
+                ps.executeUpdate();
+            }
             return true;
         });
+    }
+
+    /** The rows' lock order, shared with the expansion's mirror: channel by wire name. */
+    private static List<Map.Entry<Channel, Tally.Counts>> byChannelName(Map<Channel, Tally.Counts> counts) {
+        return counts.entrySet().stream().sorted(Comparator.comparing(e -> e.getKey().wireName())).toList();
+    }
+
+    private static List<Map.Entry<Tally.FailureKey, Integer>> inKeyOrder(Map<Tally.FailureKey, Integer> failures) {
+        return failures.entrySet().stream().sorted(Comparator.comparing((Map.Entry<Tally.FailureKey, Integer> e) ->
+                e.getKey().channel().wireName()).thenComparing(e -> e.getKey().outcome())
+                .thenComparing(e -> e.getKey().reason())).toList();
     }
 }
