@@ -180,8 +180,8 @@ public class SendService {
         }
         // empty when this call stored the message; else a concurrent first call's answer
         Optional<String> repeated;
+        // the common sends, to one user or one group, are group-committed with this replica's concurrent ones
         if (request.type() == TYPE_USER && sender != SYSTEM_SENDER && targets.size() == 1) {
-            // the common sends, to one user or one group: group-committed with the concurrent ones of this replica
             long peer = targets.get(0);
             repeated = committer.commit(new SendCommitter.DirectSend(new SendStore.DirectMessage(appId,
                     Math.min(sender, peer), Math.max(sender, peer), message(sender, senderDevice, request)),
