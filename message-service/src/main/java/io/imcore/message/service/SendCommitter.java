@@ -37,17 +37,18 @@ import org.jboss.logging.Logger;
 
 /**
  * Group commit of sends with one target (docs/message-storage.md "Group commit"). Callers queue their message and
- * wait; a few committer threads each take whatever is queued (up to {@code im.message.send-commit.max-batch}) and
- * store it in one transaction: the transaction_id claims first, then the 1:1 messages in one multi-row statement,
+ * wait; each committer thread takes whatever is queued for it (up to {@code im.message.send-commit.max-batch}) and
+ * stores it in one transaction: the transaction_id claims first, then the 1:1 messages in one multi-row statement,
  * then per group its messages with one lock of the group's row, then the commit. Each caller is answered after the
  * commit that holds its message, so durability, the order within a conversation and the de-duplication are those
  * of a send alone. Nothing waits for a batch to fill: while one commit runs the next batch queues up, so a lone send
  * goes at once and a busy replica commits many per round trip.
  * <p>
- * Every statement takes its conversation rows in one order (claims by key, then 1:1 conversations by key, then
- * groups by id), so two batches cannot deadlock. A 1:1 conversation may appear once per statement: its second
- * message waits for the thread's next batch. A batch that fails is retried one message per transaction, so one
- * bad message fails only its own caller.
+ * A conversation's sends always go to the same thread, so two batches never wait for one conversation's row. Every
+ * statement takes its rows in one order (claims by key, then 1:1 conversations by key, then groups by id), so two
+ * batches cannot deadlock on the rest. A 1:1 conversation may appear once per statement: its second message waits
+ * for the thread's next batch. A batch that fails is retried one message per transaction, so one bad message fails
+ * only its own caller.
  */
 @ApplicationScoped
 public class SendCommitter {
@@ -64,6 +65,9 @@ public class SendCommitter {
 
         /** The answer recorded with the transaction_id claim. */
         String answer();
+
+        /** Names the conversation: its sends go to one committer thread, so its batches never wait on each other. */
+        int conversationHash();
     }
 
     /** A message from a user to one user. */
@@ -78,11 +82,22 @@ public class SendCommitter {
         public SendStore.Message message() {
             return direct.message();
         }
+
+        @Override
+        public int conversationHash() {
+            return direct.conversationKey().hashCode();
+        }
     }
 
     /** A message to one group, from a member, an admin acting for one, or the system. */
     public record GroupSend(String appId, long groupId, long conversationId, SendStore.Message message,
-            Long transactionId, String answer) implements QueuedSend {}
+            Long transactionId, String answer) implements QueuedSend {
+
+        @Override
+        public int conversationHash() {
+            return Long.hashCode(conversationId);
+        }
+    }
 
     private record Pending(QueuedSend send, CompletableFuture<Optional<String>> answer) {}
 
@@ -93,7 +108,8 @@ public class SendCommitter {
     private final LiveRouter live;
     private final MessageConfig config;
     private final DistributionSummary batchSizes;
-    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    /** One queue per committer thread. */
+    private final List<BlockingQueue<Pending>> queues = new ArrayList<>();
     private final List<Thread> committers = new ArrayList<>();
     private volatile boolean running;
 
@@ -110,9 +126,13 @@ public class SendCommitter {
     }
 
     void start(@Observes StartupEvent event) {
-        running = true;
         for (int i = 0; i < config.sendCommit().threads(); i++) {
-            Thread thread = new Thread(this::commitLoop, "send-commit-" + i);
+            queues.add(new LinkedBlockingQueue<>());
+        }
+        running = true; // after the queues (a caller that sees it finds them all), before the threads (they loop on it)
+        for (int i = 0; i < queues.size(); i++) {
+            BlockingQueue<Pending> queue = queues.get(i);
+            Thread thread = new Thread(() -> commitLoop(queue), "send-commit-" + i);
             thread.setDaemon(true);
             thread.start();
             committers.add(thread);
@@ -135,7 +155,7 @@ public class SendCommitter {
         if (!running) { // starting or stopping: no committer to wait for
             commitAlone(pending);
         } else {
-            queue.add(pending);
+            queues.get(Math.floorMod(send.conversationHash(), queues.size())).add(pending);
         }
         try {
             return pending.answer().get();
@@ -148,7 +168,7 @@ public class SendCommitter {
         }
     }
 
-    private void commitLoop() {
+    private void commitLoop(BlockingQueue<Pending> queue) {
         int maxBatch = config.sendCommit().maxBatch();
         List<Pending> batch = new ArrayList<>(maxBatch);
         List<Pending> deferred = new ArrayList<>();
