@@ -19,6 +19,9 @@
 #   EXTERNAL_KAFKA          bootstrap servers of an existing Kafka: start none (it must auto-create topics).
 #   REGISTRATION_BURST      self-registrations at once per app and client address (100: every local client is
 #                           127.0.0.1, and smoke.sh registers a dozen users per run; production default 10)
+#   PG_STAT_STATEMENTS=1    system PostgreSQL only: load pg_stat_statements at start and create it in each
+#                           database (per-statement times for the benchmarks, docs/benchmarks.md); takes effect
+#                           when up.sh starts the server, not on one already running
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -222,8 +225,11 @@ start_postgres() {
 }
 
 start_system_postgres() {
-  local bin data="$LOCAL/pgdata" db
+  local bin data="$LOCAL/pgdata" db statement_stats=""
   bin="$(pg_bin_dir)"
+  if [[ "${PG_STAT_STATEMENTS:-0}" == 1 ]]; then
+    statement_stats=" -c shared_preload_libraries=pg_stat_statements"
+  fi
   if running_pid postgres >/dev/null && port_open "$PG_PORT"; then
     log "PostgreSQL: already running"
   else
@@ -241,7 +247,7 @@ start_system_postgres() {
     ((EUID != 0)) || chown postgres "$LOGS/postgres.log"
     log "PostgreSQL: starting on 127.0.0.1:$PG_PORT"
     as_pg "$bin/pg_ctl" -D "$data" -l "$LOGS/postgres.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp -c max_connections=$(pg_connection_budget)" start >/dev/null \
+      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp -c max_connections=$(pg_connection_budget)$statement_stats" start >/dev/null \
       || die_with_log postgres "pg_ctl start failed"
     head -n 1 "$data/postmaster.pid" >"$PIDS/postgres.pid"
   fi
@@ -250,6 +256,10 @@ start_system_postgres() {
       || psql_admin "$bin" "CREATE ROLE $db LOGIN PASSWORD '$db'" >/dev/null
     psql_admin "$bin" "SELECT 1 FROM pg_database WHERE datname = '$db'" | grep -q 1 \
       || psql_admin "$bin" "CREATE DATABASE $db OWNER $db" >/dev/null
+    if [[ -n "$statement_stats" ]]; then
+      as_pg "$bin/psql" -h /tmp -p "$PG_PORT" -U postgres -d "$db" -v ON_ERROR_STOP=1 -Atq \
+        -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+    fi
   done
 }
 
