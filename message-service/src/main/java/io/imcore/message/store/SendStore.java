@@ -208,29 +208,12 @@ public class SendStore {
         String[] apps = new String[n];
         Long[] lows = new Long[n];
         Long[] highs = new Long[n];
-        Long[] senders = new Long[n];
-        Integer[] devices = new Integer[n];
-        Integer[] contentTypes = new Integer[n];
-        String[] contents = new String[n];
-        String[] attachments = new String[n];
-        String[] configs = new String[n];
-        String[] exts = new String[n];
-        Long[] created = new Long[n];
         Map<String, Integer> positions = new HashMap<>(n * 2);
         for (int i = 0; i < n; i++) {
             DirectMessage direct = messages.get(i);
-            Message message = direct.message();
             apps[i] = direct.appId();
             lows[i] = direct.lowId();
             highs[i] = direct.highId();
-            senders[i] = message.senderId();
-            devices[i] = message.senderDeviceSn();
-            contentTypes[i] = message.contentType();
-            contents[i] = message.content();
-            attachments[i] = message.attachment();
-            configs[i] = message.config();
-            exts[i] = message.ext();
-            created[i] = message.createdMs();
             if (positions.put(direct.conversationKey(), i) != null) {
                 throw new IllegalArgumentException("one statement cannot append twice to a conversation");
             }
@@ -240,14 +223,7 @@ public class SendStore {
             ps.setArray(++i, c.createArrayOf("text", apps));
             ps.setArray(++i, c.createArrayOf("bigint", lows));
             ps.setArray(++i, c.createArrayOf("bigint", highs));
-            ps.setArray(++i, c.createArrayOf("bigint", senders));
-            ps.setArray(++i, c.createArrayOf("integer", devices));
-            ps.setArray(++i, c.createArrayOf("integer", contentTypes));
-            ps.setArray(++i, c.createArrayOf("text", contents));
-            ps.setArray(++i, c.createArrayOf("text", attachments));
-            ps.setArray(++i, c.createArrayOf("text", configs));
-            ps.setArray(++i, c.createArrayOf("text", exts));
-            ps.setArray(++i, c.createArrayOf("bigint", created));
+            i = bindMessageColumns(c, ps, i, messages.stream().map(DirectMessage::message).toList());
             ps.setShort(++i, ConversationKind.DIRECT.code);
             ps.setDouble(++i, presenceExpiry.toMillis() / 1000.0);
             DirectPlaced[] placed = new DirectPlaced[n];
@@ -311,36 +287,10 @@ public class SendStore {
                 before = rs.getLong(1) - n;
             }
         }
-        Long[] senders = new Long[n];
-        Integer[] devices = new Integer[n];
-        Integer[] contentTypes = new Integer[n];
-        String[] contents = new String[n];
-        String[] attachments = new String[n];
-        String[] configs = new String[n];
-        String[] exts = new String[n];
-        Long[] created = new Long[n];
-        for (int i = 0; i < n; i++) {
-            Message message = messages.get(i);
-            senders[i] = message.senderId();
-            devices[i] = message.senderDeviceSn();
-            contentTypes[i] = message.contentType();
-            contents[i] = message.content();
-            attachments[i] = message.attachment();
-            configs[i] = message.config();
-            exts[i] = message.ext();
-            created[i] = message.createdMs();
-        }
         try (PreparedStatement ps = c.prepareStatement(APPEND_GROUP)) {
             int i = 0;
             ps.setInt(++i, n);
-            ps.setArray(++i, c.createArrayOf("bigint", senders));
-            ps.setArray(++i, c.createArrayOf("integer", devices));
-            ps.setArray(++i, c.createArrayOf("integer", contentTypes));
-            ps.setArray(++i, c.createArrayOf("text", contents));
-            ps.setArray(++i, c.createArrayOf("text", attachments));
-            ps.setArray(++i, c.createArrayOf("text", configs));
-            ps.setArray(++i, c.createArrayOf("text", exts));
-            ps.setArray(++i, c.createArrayOf("bigint", created));
+            i = bindMessageColumns(c, ps, i, messages);
             ps.setLong(++i, conversationId);
             ps.setLong(++i, before);
             ps.setLong(++i, groupId);
@@ -361,6 +311,45 @@ public class SendStore {
             }
             return placed;
         }
+    }
+
+    /**
+     * Binds the messages' own columns as parallel arrays after parameter {@code index}, in the order both multi-row
+     * statements unnest them (sender, device, content type, content, attachment, config, ext, created); returns the
+     * last parameter index bound.
+     */
+    private static int bindMessageColumns(Connection c, PreparedStatement ps, int index, List<Message> messages)
+            throws SQLException {
+        int n = messages.size();
+        Long[] senders = new Long[n];
+        Integer[] devices = new Integer[n];
+        Integer[] contentTypes = new Integer[n];
+        String[] contents = new String[n];
+        String[] attachments = new String[n];
+        String[] configs = new String[n];
+        String[] exts = new String[n];
+        Long[] created = new Long[n];
+        for (int i = 0; i < n; i++) {
+            Message message = messages.get(i);
+            senders[i] = message.senderId();
+            devices[i] = message.senderDeviceSn();
+            contentTypes[i] = message.contentType();
+            contents[i] = message.content();
+            attachments[i] = message.attachment();
+            configs[i] = message.config();
+            exts[i] = message.ext();
+            created[i] = message.createdMs();
+        }
+        int i = index;
+        ps.setArray(++i, c.createArrayOf("bigint", senders));
+        ps.setArray(++i, c.createArrayOf("integer", devices));
+        ps.setArray(++i, c.createArrayOf("integer", contentTypes));
+        ps.setArray(++i, c.createArrayOf("text", contents));
+        ps.setArray(++i, c.createArrayOf("text", attachments));
+        ps.setArray(++i, c.createArrayOf("text", configs));
+        ps.setArray(++i, c.createArrayOf("text", exts));
+        ps.setArray(++i, c.createArrayOf("bigint", created));
+        return i;
     }
 
     private static List<Online> online(Array array) throws SQLException {
