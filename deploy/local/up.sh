@@ -19,6 +19,8 @@
 #   EXTERNAL_KAFKA          bootstrap servers of an existing Kafka: start none (it must auto-create topics).
 #   REGISTRATION_BURST      self-registrations at once per app and client address (100: every local client is
 #                           127.0.0.1, and smoke.sh registers a dozen users per run; production default 10)
+#   SERVICE_JAVA            the java that runs the four services (java on the PATH); Kafka, PostgreSQL and the
+#                           provider simulators keep the PATH's java
 #   PG_STAT_STATEMENTS=1    system PostgreSQL only: load pg_stat_statements at start and create it in each
 #                           database (per-statement times for the benchmarks, docs/benchmarks.md); takes effect
 #                           when up.sh starts the server, not on one already running
@@ -30,6 +32,7 @@ MVN=("$ROOT/mvnw" -q -B)
 KEYS="$LOCAL/keys"
 SERVICE_WAIT_SECONDS=90
 REGISTRATION_BURST="${REGISTRATION_BURST:-100}"
+SERVICE_JAVA="${SERVICE_JAVA:-java}"
 
 log() { echo "up: $*"; }
 die() { echo "up: ERROR: $*" >&2; exit 1; }
@@ -476,7 +479,7 @@ start_services() {
         IM_THROTTLE_REGISTRATION_BURST="$REGISTRATION_BURST" \
         "${extra_env[@]}" \
         MALLOC_ARENA_MAX=2 \
-        java "@$ROOT/$s/src/main/jvm/jvm.options" "${java_options[@]}" -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
+        "$SERVICE_JAVA" "@$ROOT/$s/src/main/jvm/jvm.options" "${java_options[@]}" -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
     fi
     pending+=("$s")
   done
