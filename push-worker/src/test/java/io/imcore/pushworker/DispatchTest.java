@@ -1,6 +1,7 @@
 package io.imcore.pushworker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -133,12 +134,12 @@ class DispatchTest {
         long task = fixture.task(1);
         Device device = fixture.device(Channel.IOS, "tok");
         // a worker claimed the batch, raised the badge from 3 to 4 and died before counting it
-        fixture.execute("update push_devices set badge = 4 where device_id = ?", device.deviceId());
+        fixture.execute("insert into push_device_badges (device_id, badge) values (?, 4)", device.deviceId());
         fixture.execute("insert into push_worker_batches (task_id, batch_no, state) values (?, 0, 'sending')", task);
         fixture.send(task, 0, Channel.IOS, fixture.message("again", "+1"), null, List.of(device.target()));
         fixture.awaitState(task, "done");
         assertEquals(1, fixture.count(task, Channel.IOS, "sent"));
-        assertEquals(4, fixture.intValue("select badge from push_devices where device_id = ?", device.deviceId()));
+        assertEquals(4, badgeOf(device));
         String body = lastRequestTo(Channel.IOS, device.token());
         assertTrue(body.contains("\"badge\":4"), body);
     }
@@ -175,16 +176,38 @@ class DispatchTest {
         long raise = fixture.task(1);
         fixture.send(raise, 0, Channel.IOS, fixture.message("raise", "+2"), null, List.of(device.target()));
         fixture.awaitState(raise, "done");
-        assertEquals(2, fixture.intValue("select badge from push_devices where device_id = ?", device.deviceId()));
+        assertEquals(2, badgeOf(device));
         long set = fixture.task(1);
         fixture.send(set, 0, Channel.IOS, fixture.message("set", "7"), null, List.of(device.target()));
         fixture.awaitState(set, "done");
-        assertEquals(7, fixture.intValue("select badge from push_devices where device_id = ?", device.deviceId()));
+        assertEquals(7, badgeOf(device));
         long passThrough = fixture.task(1);
         ObjectNode cmd = fixture.message("cmd", "+1").put("type", "cmd");
         fixture.send(passThrough, 0, Channel.IOS, cmd, null, List.of(device.target()));
         fixture.awaitState(passThrough, "done");
-        assertEquals(7, fixture.intValue("select badge from push_devices where device_id = ?", device.deviceId()));
+        assertEquals(7, badgeOf(device));
+    }
+
+    @Test
+    void aDeviceDeletedAfterTheExpansionIsSentWithoutABadgeAndTheOthersAreRaised() throws Exception {
+        Device kept = fixture.device(Channel.IOS, "tok");
+        Device deleted = fixture.device(Channel.IOS, "tok");
+        long task = fixture.task(1);
+        fixture.execute("delete from push_devices where device_id = ?", deleted.deviceId());
+        fixture.send(task, 0, Channel.IOS, fixture.message("raise", "+1"), null,
+                List.of(kept.target(), deleted.target()));
+        fixture.awaitState(task, "done");
+        assertEquals(2, fixture.count(task, Channel.IOS, "sent"));
+        assertEquals(1, badgeOf(kept));
+        assertEquals(0, fixture.intValue("select count(*) from push_device_badges where device_id = ?",
+                deleted.deviceId()));
+        assertTrue(lastRequestTo(Channel.IOS, kept.token()).contains("\"badge\":1"));
+        String withoutBadge = lastRequestTo(Channel.IOS, deleted.token());
+        assertFalse(withoutBadge.contains("\"badge\""), withoutBadge);
+    }
+
+    private int badgeOf(Device device) {
+        return fixture.intValue("select badge from push_device_badges where device_id = ?", device.deviceId());
     }
 
     @Test

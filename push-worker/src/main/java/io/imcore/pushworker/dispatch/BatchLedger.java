@@ -189,15 +189,20 @@ public class BatchLedger {
 
     /**
      * The devices' badges after this notification: raised ({@code +N}) or set ({@code N}) on a fresh claim, read
-     * back on a resumed one.
+     * back on a resumed one. A device without a badge row starts from 0; a device deleted since the expansion gets
+     * none (and is sent without a badge).
      */
     Map<Long, Integer> badges(Connection c, Claim claim, String badge, long[] deviceIds) throws SQLException {
         boolean set = !badge.startsWith("+");
         int amount = Integer.parseInt(set ? badge : badge.substring(1));
+        // rows in device order, so that two tasks raising the same devices at once lock them in the same order
         String sql = claim == Claim.FRESH
-                ? "update push_devices set badge = " + (set ? "?" : "least(badge + ?, 99999)")
-                        + " where device_id = any(?) returning device_id, badge"
-                : "select device_id, badge from push_devices where device_id = any(?)";
+                ? "insert into push_device_badges as b (device_id, badge) select d.device_id, least(?, 99999)"
+                        + " from push_devices d where d.device_id = any(?) order by d.device_id"
+                        + " on conflict (device_id) do update set badge = "
+                        + (set ? "excluded.badge" : "least(b.badge + excluded.badge, 99999)")
+                        + " returning device_id, badge"
+                : "select device_id, badge from push_device_badges where device_id = any(?)";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int index = 1;
             if (claim == Claim.FRESH) {
