@@ -14,20 +14,13 @@
 # Usage: deploy/bench/audience-page.sh   Knobs: DEVICES, PAGE_SIZE, DURATION, PORT (15498).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-BIN=/usr/lib/postgresql/15/bin
 DEVICES="${DEVICES:-1000000}"
 PAGE_SIZE="${PAGE_SIZE:-5000}"
 DURATION="${DURATION:-15}"
 PORT="${PORT:-15498}"
 APP=benchapp
-DIR="$(mktemp -d)"
-chown postgres "$DIR"
-as_pg() { runuser -u postgres -- "$@"; }
-cleanup() { as_pg "$BIN/pg_ctl" -D "$DIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$DIR"; }
-trap cleanup EXIT
-as_pg "$BIN/initdb" -D "$DIR/data" -U postgres >/dev/null 2>&1
-as_pg "$BIN/pg_ctl" -D "$DIR/data" -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1" -l "$DIR/log" -w start >/dev/null
-psql() { "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -d postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+# shellcheck source=scratch-pg.sh
+source "$ROOT/deploy/bench/scratch-pg.sh" # BIN, DIR, psql
 
 echo "audience-page: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), $DEVICES devices, pages of $PAGE_SIZE," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,17 +6,10 @@
 # and 8 concurrent clients. BUCKETS_TABLE=unlogged (the migrations' choice, default) or BUCKETS_TABLE= (logged). Needs the PostgreSQL 15 server binaries (/usr/lib/postgresql/15/bin);
 # run as root (initdb runs as user postgres).
 set -euo pipefail
-BIN=/usr/lib/postgresql/15/bin
 DURATION="${DURATION:-10}"
 PORT="${PORT:-15499}"
-DIR="$(mktemp -d)"
-chown postgres "$DIR"
-as_pg() { runuser -u postgres -- "$@"; }
-cleanup() { as_pg "$BIN/pg_ctl" -D "$DIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$DIR"; }
-trap cleanup EXIT
-as_pg "$BIN/initdb" -D "$DIR/data" -U postgres >/dev/null 2>&1
-as_pg "$BIN/pg_ctl" -D "$DIR/data" -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1" -l "$DIR/log" -w start >/dev/null
-psql() { "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -qAt "$@"; }
+# shellcheck source=scratch-pg.sh
+source "$(dirname "${BASH_SOURCE[0]}")/scratch-pg.sh" # BIN, DIR, psql
 psql -c "create ${BUCKETS_TABLE-unlogged} table throttle_buckets (key text primary key, tat timestamptz not null) with (fillfactor = 70)"
 psql -c "create table throttle_failures (key text primary key, failures int not null,
   last_failure_at timestamptz not null, blocked_until timestamptz not null)"
