@@ -26,7 +26,8 @@
 #      same task through every channel to the provider simulators (the bench app's certificates point at them;
 #      the 10 % online devices go to svcpush, find no live connection in message-service and fall back to their OS
 #      channel). From acceptance until every counter is final (state done): deliveries per second, per channel,
-#      push-worker's RSS (every 500 ms), the simulators' distinct and repeated deliveries, and Kafka's own
+#      push-worker's RSS (every 500 ms), the simulators' distinct and repeated deliveries, push-worker's CPU per
+#      delivery per channel (its threads' CPU from /proc, by the channel each thread serves), and Kafka's own
 #      ConsumerPerformance reading the same number of records from the channel topics;
 #   7. prints a summary with the targets (expansion <= 30 s, push-service RSS < 400 MB, >= 20,000 deliveries/s,
 #      push-worker RSS < 300 MB).
@@ -209,6 +210,17 @@ samples="$BENCH_DIR/push-delivery.samples"
   done
 ) &
 sampler_pid=$!
+# CPU seconds of each push-worker thread, as "<thread name> <seconds>" lines (the kernel's 15-character names;
+# threads of every replica): per channel CPU comes from the threads each channel has of its own
+worker_thread_cpu() {
+  local pid task
+  for pid in "${worker_pids[@]}"; do
+    for task in /proc/"$pid"/task/*; do
+      echo "$(tr ' ' '_' <"$task/comm" 2>/dev/null) $(awk '{ print ($14 + $15) / 100 }' "$task/stat" 2>/dev/null || echo 0)"
+    done
+  done
+}
+worker_threads_before="$(worker_thread_cpu)"
 kafka_tool deploy/bench/PushTopics.java snapshot "$BENCH_DIR/push-topics.before"
 run push-expand accept_n="$ACCEPT_N" accept_c="$ACCEPT_C" accept_delay="$ACCEPT_DELAY" where="via the gateway"
 expand_line="$(printf '%s\n' "${lines[@]}" | grep '^EXPAND|')"
@@ -269,6 +281,54 @@ IFS='|' read -r d_state d_seconds d_created_ms d_batches d_batches_done d_sent d
 echo "delivery: task $task_id $d_state after $d_seconds s; batches $d_batches_done/$d_batches; sent $d_sent," \
   "failed $d_failed, rejected $d_rejected, fell back from svcpush $d_fallback"
 echo "delivery per channel (target/sent/failed/rejected): $d_channels"
+# push-worker's CPU per delivery per channel, from acceptance until done: each channel's consumer and sender
+# threads (push-<channel>-...; svcpush's also send the fallbacks on OS channels), plus the event loops of the
+# per-token providers (apns-client: ios; vert.x-eventloop: cloud's FCM client). The vendors' JDK HTTP client
+# threads (HttpClient-*) serve the five vendor channels together: shared among them by their deliveries. The rest
+# (Kafka client, GC, JIT, metrics) is shown apart and counted only in the total. svcpush's figure includes the
+# fallback sends its threads make for the devices it found offline.
+python3 - "$d_channels" <(echo "$worker_threads_before") <(worker_thread_cpu) <<'PY'
+import re, sys
+channels, before_file, after_file = sys.argv[1], sys.argv[2], sys.argv[3]
+def grouped(path):
+    groups = {}
+    for line in open(path):
+        name, seconds = line.rsplit(" ", 1)
+        m = re.match(r"push-([a-z_]+?)-(s|c)", name)
+        if m:
+            group = m.group(1)
+        elif name.startswith("apns-client"):
+            group = "ios"
+        elif name.startswith("vert.x-eventloo"):
+            group = "cloud"
+        elif name.startswith("HttpClient"):
+            group = "vendor http"
+        else:
+            group = "other"
+        groups[group] = groups.get(group, 0) + float(seconds)
+    return groups
+before, after = grouped(before_file), grouped(after_file)
+spent = {g: after.get(g, 0) - before.get(g, 0) for g in after}
+processed = {}
+for item in channels.split(", "):
+    name, counts = item.split(" ")
+    target, sent, failed, rejected = map(int, counts.split("/"))
+    processed[name] = sent + failed + rejected
+vendors = [c for c in processed if c.startswith("vendor_")]
+vendor_total = sum(processed[c] for c in vendors) or 1
+parts = []
+for channel in sorted(processed):
+    own = spent.get(channel, 0)
+    share = spent.get("vendor http", 0) * processed[channel] / vendor_total if channel in vendors else 0
+    n = processed[channel]
+    parts.append(f"{channel} {(own + share) / n * 1e6:.0f} µs ({own + share:.1f} CPU-s / {n})" if n else f"{channel} -")
+total = sum(spent.values())
+print("push-worker CPU per delivery per channel: " + ", ".join(parts))
+print(f"push-worker CPU, whole push: {total:.1f} CPU-s / {sum(processed.values())} = "
+      f"{total / max(1, sum(processed.values())) * 1e6:.1f} µs per delivery; not in any channel: "
+      f"{spent.get('other', 0):.1f} CPU-s (Kafka client, GC, JIT, metrics); vendor HTTP client threads "
+      f"{spent.get('vendor http', 0):.1f} CPU-s (shared among the vendor channels above)")
+PY
 # per channel: the first sample at which its processed count reached its target, from acceptance
 channel_rates="$(python3 - "$samples" "$d_created_ms" <<'PY'
 import sys
