@@ -211,12 +211,15 @@ samples="$BENCH_DIR/push-delivery.samples"
 ) &
 sampler_pid=$!
 # CPU seconds of each push-worker thread, as "<thread name> <seconds>" lines (the kernel's 15-character names;
-# threads of every replica): per channel CPU comes from the threads each channel has of its own
+# threads of every replica): per channel CPU comes from the threads each channel has of its own. The fields of
+# /proc/.../stat are counted after the name's closing parenthesis: JVM thread names ("VM Thread", "C2
+# CompilerThre") hold spaces. utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
 worker_thread_cpu() {
   local pid task
   for pid in "${worker_pids[@]}"; do
     for task in /proc/"$pid"/task/*; do
-      echo "$(tr ' ' '_' <"$task/comm" 2>/dev/null) $(awk '{ print ($14 + $15) / 100 }' "$task/stat" 2>/dev/null || echo 0)"
+      echo "$(tr ' ' '_' <"$task/comm" 2>/dev/null) $(sed 's/^.*) //' "$task/stat" 2>/dev/null \
+        | awk '{ print ($12 + $13) / 100 }' || echo 0)"
     done
   done
 }
