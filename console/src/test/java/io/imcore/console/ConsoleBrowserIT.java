@@ -31,10 +31,12 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -134,6 +136,13 @@ class ConsoleBrowserIT {
         if (simulators != null) {
             simulators.close();
         }
+    }
+
+    /** Each test starts signed out, whatever the one before it left (a failed test does not reach its sign-out). */
+    @BeforeEach
+    void signedOut() {
+        open("/sign-in"); // cookies are deleted for the page's origin
+        browser.manage().deleteAllCookies();
     }
 
     @Test
@@ -371,9 +380,18 @@ class ConsoleBrowserIT {
         field.sendKeys(value);
     }
 
+    /** The element's text, read again if htmx replaced the element between finding and reading it. */
     private static String text(String id) {
-        List<WebElement> found = browser.findElements(By.id(id));
-        return found.isEmpty() ? "" : found.get(0).getText().strip();
+        for (int attempt = 1; ; attempt++) {
+            List<WebElement> found = browser.findElements(By.id(id));
+            try {
+                return found.isEmpty() ? "" : found.get(0).getText().strip();
+            } catch (StaleElementReferenceException replaced) {
+                if (attempt == 3) {
+                    throw replaced;
+                }
+            }
+        }
     }
 
     private static void screenshot(String name) throws IOException {
