@@ -66,7 +66,6 @@ public class Expander {
     private final ExecutorService prefetch = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "push-expander-prefetch");
         thread.setDaemon(true);
-        thread.setPriority(Thread.MIN_PRIORITY);
         return thread;
     });
 
@@ -100,8 +99,6 @@ public class Expander {
             String transactionalId = "push-expander-" + replica + "-" + i;
             Thread thread = new Thread(() -> loop(transactionalId), "push-expander-" + i);
             thread.setDaemon(true);
-            // bulk work yields the CPU to the accept path: jvm.options maps this priority to nice 19
-            thread.setPriority(Thread.MIN_PRIORITY);
             thread.start();
             threads.add(thread);
         }

@@ -104,21 +104,6 @@ class FanoutTest {
     }
 
     @Test
-    void theExpansionThreadsRunAtTheLowestPriority() {
-        long alice = api.newUser();
-        api.bindToken(api.newDevice(alice, 1), "ios", "apns-priority");
-        awaitFinished(accept(Audience.all(), Strategy.COMBINED, UPS_THEN_CLOUD, null, null));
-
-        List<Thread> expansion = Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.getName().startsWith("push-expander")).toList();
-        assertEquals(2, expansion.stream().filter(thread -> thread.getName().matches("push-expander-\\d+")).count(),
-                expansion.toString());
-        for (Thread thread : expansion) {
-            assertEquals(Thread.MIN_PRIORITY, thread.getPriority(), thread.getName());
-        }
-    }
-
-    @Test
     void svcpushOnlyReachesOnlineDevicesOnly() {
         long alice = api.newUser();
         api.bindToken(api.newDevice(alice, 1), "ios", "apns-2");
