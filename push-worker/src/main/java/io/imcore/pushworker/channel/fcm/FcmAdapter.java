@@ -14,6 +14,7 @@ import io.imcore.pushworker.channel.Outcome;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -21,10 +22,12 @@ import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.TrustOptions;
+import io.vertx.core.net.impl.ConnectionBase;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -145,7 +148,22 @@ public class FcmAdapter implements ChannelAdapter {
                         settings.trustCertificate().get(), e.toString());
             }
         }
-        this.http = vertx.createHttpClient(options);
+        this.http = vertx.httpClientBuilder().with(options).withConnectHandler(FcmAdapter::consolidateFlushes).build();
+    }
+
+    /**
+     * One flush for the requests that are written one after another: each request is its own event-loop task, and
+     * Vert.x flushes after each of its HEADERS and DATA frames unless it is reading; Netty's handler defers those
+     * flushes to the end of the tasks queued at that moment (at most 256 pending), so one write carries the frames
+     * of many requests. Vert.x exposes a connection's Netty channel only through its internal ConnectionBase.
+     */
+    private static void consolidateFlushes(HttpConnection connection) {
+        if (connection instanceof ConnectionBase base) {
+            base.channel().pipeline().addLast("flush-consolidation", new FlushConsolidationHandler(256, true));
+        } else {
+            LOG.debugf("cloud: connection %s is not a ConnectionBase, its flushes are not consolidated",
+                    connection.getClass().getName());
+        }
     }
 
     @Override
