@@ -102,6 +102,12 @@ public class ChannelConsumers {
             props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchesInFlight());
+            // A round takes batches-in-flight records (~83 KB each, ~36 KB compressed); the client's default fetch
+            // (1 MiB per partition, 6 partitions) buffered up to ~6 MiB compressed per channel, and eight channels'
+            // buffers filled the 128 MiB heap: a full collection every few seconds (docs/benchmarks.md "push-worker's
+            // heap and the Kafka fetch size"). A fetch still returns at least one record batch, however large.
+            props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 256 * 1024);
+            props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 1024 * 1024);
             // a round waits for its slowest batch, retries included (bounded by max-attempts and max-backoff)
             props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) TimeUnit.MINUTES.toMillis(10));
             this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
