@@ -103,9 +103,10 @@ public class ChannelConsumers {
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchesInFlight());
             // A round takes batches-in-flight records (~83 KB each, ~36 KB compressed); the client's default fetch
-            // (1 MiB per partition, 6 partitions) buffered up to ~6 MiB compressed per channel, and eight channels'
-            // buffers filled the 128 MiB heap: a full collection every few seconds (docs/benchmarks.md "push-worker's
-            // heap and the Kafka fetch size"). A fetch still returns at least one record batch, however large.
+            // (1 MiB per partition, 6 partitions locally) could buffer ~6 MiB compressed per channel, eight channels'
+            // worth in the 128 MiB heap: smaller fetches cut the full collections by a third and RSS by ~34 MiB
+            // (docs/benchmarks.md "push-worker's heap and the Kafka fetch size"). A fetch still returns at least one
+            // record batch, however large.
             props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 256 * 1024);
             props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 1024 * 1024);
             // a round waits for its slowest batch, retries included (bounded by max-attempts and max-backoff)
