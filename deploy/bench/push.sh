@@ -210,16 +210,19 @@ samples="$BENCH_DIR/push-delivery.samples"
   done
 ) &
 sampler_pid=$!
+# CPU seconds (utime + stime) of one process or thread from its /proc/.../stat, 0 when it is gone. The fields are
+# counted after the name's closing parenthesis: names may hold spaces (the JVM's "VM Thread", "C2 CompilerThre").
+# utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
+stat_cpu_seconds() {
+  sed 's/^.*) //' "$1" 2>/dev/null | awk '{ s = ($12 + $13) / 100 } END { print s + 0 }'
+}
 # CPU seconds of each push-worker thread, as "<thread name> <seconds>" lines (the kernel's 15-character names;
-# threads of every replica): per channel CPU comes from the threads each channel has of its own. The fields of
-# /proc/.../stat are counted after the name's closing parenthesis: JVM thread names ("VM Thread", "C2
-# CompilerThre") hold spaces. utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
+# threads of every replica): per channel CPU comes from the threads each channel has of its own
 worker_thread_cpu() {
   local pid task
   for pid in "${worker_pids[@]}"; do
     for task in /proc/"$pid"/task/*; do
-      echo "$(tr ' ' '_' <"$task/comm" 2>/dev/null) $(sed 's/^.*) //' "$task/stat" 2>/dev/null \
-        | awk '{ print ($12 + $13) / 100 }' || echo 0)"
+      echo "$(tr ' ' '_' <"$task/comm" 2>/dev/null) $(stat_cpu_seconds "$task/stat")"
     done
   done
 }
@@ -243,16 +246,16 @@ cpu_seconds() {
   local name pid total
   for name in push-service simulators kafka message-service; do
     pid="$(<"$LOCAL/pids/$name.pid")"
-    echo "$name $(awk '{ print ($14 + $15) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
+    echo "$name $(stat_cpu_seconds "/proc/$pid/stat")"
   done
   total=0
   for pid in "${worker_pids[@]}"; do
-    total="$(awk -v t="$total" '{ print t + ($14 + $15) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo "$total")"
+    total="$(awk -v t="$total" -v s="$(stat_cpu_seconds "/proc/$pid/stat")" 'BEGIN { print t + s }')"
   done
   echo "push-worker $total"
   total=0
   for pid in $(pgrep -u postgres 2>/dev/null); do
-    total="$(awk -v t="$total" '{ print t + ($14 + $15) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo "$total")"
+    total="$(awk -v t="$total" -v s="$(stat_cpu_seconds "/proc/$pid/stat")" 'BEGIN { print t + s }')"
   done
   echo "postgres $total"
   echo "machine $(awk '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / 100 }' /proc/stat)"
