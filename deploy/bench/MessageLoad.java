@@ -771,9 +771,17 @@ public class MessageLoad {
      * for its time if early, sends it, and records the latency from the due time: a late worker (all busy, a
      * slow answer) shows in the latency instead of silently lowering the rate (no coordinated omission).
      */
-    static Outcome openLoop(double rate, int workers, double warmupS, double durationS, Op op)
+    /**
+     * An open loop's latencies, and their two parts: {@code lateP99Ms}, how late a send started after its due time
+     * (no free worker, or this generator itself late), and {@code answerP99Ms}, from its start to its answer.
+     */
+    record OpenOutcome(Outcome outcome, double lateP99Ms, double answerP99Ms) {}
+
+    static OpenOutcome openLoop(double rate, int workers, double warmupS, double durationS, Op op)
             throws InterruptedException {
         Recorder[] recorders = new Recorder[workers];
+        Recorder[] late = new Recorder[workers];
+        Recorder[] answers = new Recorder[workers];
         long begin = System.nanoTime() + 50_000_000L;
         long warmupCount = (long) (warmupS * rate);
         long total = warmupCount + (long) (durationS * rate);
@@ -783,6 +791,8 @@ public class MessageLoad {
         for (int w = 0; w < workers; w++) {
             int worker = w;
             Recorder r = recorders[w] = new Recorder();
+            Recorder lateness = late[w] = new Recorder();
+            Recorder answer = answers[w] = new Recorder();
             threads[w] = new Thread(() -> {
                 long i;
                 while ((i = next.getAndIncrement()) < total) {
@@ -797,6 +807,8 @@ public class MessageLoad {
                         lastDone.accumulateAndGet(done, Math::max);
                         if (error == null) {
                             r.add(done - due);
+                            lateness.add(now - due);
+                            answer.add(done - now);
                         } else {
                             r.errors++;
                             noteError(error);
@@ -809,7 +821,8 @@ public class MessageLoad {
         long measureFrom = begin + (long) (warmupCount * 1e9 / rate);
         awaitMeasuring(threads, measureFrom);
         double elapsed = Math.max(durationS, (lastDone.get() - measureFrom) / 1e9);
-        return outcome(recorders, elapsed);
+        return new OpenOutcome(outcome(recorders, elapsed), outcome(late, elapsed).p99Ms,
+                outcome(answers, elapsed).p99Ms);
     }
 
     /**
@@ -1099,10 +1112,13 @@ public class MessageLoad {
         for (int i = 0; i < s.pairs(); i++) {
             sends[i] = client.prepare("POST", "/message/send", s.tokens[i], sendJson(s, i, "fixed-rate message from"));
         }
-        Outcome o = openLoop(rate, workers, doubleOption("warmup", 3), doubleOption("duration", 20),
+        OpenOutcome open = openLoop(rate, workers, doubleOption("warmup", 3), doubleOption("duration", 20),
                 (w, i) -> check(client.send(w, sends[(int) (i % sends.length)]), 200, SENT));
+        Outcome o = open.outcome();
         report(String.format(Locale.ROOT, "1:1 send, open loop at %.0f/s (%d pairs, %d connections)", rate,
-                s.pairs(), workers), o, clientNote(o) + "; latency from the scheduled time");
+                s.pairs(), workers), o, clientNote(o) + String.format(Locale.ROOT,
+                        "; latency from the scheduled time (p99 of its parts: start %.1f ms late, answer %.1f ms)",
+                        open.lateP99Ms(), open.answerP99Ms()));
     }
 
     static void group() throws Exception {

@@ -129,6 +129,13 @@ class GroupCommitTest {
         assertTrue(after[1] - before[1] > after[0] - before[0],
                 "some commit held several messages: commits " + (after[0] - before[0]) + ", messages "
                         + (after[1] - before[1]));
+        assertEquals(after[1] - before[1], after[2] - before[2], "each stored message's wait is timed once");
+        assertEquals(after[0] - before[0], after[3] - before[3], "each commit's transaction is timed once");
+        String metrics = given().get("/q/metrics").asString();
+        assertTrue(metrics.contains("imcore_messages_commit_wait_seconds_bucket{le=\"0.02\"}"),
+                "the wait has the fixed latency buckets (LatencyBuckets)");
+        assertTrue(Pattern.compile("(?m)^http_server_requests_seconds_bucket\\{[^}]*uri=\"/message/send\"[^}]*\\}")
+                .matcher(metrics).find(), "the HTTP server timer has them too");
     }
 
     @Test
@@ -246,11 +253,13 @@ class GroupCommitTest {
                 null, "true");
     }
 
-    /** The commits and messages counted by the group-commit summary so far. */
+    /** Commits and messages counted by the group-commit summary so far, then the waits and transactions timed. */
     private static double[] batchMetric() {
         String metrics = given().get("/q/metrics").asString();
         return new double[] {metric(metrics, "imcore_messages_commit_batch_count"),
-            metric(metrics, "imcore_messages_commit_batch_sum")};
+            metric(metrics, "imcore_messages_commit_batch_sum"),
+            metric(metrics, "imcore_messages_commit_wait_seconds_count"),
+            metric(metrics, "imcore_messages_commit_transaction_seconds_count")};
     }
 
     private static double metric(String metrics, String name) {

@@ -12,6 +12,7 @@ import io.imcore.message.store.SendStore.DirectPlaced;
 import io.imcore.message.store.SendStore.Placed;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -99,7 +100,8 @@ public class SendCommitter {
         }
     }
 
-    private record Pending(QueuedSend send, CompletableFuture<Optional<String>> answer) {}
+    /** {@code queuedAt}: System.nanoTime() when the caller queued it, for the wait metric. */
+    private record Pending(QueuedSend send, CompletableFuture<Optional<String>> answer, long queuedAt) {}
 
     private final Database database;
     private final SendStore sends;
@@ -108,6 +110,8 @@ public class SendCommitter {
     private final LiveRouter live;
     private final MessageConfig config;
     private final DistributionSummary batchSizes;
+    private final Timer waits;
+    private final Timer transactions;
     /** One queue per committer thread. */
     private final List<BlockingQueue<Pending>> queues = new ArrayList<>();
     private final List<Thread> committers = new ArrayList<>();
@@ -123,6 +127,12 @@ public class SendCommitter {
         this.config = config;
         this.batchSizes = DistributionSummary.builder("imcore.messages.commit.batch")
                 .description("messages with one target stored per group commit").register(registry);
+        // a send's time in the committer is its wait for a thread plus its batch's transaction
+        this.waits = Timer.builder("imcore.messages.commit.wait")
+                .description("from a send's queueing to the start of its batch's transaction").register(registry);
+        this.transactions = Timer.builder("imcore.messages.commit.transaction")
+                .description("one group commit's transaction, from its first statement to its commit")
+                .register(registry);
     }
 
     void start(@Observes StartupEvent event) {
@@ -151,7 +161,7 @@ public class SendCommitter {
      * it, else the answer of the first call with the same transaction_id.
      */
     public Optional<String> commit(QueuedSend send) {
-        Pending pending = new Pending(send, new CompletableFuture<>());
+        Pending pending = new Pending(send, new CompletableFuture<>(), System.nanoTime());
         if (!running) { // starting or stopping: no committer to wait for
             commitAlone(pending);
         } else {
@@ -185,6 +195,8 @@ public class SendCommitter {
                 }
                 queue.drainTo(batch, maxBatch - batch.size());
                 deferRepeatedConversations(batch, deferred);
+                long now = System.nanoTime();
+                batch.forEach(p -> waits.record(now - p.queuedAt(), TimeUnit.NANOSECONDS));
                 commitBatch(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -218,8 +230,10 @@ public class SendCommitter {
             return;
         }
         Map<Pending, Optional<String>> answers;
+        long start = System.nanoTime();
         try {
             answers = database.inTransaction(c -> store(c, batch));
+            transactions.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         } catch (RuntimeException e) {
             LOG.debugf("group commit of %d sends failed, each is committed alone: %s", batch.size(), e.toString());
             batch.forEach(this::commitAlone);
@@ -230,8 +244,10 @@ public class SendCommitter {
     }
 
     private void commitAlone(Pending pending) {
+        long start = System.nanoTime();
         try {
             Map<Pending, Optional<String>> answer = database.inTransaction(c -> store(c, List.of(pending)));
+            transactions.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             batchSizes.record(1);
             pending.answer().complete(answer.get(pending));
         } catch (RuntimeException e) {

@@ -1,0 +1,50 @@
+# Where a load phase's send latency went inside message-service: awk -v phase=NAME -f latency-split.awk BEFORE AFTER,
+# two scrapes of its /q/metrics (Prometheus text) taken around the phase. For each timer, what the phase added:
+# count, mean, the share above 20 ms and the bucket holding the 99th percentile (LatencyBuckets gives the bounds);
+# for the collector's pauses, their count, total and the largest recent one. Prints SPLIT|phase|part|... lines.
+function family(line) {
+  if (line ~ /^http_server_requests_seconds_/ && line ~ /uri="\/message\/send"/) return "HTTP /message/send, in message-service"
+  if (line ~ /^imcore_messages_commit_wait_seconds_/) return "committer: wait for its batch's transaction"
+  if (line ~ /^imcore_messages_commit_transaction_seconds_/) return "committer: a batch's transaction (per batch)"
+  if (line ~ /^jvm_gc_pause_seconds_/) return "gc pauses"
+  return ""
+}
+/^#/ { next }
+{
+  f = family($0)
+  if (f == "") next
+  name = $1; sub(/\{.*/, "", name)
+  part = name; sub(/.*_/, "", part) # count, sum, bucket, max
+  le = ""
+  if (part == "bucket" && match($0, /le="[^"]*"/)) le = substr($0, RSTART + 4, RLENGTH - 5)
+  k = f SUBSEP part SUBSEP le
+  if (FNR == NR) before[k] += $NF; else after[k] += $NF
+  families[f] = 1
+  if (part == "max" && (!(k in maxes) || $NF > maxes[k])) maxes[k] = $NF
+  if (le != "" && le != "+Inf") bounds[f, le] = 1
+}
+END {
+  for (f in families) {
+    n = after[f SUBSEP "count" SUBSEP ""] - before[f SUBSEP "count" SUBSEP ""]
+    s = after[f SUBSEP "sum" SUBSEP ""] - before[f SUBSEP "sum" SUBSEP ""]
+    if (f == "gc pauses") {
+      printf "SPLIT|%s|%s|%d pauses|%.0f ms in all|largest recent %.0f ms\n", phase, f, n, s * 1000, maxes[f SUBSEP "max" SUBSEP ""] * 1000
+      continue
+    }
+    if (n <= 0) { printf "SPLIT|%s|%s|0|||\n", phase, f; continue }
+    # the bucket bounds in ascending order
+    m = 0
+    for (b in bounds) { split(b, kv, SUBSEP); if (kv[1] == f) list[++m] = kv[2] + 0 }
+    for (i = 2; i <= m; i++) { v = list[i]; for (j = i - 1; j >= 1 && list[j] > v; j--) list[j + 1] = list[j]; list[j + 1] = v }
+    over20 = n; p99 = ">" list[m] * 1000
+    for (i = 1; i <= m; i++) {
+      lek = sprintf("%s", list[i])
+      c = 0
+      for (kk in after) { split(kk, kv, SUBSEP); if (kv[1] == f && kv[2] == "bucket" && kv[3] != "+Inf" && kv[3] + 0 == list[i]) c += after[kk] - before[kk] }
+      if (list[i] == 0.02) over20 = n - c
+      if (c >= 0.99 * n && p99 ~ /^>/) p99 = "<= " list[i] * 1000
+    }
+    printf "SPLIT|%s|%s|%d|%.2f ms|%.2f %%|%s ms\n", phase, f, n, s / n * 1000, over20 / n * 100, p99
+    delete list
+  }
+}
