@@ -4,6 +4,8 @@
 # for the collector's pauses, their count, total and the largest recent one. Prints SPLIT|phase|part|... lines.
 function family(line) {
   if (line ~ /^http_server_requests_seconds_/ && line ~ /uri="\/message\/send"/) return "HTTP /message/send, in message-service"
+  if (line ~ /^imcore_throttle_take_seconds_/) return "app quota take (filter, before the service)"
+  if (line ~ /^imcore_messages_send_service_seconds_/) return "service: checks, committer wait and transaction"
   if (line ~ /^imcore_messages_commit_wait_seconds_/) return "committer: wait for its batch's transaction"
   if (line ~ /^imcore_messages_commit_transaction_seconds_/) return "committer: a batch's transaction (per batch)"
   if (line ~ /^jvm_gc_pause_seconds_/) return "gc pauses"

@@ -136,7 +136,8 @@ done
 
 echo
 echo "Inside message-service during the open loop and the group sends (its /q/metrics before and after each phase,"
-echo "warm-up included; the parts overlap: the HTTP time holds the committer's wait and transaction):"
+echo "warm-up included; the parts nest: the HTTP time holds the quota take and the service, the service holds the"
+echo "committer's wait and transaction):"
 echo "| phase | part | count | mean | above 20 ms | 99th percentile in bucket |"
 echo "|---|---|---|---|---|---|"
 for line in "${split_lines[@]}"; do

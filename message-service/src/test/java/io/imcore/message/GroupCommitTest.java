@@ -136,6 +136,10 @@ class GroupCommitTest {
                 "the wait has the fixed latency buckets (LatencyBuckets)");
         assertTrue(Pattern.compile("(?m)^http_server_requests_seconds_bucket\\{[^}]*uri=\"/message/send\"[^}]*\\}")
                 .matcher(metrics).find(), "the HTTP server timer has them too");
+        assertTrue(metric(metrics, "imcore_messages_send_service_seconds_count") >= senders * each,
+                "every send through the service is timed");
+        assertTrue(metric(metrics, "imcore_throttle_take_seconds_count") >= senders * each,
+                "every send's quota take is timed");
     }
 
     @Test

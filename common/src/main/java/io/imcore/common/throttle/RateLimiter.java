@@ -1,6 +1,8 @@
 package io.imcore.common.throttle;
 
 import io.imcore.common.store.Database;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Rate limits shared by every replica: the generic cell rate algorithm (GCRA, ITU-T I.371; a token bucket written as
@@ -38,6 +41,7 @@ public class RateLimiter {
 
     private final Database database;
     private final ThrottleMetrics metrics;
+    private final Timer takes;
     /** Per key with a take in flight: the calls queued behind it, the first of which takes next for all. */
     private final ConcurrentHashMap<String, List<Call>> lines = new ConcurrentHashMap<>();
 
@@ -47,9 +51,11 @@ public class RateLimiter {
         final CompletableFuture<Void> turn = new CompletableFuture<>();
     }
 
-    public RateLimiter(Database database, ThrottleMetrics metrics) {
+    public RateLimiter(Database database, ThrottleMetrics metrics, MeterRegistry registry) {
         this.database = database;
         this.metrics = metrics;
+        this.takes = Timer.builder("imcore.throttle.take")
+                .description("one call's take from a bucket, its wait for a combined take included").register(registry);
     }
 
     /** Takes one call from the key's bucket or refuses it with 10015, counted under the route and limit name. */
@@ -63,6 +69,7 @@ public class RateLimiter {
 
     /** Takes one call from the key's bucket: empty when allowed, else how long until one is available. */
     public Optional<Duration> acquire(String key, RateLimit limit) {
+        long start = System.nanoTime();
         Call call = new Call();
         lines.compute(key, (k, queued) -> {
             if (queued == null) { // nothing in flight: this call goes first
@@ -80,6 +87,8 @@ public class RateLimiter {
             return call.answer.join();
         } catch (CompletionException e) { // the take failed (say the database is away): its own exception
             throw e.getCause() instanceof RuntimeException failure ? failure : e;
+        } finally {
+            takes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -17,6 +17,7 @@ import io.imcore.message.store.GroupStore;
 import io.imcore.message.store.SendStore;
 import io.imcore.message.store.SendStore.Placed;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -26,6 +27,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * POST|PUT /message/send and /message/notify (decisions.md section 4): checks the whole request first, then stores
@@ -53,6 +55,7 @@ public class SendService {
     private final SendCommitter committer;
     private final MessageConfig config;
     private final MeterRegistry registry;
+    private final Timer sendTimer;
 
     public SendService(Database database, IdentityDirectory directory, ConversationStore conversations,
             SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
@@ -67,15 +70,22 @@ public class SendService {
         this.committer = committer;
         this.config = config;
         this.registry = registry;
+        this.sendTimer = Timer.builder("imcore.messages.send.service")
+                .description("a send in the service: its checks, the committer's wait and transaction").register(registry);
     }
 
     /** A message from a user: the token's user, or for an admin token from_user_id or the user_id header. */
     public boolean send(RequestContext caller, SendRequest body) {
-        SendRequest request = validate(body);
-        checkActingGroup(caller, request);
-        long sender = sender(caller, request);
-        Integer senderDevice = caller.isAdmin() ? null : caller.deviceSn();
-        return deliver(caller.appId(), sender, senderDevice, request, caller.isAdmin(), "send");
+        long start = System.nanoTime();
+        try {
+            SendRequest request = validate(body);
+            checkActingGroup(caller, request);
+            long sender = sender(caller, request);
+            Integer senderDevice = caller.isAdmin() ? null : caller.deviceSn();
+            return deliver(caller.appId(), sender, senderDevice, request, caller.isAdmin(), "send");
+        } finally {
+            sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
     }
 
     /** A system notification (admin token only): from uid 0, into conversation 0 of each user, or into groups. */
