@@ -2,13 +2,16 @@
 # two scrapes of its /q/metrics (Prometheus text) taken around the phase. For each timer, what the phase added:
 # count, mean, the share above 20 ms and the bucket holding the 99th percentile (LatencyBuckets gives the bounds);
 # for the collector's pauses, their count, total and the largest recent one. Prints SPLIT|phase|part|... lines.
+BEGIN { http = "HTTP /message/send, in message-service" }
 function family(line) {
-  if (line ~ /^http_server_requests_seconds_/ && line ~ /uri="\/message\/send"/) return "HTTP /message/send, in message-service"
+  if (line ~ /^http_server_requests_seconds_/ && line ~ /uri="\/message\/send"/) return http
   if (line ~ /^imcore_throttle_take_seconds_/) return "app quota take (filter, before the service)"
   if (line ~ /^imcore_messages_send_service_seconds_/) return "service: checks, committer wait and transaction"
   if (line ~ /^imcore_messages_commit_wait_seconds_/) return "committer: wait for its batch's transaction"
   if (line ~ /^imcore_messages_commit_transaction_seconds_/) return "committer: a batch's transaction (per batch)"
   if (line ~ /^jvm_gc_pause_seconds_/) return "gc pauses"
+  if (line ~ /^bench_cpu_wait_seconds_total\{process="message-service"/) return "waited for a CPU: message-service threads"
+  if (line ~ /^bench_cpu_wait_seconds_total\{process="postgres"/) return "waited for a CPU: PostgreSQL processes"
   return ""
 }
 /^#/ { next }
@@ -16,7 +19,7 @@ function family(line) {
   f = family($0)
   if (f == "") next
   name = $1; sub(/\{.*/, "", name)
-  part = name; sub(/.*_/, "", part) # count, sum, bucket, max
+  part = name; sub(/.*_/, "", part) # count, sum, bucket, max; total for the CPU waits
   le = ""
   if (part == "bucket" && match($0, /le="[^"]*"/)) le = substr($0, RSTART + 4, RLENGTH - 5)
   k = f SUBSEP part SUBSEP le
@@ -26,7 +29,13 @@ function family(line) {
   if (le != "" && le != "+Inf") bounds[f, le] = 1
 }
 END {
+  sends = after[http SUBSEP "count" SUBSEP ""] - before[http SUBSEP "count" SUBSEP ""]
   for (f in families) {
+    if (f ~ /^waited for a CPU/) {
+      w = (after[f SUBSEP "total" SUBSEP ""] - before[f SUBSEP "total" SUBSEP ""]) * 1000
+      printf "SPLIT|%s|%s|%.0f ms in all|%.2f ms per send||\n", phase, f, w, (sends > 0 ? w / sends : 0)
+      continue
+    }
     n = after[f SUBSEP "count" SUBSEP ""] - before[f SUBSEP "count" SUBSEP ""]
     s = after[f SUBSEP "sum" SUBSEP ""] - before[f SUBSEP "sum" SUBSEP ""]
     if (f == "gc pauses") {

@@ -77,8 +77,21 @@ run() {
 }
 # scrape FILE: message-service's metrics, straight from its port; latency_split PHASE BEFORE AFTER: where that phase's send
 # latency went inside the service (deploy/bench/latency-split.awk)
+# scrape also adds how long the threads of message-service and of PostgreSQL have waited for a CPU (the kernel's
+# run-queue time per thread, /proc/PID/task/*/schedstat), as bench_cpu_wait_seconds_total lines
 scrape() {
   curl -sS --max-time 10 "http://127.0.0.1:${SERVICE_PORT[message-service]}/q/metrics" >"$1"
+  local postmaster
+  postmaster="$(<"$PIDS/postgres.pid")"
+  cpu_wait_line message-service "$(<"$PIDS/message-service.pid")" >>"$1"
+  # shellcheck disable=SC2046 # one pid per word
+  cpu_wait_line postgres "$postmaster" $(pgrep -P "$postmaster") >>"$1"
+}
+cpu_wait_line() {
+  local name="$1" pid
+  shift
+  for pid in "$@"; do cat /proc/"$pid"/task/*/schedstat 2>/dev/null || true; done |
+    awk -v name="$name" '{ s += $2 } END { printf "bench_cpu_wait_seconds_total{process=\"%s\"} %.6f\n", name, s / 1e9 }'
 }
 split_lines=()
 latency_split() {
