@@ -245,7 +245,10 @@ public class FcmAdapter implements ChannelAdapter {
                 .putHeader("authorization", "Bearer " + accessToken)
                 .putHeader("content-type", "application/json; charset=UTF-8");
         CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-        http.request(request)
+        // Built on a Vert.x context in one task: the response's events are queued to that context, so body() is
+        // asked for before any of the body can arrive. Built on the calling thread, a fast answer could be read
+        // by the event loop first and its body was lost (an error without its reason).
+        vertx.getOrCreateContext().runOnContext(start -> http.request(request)
                 .compose(r -> r.send(Buffer.buffer(body)))
                 .compose(response -> response.body().map(b -> new Answer(response, b)))
                 .onComplete(result -> {
@@ -270,7 +273,7 @@ public class FcmAdapter implements ChannelAdapter {
                         return;
                     }
                     outcome.complete(classify(answer.status, fcmError, retryAfter(answer.retryAfter)));
-                });
+                }));
         return outcome;
     }
 
