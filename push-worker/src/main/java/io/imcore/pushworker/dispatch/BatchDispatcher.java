@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -238,6 +239,8 @@ public class BatchDispatcher {
                     break;
                 }
                 metrics.retried(channel, retry.size());
+                LOG.infof("task %d: %d %s targets to send again after attempt %d: %s", notification.taskId(),
+                        retry.size(), channel.wireName(), attempt, countsOf(lastReasons));
                 sleep(max(wait, backoff(attempt)));
                 left = retry;
             }
@@ -298,6 +301,14 @@ public class BatchDispatcher {
             }
             Thread.sleep(Math.min(100, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
         }
+    }
+
+    /** "reason x count" per distinct reason, most frequent first: one log line for a batch's retries. */
+    private static String countsOf(List<String> reasons) {
+        Map<String, Long> counts = reasons.stream()
+                .collect(Collectors.groupingBy(r -> r, LinkedHashMap::new, Collectors.counting()));
+        return counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> e.getKey() + " x" + e.getValue()).collect(Collectors.joining(", "));
     }
 
     private static Duration max(Duration a, Duration b) {
