@@ -59,6 +59,15 @@ public class ApnsAdapter implements ChannelAdapter {
 
     private record Client(String cacheKey, long version, ApnsClient client, String topic, String error) {}
 
+    /**
+     * How many request-timeouts a request handed to Pushy may stay unanswered before it is a RETRY. Pushy cannot take
+     * a request back: one still queued for a connection or written is sent and answered later, so a RETRY after one
+     * request-timeout sent it twice (the first requests of a cold start wait behind the first connection: 256 tokens
+     * twice per cold push.sh). Pushy fails a request itself when its connection fails or closes; this bound is for a
+     * server that holds a stream open without answering, whose requests may then reach the device twice.
+     */
+    private static final int UNANSWERED_TIMEOUTS = 6;
+
     public ApnsAdapter(ChannelSettings settings) {
         this.settings = settings;
     }
@@ -141,7 +150,8 @@ public class ApnsAdapter implements ChannelAdapter {
         } catch (RuntimeException e) {
             outcome.complete(failure(e));
         }
-        return outcome.completeOnTimeout(Outcome.retry("timeout"), timeoutMillis, TimeUnit.MILLISECONDS);
+        return outcome.completeOnTimeout(Outcome.retry("no answer"), timeoutMillis * UNANSWERED_TIMEOUTS,
+                TimeUnit.MILLISECONDS);
     }
 
     static Outcome classify(PushNotificationResponse<?> response) {

@@ -250,6 +250,27 @@ class ApnsAdapterTest {
     }
 
     @Test
+    void aSlowAnswerIsWaitedForNotRetried() throws Exception {
+        // Pushy cannot take back a request it holds: one answered after request-timeout was still delivered, and a
+        // RETRY then sent it twice (a cold push.sh saw 256 repeated iOS tokens). Such an answer now counts.
+        ChannelSettings quick = new ChannelSettings(Channel.IOS, settings.baseUrl(), settings.developmentBaseUrl(),
+                Optional.empty(), Optional.empty(), settings.trustCertificate(), Duration.ofMillis(500), 64);
+        ApnsAdapter impatient = new ApnsAdapter(quick);
+        try {
+            Credentials credentials = tokenAuth(1, "KEY1234567", p8());
+            assertEquals(List.of(Outcome.ACCEPTED), impatient.send(credentials, notification(SIMPLE),
+                    deliveries("tok-warm"))); // the connection is up: the wait below is the answer's alone
+            production.setLatencyMillis(1_200);
+            assertEquals(List.of(Outcome.ACCEPTED), impatient.send(credentials, notification(SIMPLE),
+                    deliveries("tok-slow")));
+            assertEquals(1, production.recorder().deliveriesTo("tok-slow"));
+        } finally {
+            production.setLatencyMillis(0);
+            impatient.close();
+        }
+    }
+
+    @Test
     void authFaultIsRetriedAndRecovers() throws Exception {
         Credentials credentials = tokenAuth(1, "KEY1234567", p8());
         production.faults().inject(Faults.Kind.AUTH, 1);
