@@ -15,6 +15,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -245,12 +246,15 @@ public class FcmAdapter implements ChannelAdapter {
                 .putHeader("authorization", "Bearer " + accessToken)
                 .putHeader("content-type", "application/json; charset=UTF-8");
         CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-        // Built on a Vert.x context in one task: the response's events are queued to that context, so body() is
-        // asked for before any of the body can arrive. Built on the calling thread, a fast answer could be read
-        // by the event loop first and its body was lost (an error without its reason).
-        vertx.getOrCreateContext().runOnContext(start -> http.request(request)
-                .compose(r -> r.send(Buffer.buffer(body)))
-                .compose(response -> response.body().map(b -> new Answer(response, b)))
+        http.request(request)
+                .compose(r -> {
+                    // the body is asked for as the head arrives, set up before the request goes out: chained after
+                    // send() on this (sender) thread, a fast answer could be read by the event loop first, and its
+                    // body was lost (an error without its reason)
+                    Future<Answer> answer = r.response()
+                            .compose(response -> response.body().map(b -> new Answer(response, b)));
+                    return r.end(Buffer.buffer(body)).compose(sent -> answer);
+                })
                 .onComplete(result -> {
                     if (result.failed()) {
                         outcome.complete(Outcome.retry("connection: " + describe(result.cause())));
@@ -273,7 +277,7 @@ public class FcmAdapter implements ChannelAdapter {
                         return;
                     }
                     outcome.complete(classify(answer.status, fcmError, retryAfter(answer.retryAfter)));
-                }));
+                });
         return outcome;
     }
 
