@@ -767,16 +767,16 @@ public class MessageLoad {
     }
 
     /**
-     * Open loop: request i is due at start + i / rate; a fixed pool of workers takes the next due request, waits
-     * for its time if early, sends it, and records the latency from the due time: a late worker (all busy, a
-     * slow answer) shows in the latency instead of silently lowering the rate (no coordinated omission).
-     */
-    /**
      * An open loop's latencies, and their two parts: {@code lateP99Ms}, how late a send started after its due time
      * (no free worker, or this generator itself late), and {@code answerP99Ms}, from its start to its answer.
      */
     record OpenOutcome(Outcome outcome, double lateP99Ms, double answerP99Ms) {}
 
+    /**
+     * Open loop: request i is due at start + i / rate; a fixed pool of workers takes the next due request, waits
+     * for its time if early, sends it, and records the latency from the due time: a late worker (all busy, a
+     * slow answer) shows in the latency instead of silently lowering the rate (no coordinated omission).
+     */
     static OpenOutcome openLoop(double rate, int workers, double warmupS, double durationS, Op op)
             throws InterruptedException {
         Recorder[] recorders = new Recorder[workers];
