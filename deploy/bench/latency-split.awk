@@ -49,7 +49,6 @@ END {
     for (i = 2; i <= m; i++) { v = list[i]; for (j = i - 1; j >= 1 && list[j] > v; j--) list[j + 1] = list[j]; list[j + 1] = v }
     over20 = n; p99 = ">" list[m] * 1000
     for (i = 1; i <= m; i++) {
-      lek = sprintf("%s", list[i])
       c = 0
       for (kk in after) { split(kk, kv, SUBSEP); if (kv[1] == f && kv[2] == "bucket" && kv[3] != "+Inf" && kv[3] + 0 == list[i]) c += after[kk] - before[kk] }
       if (list[i] == 0.02) over20 = n - c

@@ -75,10 +75,10 @@ run() {
   echo "$out"
   mapfile -t -O "${#lines[@]}" lines <<<"$out"
 }
-# scrape FILE: message-service's metrics, straight from its port; latency_split PHASE BEFORE AFTER: where that phase's send
-# latency went inside the service (deploy/bench/latency-split.awk)
-# scrape also adds how long the threads of message-service and of PostgreSQL have waited for a CPU (the kernel's
-# run-queue time per thread, /proc/PID/task/*/schedstat), as bench_cpu_wait_seconds_total lines
+# scrape FILE: message-service's metrics, straight from its port, and how long the threads of message-service and
+# of PostgreSQL have waited for a CPU so far (the kernel's run-queue time per thread, /proc/PID/task/*/schedstat) as
+# bench_cpu_wait_seconds_total lines. latency_split PHASE BEFORE AFTER: where that phase's send latency went
+# (deploy/bench/latency-split.awk).
 scrape() {
   curl -sS --max-time 10 "http://127.0.0.1:${SERVICE_PORT[message-service]}/q/metrics" >"$1"
   local postmaster
