@@ -230,10 +230,8 @@ public class SendCommitter {
             return;
         }
         Map<Pending, Optional<String>> answers;
-        long start = System.nanoTime();
         try {
-            answers = database.inTransaction(c -> store(c, batch));
-            transactions.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            answers = storeTimed(batch);
         } catch (RuntimeException e) {
             LOG.debugf("group commit of %d sends failed, each is committed alone: %s", batch.size(), e.toString());
             batch.forEach(this::commitAlone);
@@ -244,15 +242,21 @@ public class SendCommitter {
     }
 
     private void commitAlone(Pending pending) {
-        long start = System.nanoTime();
         try {
-            Map<Pending, Optional<String>> answer = database.inTransaction(c -> store(c, List.of(pending)));
-            transactions.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            Map<Pending, Optional<String>> answer = storeTimed(List.of(pending));
             batchSizes.record(1);
             pending.answer().complete(answer.get(pending));
         } catch (RuntimeException e) {
             pending.answer().completeExceptionally(e);
         }
+    }
+
+    /** {@link #store} in one transaction, timed when it commits. */
+    private Map<Pending, Optional<String>> storeTimed(List<Pending> batch) {
+        long start = System.nanoTime();
+        Map<Pending, Optional<String>> answers = database.inTransaction(c -> store(c, batch));
+        transactions.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        return answers;
     }
 
     /** The batch's claims, its 1:1 messages, its group messages and the live announcements; one transaction. */

@@ -71,7 +71,8 @@ public class SendService {
         this.config = config;
         this.registry = registry;
         this.sendTimer = Timer.builder("imcore.messages.send.service")
-                .description("a send in the service: its checks, the committer's wait and transaction").register(registry);
+                .description("a send in the service: its checks, the committer's wait and transaction")
+                .register(registry);
     }
 
     /** A message from a user: the token's user, or for an admin token from_user_id or the user_id header. */
