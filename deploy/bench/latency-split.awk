@@ -1,7 +1,8 @@
 # Where a load phase's send latency went inside message-service: awk -v phase=NAME -f latency-split.awk BEFORE AFTER,
 # two scrapes of its /q/metrics (Prometheus text) taken around the phase. For each timer, what the phase added:
 # count, mean, the share above 20 ms and the bucket holding the 99th percentile (LatencyBuckets gives the bounds);
-# for the collector's pauses, their count, total and the largest recent one. Prints SPLIT|phase|part|... lines.
+# for the collector's pauses, their count, total and the largest in the second scrape (Micrometer's max covers the
+# last ~2 minutes, so it may come from before the phase). Prints SPLIT|phase|part|... lines.
 BEGIN { http = "HTTP /message/send, in message-service" }
 function family(line) {
   if (line ~ /^http_server_requests_seconds_/ && line ~ /uri="\/message\/send"/) return http
@@ -14,6 +15,7 @@ function family(line) {
   if (line ~ /^bench_cpu_wait_seconds_total\{process="postgres"/) return "waited for a CPU: PostgreSQL processes"
   return ""
 }
+function delta(f, part, le,    key) { key = f SUBSEP part SUBSEP le; return after[key] - before[key] }
 /^#/ { next }
 {
   f = family($0)
@@ -25,21 +27,21 @@ function family(line) {
   k = f SUBSEP part SUBSEP le
   if (FNR == NR) before[k] += $NF; else after[k] += $NF
   families[f] = 1
-  if (part == "max" && (!(k in maxes) || $NF > maxes[k])) maxes[k] = $NF
+  if (part == "max" && FNR != NR && $NF > largest[f]) largest[f] = $NF
   if (le != "" && le != "+Inf") bounds[f, le] = 1
 }
 END {
-  sends = after[http SUBSEP "count" SUBSEP ""] - before[http SUBSEP "count" SUBSEP ""]
+  sends = delta(http, "count", "")
   for (f in families) {
     if (f ~ /^waited for a CPU/) {
-      w = (after[f SUBSEP "total" SUBSEP ""] - before[f SUBSEP "total" SUBSEP ""]) * 1000
+      w = delta(f, "total", "") * 1000
       printf "SPLIT|%s|%s|%.0f ms in all|%.2f ms per send||\n", phase, f, w, (sends > 0 ? w / sends : 0)
       continue
     }
-    n = after[f SUBSEP "count" SUBSEP ""] - before[f SUBSEP "count" SUBSEP ""]
-    s = after[f SUBSEP "sum" SUBSEP ""] - before[f SUBSEP "sum" SUBSEP ""]
+    n = delta(f, "count", "")
+    s = delta(f, "sum", "")
     if (f == "gc pauses") {
-      printf "SPLIT|%s|%s|%d pauses|%.0f ms in all|largest recent %.0f ms\n", phase, f, n, s * 1000, maxes[f SUBSEP "max" SUBSEP ""] * 1000
+      printf "SPLIT|%s|%s|%d pauses|%.0f ms in all|largest of the last ~2 min %.0f ms\n", phase, f, n, s * 1000, largest[f] * 1000
       continue
     }
     if (n <= 0) { printf "SPLIT|%s|%s|0|||\n", phase, f; continue }
