@@ -27,7 +27,8 @@
 #      the 10 % online devices go to svcpush, find no live connection in message-service and fall back to their OS
 #      channel). From acceptance until every counter is final (state done): deliveries per second, per channel,
 #      push-worker's RSS (every 500 ms), the simulators' distinct and repeated deliveries, push-worker's CPU per
-#      delivery per channel (its threads' CPU from /proc, by the channel each thread serves), and Kafka's own
+#      delivery per channel (its threads' CPU from /proc, by the channel each thread serves, and the shared sender
+#      threads' CPU per channel as push-worker counts it), and Kafka's own
 #      ConsumerPerformance reading the same number of records from the channel topics;
 #   7. prints a summary with the targets (expansion <= 30 s, push-service RSS < 400 MB, >= 20,000 deliveries/s,
 #      push-worker RSS < 300 MB).
@@ -226,7 +227,17 @@ worker_thread_cpu() {
     done
   done
 }
+# CPU seconds of the shared sender threads per channel, as "<channel> <seconds>" lines summed over the replicas:
+# push-worker counts each piece of sender work for the channel of its batch (push_worker_sender_cpu_seconds_total)
+worker_sender_cpu() {
+  local port
+  for port in "${SERVICE_PORT[push-worker]}" ${extra_worker_pid:+"$SECOND_WORKER_PORT"}; do
+    curl -fsS --max-time 10 "http://127.0.0.1:$port/q/metrics" \
+      | sed -n 's/^push_worker_sender_cpu_seconds_total{.*channel="\([a-z_]*\)".*} \(.*\)$/\1 \2/p'
+  done | awk '{ s[$1] += $2 } END { for (c in s) print c, s[c] }'
+}
 worker_threads_before="$(worker_thread_cpu)"
+senders_before="$(worker_sender_cpu)"
 kafka_tool deploy/bench/PushTopics.java snapshot "$BENCH_DIR/push-topics.before"
 run push-expand accept_n="$ACCEPT_N" accept_c="$ACCEPT_C" accept_delay="$ACCEPT_DELAY" where="via the gateway"
 expand_line="$(printf '%s\n' "${lines[@]}" | grep '^EXPAND|')"
@@ -287,21 +298,25 @@ IFS='|' read -r d_state d_seconds d_created_ms d_batches d_batches_done d_sent d
 echo "delivery: task $task_id $d_state after $d_seconds s; batches $d_batches_done/$d_batches; sent $d_sent," \
   "failed $d_failed, rejected $d_rejected, fell back from svcpush $d_fallback"
 echo "delivery per channel (target/sent/failed/rejected): $d_channels"
-# push-worker's CPU per delivery per channel, from acceptance until done: each channel's consumer and sender
-# threads (push-<channel>-...; svcpush's also send the fallbacks on OS channels), plus the event loops of the
+# push-worker's CPU per delivery per channel, from acceptance until done: each channel's consumer thread
+# (push-<channel>-consumer), the shared sender threads' CPU counted for the channel of each batch (svcpush's
+# includes the fallback sends to OS channels of the devices it found offline), plus the event loops of the
 # per-token providers (apns-client: ios; vert.x-eventloop: cloud's FCM client). The vendors' JDK HTTP client
 # threads (HttpClient-*) serve the five vendor channels together: shared among them by their deliveries. The rest
-# (Kafka client, GC, JIT, metrics) is shown apart and counted only in the total. svcpush's figure includes the
-# fallback sends its threads make for the devices it found offline.
-python3 - "$d_channels" <(echo "$worker_threads_before") <(worker_thread_cpu) <<'PY'
+# (Kafka client, GC, JIT, metrics, and the sender threads' time outside any batch) is shown apart and counted only
+# in the total.
+python3 - "$d_channels" <(echo "$worker_threads_before") <(worker_thread_cpu) <(echo "$senders_before") \
+  <(worker_sender_cpu) <<'PY'
 import re, sys
-channels, before_file, after_file = sys.argv[1], sys.argv[2], sys.argv[3]
+channels, before_file, after_file, senders_before_file, senders_after_file = sys.argv[1:6]
 def grouped(path):
     groups = {}
     for line in open(path):
         name, seconds = line.rsplit(" ", 1)
-        m = re.match(r"push-([a-z_]+?)-(s|c)", name)
-        if m:
+        m = re.match(r"push-([a-z_]+?)-consumer", name)
+        if name.startswith("push-sender"):
+            group = "senders"
+        elif m:
             group = m.group(1)
         elif name.startswith("apns-client"):
             group = "ios"
@@ -313,8 +328,18 @@ def grouped(path):
             group = "other"
         groups[group] = groups.get(group, 0) + float(seconds)
     return groups
+def by_channel(path):
+    return {c: float(v) for c, v in (line.split() for line in open(path) if line.strip())}
 before, after = grouped(before_file), grouped(after_file)
 spent = {g: after.get(g, 0) - before.get(g, 0) for g in after}
+sender_before, sender_after = by_channel(senders_before_file), by_channel(senders_after_file)
+# the sender threads' CPU goes to the channels it was counted for; what no batch was counted for stays apart
+senders = spent.pop("senders", 0)
+for channel, seconds in sender_after.items():
+    own = seconds - sender_before.get(channel, 0)
+    spent[channel] = spent.get(channel, 0) + own
+    senders -= own
+spent["other"] = spent.get("other", 0) + senders
 processed = {}
 for item in channels.split(", "):
     name, counts = item.split(" ")
@@ -332,7 +357,7 @@ total = sum(spent.values())
 print("push-worker CPU per delivery per channel: " + ", ".join(parts))
 print(f"push-worker CPU, whole push: {total:.1f} CPU-s / {sum(processed.values())} = "
       f"{total / max(1, sum(processed.values())) * 1e6:.1f} µs per delivery; not in any channel: "
-      f"{spent.get('other', 0):.1f} CPU-s (Kafka client, GC, JIT, metrics); vendor HTTP client threads "
+      f"{spent.get('other', 0):.1f} CPU-s (Kafka client, GC, JIT, metrics, idle senders); vendor HTTP client threads "
       f"{spent.get('vendor http', 0):.1f} CPU-s (shared among the vendor channels above)")
 PY
 # per channel: the first sample at which its processed count reached its target, from acceptance

@@ -21,6 +21,13 @@ public interface WorkerConfig {
     @WithDefault("8")
     int batchesInFlight();
 
+    /**
+     * Threads that send the batches of every channel. Keep it above batches-in-flight: a channel whose provider
+     * stops answering holds at most batches-in-flight of them; waits (backoff, rate limits) hold none.
+     */
+    @WithDefault("8")
+    int senders();
+
     /** Sends of one target before it is counted as failed. */
     @WithDefault("5")
     int maxAttempts();

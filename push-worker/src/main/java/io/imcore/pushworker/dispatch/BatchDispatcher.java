@@ -17,19 +17,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
  * Sends one channel record (a batch of one task) and counts it: claim, badges, the adapter calls with retries and
- * rate limits, the svcpush fallback to OS channels, then the counts in one transaction (docs/push-worker.md).
+ * rate limits, the svcpush fallback to OS channels, then the counts in one transaction (docs/push-worker.md). The
+ * work runs on the {@link SenderPool} shared by every channel; waits hold no thread.
  */
 @ApplicationScoped
 public class BatchDispatcher {
@@ -60,87 +64,40 @@ public class BatchDispatcher {
     private final WorkerConfig config;
     private final Map<Channel, RateLimiter> channelLimits = new ConcurrentHashMap<>();
     private final Map<String, RateLimiter> appLimits = new ConcurrentHashMap<>();
-    private volatile boolean stopping;
+    private final SenderPool senders;
 
     public BatchDispatcher(Database database, BatchLedger ledger, AdapterRegistry adapters,
-            CredentialCache credentials, WorkerMetrics metrics, WorkerConfig config) {
+            CredentialCache credentials, WorkerMetrics metrics, WorkerConfig config, SenderPool senders) {
         this.database = database;
         this.ledger = ledger;
         this.adapters = adapters;
         this.credentials = credentials;
         this.metrics = metrics;
         this.config = config;
-    }
-
-    /** From now on, retries are not waited for: unfinished batches are abandoned (and redelivered elsewhere). */
-    void stop() {
-        stopping = true;
+        this.senders = senders;
     }
 
     /**
-     * Processes the batch unless it was counted before. Throws on a database failure (the record is then read again)
-     * and {@link Abandoned} when stopping.
+     * Processes the batch unless it was counted before, on the {@link SenderPool}: called on a sender thread, it
+     * returns when the batch first waits or is done. The future completes when the batch is done with, exceptionally
+     * on a database failure (the record is then read again) and with {@link Abandoned} when stopping.
      */
-    void process(PushBatch batch) throws InterruptedException {
+    CompletableFuture<Void> process(PushBatch batch) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
         Optional<Channel> parsed = Channel.fromWireName(batch.channel());
         if (parsed.isEmpty()) {
             LOG.errorf("task %d batch %d: unknown channel %s, skipped", batch.taskId(), batch.batchNo(),
                     batch.channel());
-            return;
+            done.complete(null);
+            return done;
         }
-        Channel channel = parsed.get();
-        Notification notification = new Notification(batch.taskId(), batch.appId(), batch.message());
-        boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough()
-                && (channel != Channel.VENDOR_A || notification.channelSettings(channel).hasNonNull("badge_class"));
-        long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
-        Claimed claimed;
-        while (true) {
-            claimed = database.inTransaction(c -> {
-                BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());
-                boolean sending = claim == BatchLedger.Claim.FRESH || claim == BatchLedger.Claim.RESUMED;
-                return new Claimed(claim, withBadge && sending
-                        ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of());
-            });
-            if (claimed.claim != BatchLedger.Claim.HELD) {
-                break;
-            }
-            // another live worker sends it (a rebalance gave both the record): its outcome, or its lease lapsing
-            LOG.debugf("task %d batch %d is held by another worker: waiting", batch.taskId(), batch.batchNo());
-            sleep(ledger.lease().dividedBy(10));
-        }
-        if (claimed.claim == BatchLedger.Claim.DONE || claimed.claim == BatchLedger.Claim.TASK_GONE) {
-            return;
-        }
+        BatchRun run = new BatchRun(batch, parsed.get(), done);
         try {
-            deliver(batch, channel, notification, claimed.badges);
-        } catch (InterruptedException | RuntimeException e) {
-            ledger.release(batch.taskId(), batch.batchNo());
-            throw e;
+            run.claim();
+        } catch (RuntimeException e) {
+            run.fail(e);
         }
-    }
-
-    /** Sends a claimed batch and counts it. */
-    private void deliver(PushBatch batch, Channel channel, Notification notification, Map<Long, Integer> badges)
-            throws InterruptedException {
-        Instant deadline = batch.showEndTime() == null ? null : Instant.ofEpochSecond(batch.showEndTime());
-
-        Tally tally = new Tally();
-        boolean expired = deadline != null && Instant.now().isAfter(deadline);
-        if (expired) {
-            tally.failed(channel, SHOW_END_TIME_PASSED, batch.targets().size());
-            metrics.targets(channel, Result.EXPIRED, batch.targets().size());
-        } else {
-            List<Pending> pending = new ArrayList<>();
-            for (Target target : batch.targets()) {
-                pending.add(new Pending(new Delivery(target, target.token(), badges.get(target.deviceId())),
-                        target.environment() == null ? 1 : target.environment()));
-            }
-            List<Pending> offline = send(channel, notification, pending, tally, deadline);
-            fallBack(notification, offline, tally, deadline);
-        }
-        if (!ledger.finish(batch.taskId(), batch.batchNo(), tally, expired)) {
-            LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
-        }
+        return done;
     }
 
     /** Where the batch stands, and its devices' badge numbers (empty for channels without a badge). */
@@ -150,140 +107,293 @@ public class BatchDispatcher {
     private record Pending(Delivery delivery, int environment) {}
 
     /**
-     * Sends on one channel, retrying transient failures. Returns the svcpush deliveries whose device was offline
-     * (empty for OS channels).
+     * One batch from its claim to its counts, as steps on the sender pool: each step runs until the batch has to
+     * wait (for a lease, a backoff or the rate limit), then hands the rest to {@link SenderPool#after}.
      */
-    private List<Pending> send(Channel channel, Notification notification, List<Pending> all, Tally tally,
-            Instant deadline) throws InterruptedException {
-        Map<Integer, List<Pending>> byEnvironment = new LinkedHashMap<>();
-        for (Pending p : all) {
-            byEnvironment.computeIfAbsent(channel == Channel.SVCPUSH ? 0 : p.environment, e -> new ArrayList<>())
-                    .add(p);
+    private final class BatchRun {
+
+        private final PushBatch batch;
+        private final Channel channel;
+        private final Notification notification;
+        private final CompletableFuture<Void> done;
+        private final Tally tally = new Tally();
+        private final Instant deadline;
+        private boolean claimed;
+
+        BatchRun(PushBatch batch, Channel channel, CompletableFuture<Void> done) {
+            this.batch = batch;
+            this.channel = channel;
+            this.notification = new Notification(batch.taskId(), batch.appId(), batch.message());
+            this.done = done;
+            this.deadline = batch.showEndTime() == null ? null : Instant.ofEpochSecond(batch.showEndTime());
         }
-        List<Pending> offline = new ArrayList<>();
-        ChannelAdapter adapter = adapters.adapter(channel);
-        for (Map.Entry<Integer, List<Pending>> group : byEnvironment.entrySet()) {
-            Credentials creds = null;
-            if (channel != Channel.SVCPUSH) {
-                Optional<Credentials> found = credentials.get(notification.appId(), channel, group.getKey());
-                if (found.isEmpty()) {
-                    LOG.warnf("task %d: app %s has no %s certificate for environment %d: %d targets failed",
-                            notification.taskId(), notification.appId(), channel.wireName(), group.getKey(),
-                            group.getValue().size());
-                    tally.failed(channel, "no certificate for environment " + group.getKey(),
-                            group.getValue().size());
-                    metrics.targets(channel, Result.FAILED, group.getValue().size());
+
+        void claim() {
+            boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough()
+                    && (channel != Channel.VENDOR_A || notification.channelSettings(channel).hasNonNull("badge_class"));
+            long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
+            Claimed found = database.inTransaction(c -> {
+                BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());
+                boolean sending = claim == BatchLedger.Claim.FRESH || claim == BatchLedger.Claim.RESUMED;
+                return new Claimed(claim, withBadge && sending
+                        ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of());
+            });
+            switch (found.claim) {
+                case HELD -> {
+                    // another live worker sends it (a rebalance gave both the record): its outcome, or its lease lapsing
+                    LOG.debugf("task %d batch %d is held by another worker: waiting", batch.taskId(), batch.batchNo());
+                    later(ledger.lease().dividedBy(10), this::claim);
+                }
+                case DONE, TASK_GONE -> done.complete(null);
+                case FRESH, RESUMED -> {
+                    claimed = true;
+                    deliver(found.badges);
+                }
+            }
+        }
+
+        private void deliver(Map<Long, Integer> badges) {
+            if (deadline != null && Instant.now().isAfter(deadline)) {
+                tally.failed(channel, SHOW_END_TIME_PASSED, batch.targets().size());
+                metrics.targets(channel, Result.EXPIRED, batch.targets().size());
+                finish(true);
+                return;
+            }
+            List<Pending> pending = new ArrayList<>();
+            for (Target target : batch.targets()) {
+                pending.add(new Pending(new Delivery(target, target.token(), badges.get(target.deviceId())),
+                        target.environment() == null ? 1 : target.environment()));
+            }
+            new ChannelSend(this, channel, pending, this::fallBack).nextGroup();
+        }
+
+        /**
+         * svcpush targets whose device had no live connection: under combined (the record carries a fallback route)
+         * they are sent on their OS channel and counted there instead; without one they failed.
+         */
+        private void fallBack(List<Pending> offline) {
+            Map<Channel, List<Pending>> byChannel = new LinkedHashMap<>();
+            for (Pending p : offline) {
+                PushBatch.OsRoute route = p.delivery.target().fallback();
+                Optional<Channel> os = route == null ? Optional.empty() : Channel.fromWireName(route.channel());
+                if (os.isEmpty()) {
+                    tally.failed(Channel.SVCPUSH, "offline, no OS channel to fall back to", 1);
+                    metrics.targets(Channel.SVCPUSH, Result.FAILED, 1);
                     continue;
                 }
-                creds = found.get();
+                byChannel.computeIfAbsent(os.get(), c -> new ArrayList<>()).add(new Pending(
+                        new Delivery(p.delivery.target(), route.token(), p.delivery.badge()), route.environment()));
             }
-            List<Pending> left = group.getValue();
-            for (int attempt = 1; !left.isEmpty(); attempt++) {
-                List<Pending> retry = new ArrayList<>();
-                List<String> lastReasons = new ArrayList<>(); // why each of retry was refused, by index
-                Duration wait = Duration.ZERO;
-                for (int from = 0; from < left.size(); from += adapter.maxTargetsPerRequest()) {
-                    List<Pending> chunk = left.subList(from, Math.min(left.size(), from + adapter.maxTargetsPerRequest()));
-                    pace(channel, notification.appId(), chunk.size());
-                    List<Delivery> deliveries = chunk.stream().map(Pending::delivery).toList();
-                    Credentials signWith = creds;
-                    List<Outcome> outcomes = metrics.calls(channel).record(
-                            () -> adapter.send(signWith, notification, deliveries));
-                    for (int i = 0; i < chunk.size(); i++) {
-                        Outcome outcome = outcomes.get(i);
-                        Pending p = chunk.get(i);
-                        switch (outcome.kind()) {
-                            case ACCEPTED -> {
-                                tally.of(channel).sent++;
-                                metrics.targets(channel, Result.SENT, 1);
-                            }
-                            case REJECTED -> {
-                                if (channel == Channel.SVCPUSH) {
-                                    offline.add(p);
-                                } else {
-                                    tally.rejected(p.delivery.target().deviceId(), channel, p.delivery.token(),
-                                            outcome.reason());
-                                    metrics.targets(channel, Result.REJECTED, 1);
-                                }
-                            }
-                            case FAILED -> {
-                                tally.failed(channel, outcome.reason(), 1);
-                                metrics.targets(channel, Result.FAILED, 1);
-                            }
-                            case RETRY -> {
-                                retry.add(p);
-                                lastReasons.add(outcome.reason());
-                                if (outcome.retryAfter() != null && outcome.retryAfter().compareTo(wait) > 0) {
-                                    wait = outcome.retryAfter();
-                                }
-                            }
-                        }
-                    }
-                }
-                if (retry.isEmpty()) {
-                    break;
-                }
-                boolean pastDeadline = deadline != null && Instant.now().plus(wait).isAfter(deadline);
-                boolean waitTooLong = wait.compareTo(config.maxRetryAfter()) > 0;
-                if (waitTooLong) {
-                    LOG.warnf("task %d: %s asked to retry %d targets after %s (more than max-retry-after): failed",
-                            notification.taskId(), channel.wireName(), retry.size(), wait);
-                }
-                if (attempt >= config.maxAttempts() || pastDeadline || waitTooLong) {
-                    if (pastDeadline) {
-                        tally.failed(channel, SHOW_END_TIME_PASSED, retry.size());
-                    } else {
-                        lastReasons.forEach(reason -> tally.failed(channel, reason, 1));
-                    }
-                    metrics.targets(channel, pastDeadline ? Result.EXPIRED : Result.FAILED, retry.size());
-                    break;
-                }
-                metrics.retried(channel, retry.size());
-                LOG.infof("task %d: %d %s targets to send again after attempt %d: %s", notification.taskId(),
-                        retry.size(), channel.wireName(), attempt, countsOf(lastReasons));
-                sleep(max(wait, backoff(attempt)));
-                left = retry;
-            }
+            fallBackOn(byChannel.entrySet().iterator());
         }
-        return offline;
-    }
 
-    /**
-     * svcpush targets whose device had no live connection: under combined (the record carries a fallback route)
-     * they are sent on their OS channel and counted there instead; without one they failed.
-     */
-    private void fallBack(Notification notification, List<Pending> offline, Tally tally, Instant deadline)
-            throws InterruptedException {
-        Map<Channel, List<Pending>> byChannel = new LinkedHashMap<>();
-        for (Pending p : offline) {
-            PushBatch.OsRoute route = p.delivery.target().fallback();
-            Optional<Channel> channel = route == null ? Optional.empty() : Channel.fromWireName(route.channel());
-            if (channel.isEmpty()) {
-                tally.failed(Channel.SVCPUSH, "offline, no OS channel to fall back to", 1);
-                metrics.targets(Channel.SVCPUSH, Result.FAILED, 1);
-                continue;
+        /** The fallbacks of one OS channel after the other, then the counts. */
+        private void fallBackOn(Iterator<Map.Entry<Channel, List<Pending>>> channels) {
+            if (!channels.hasNext()) {
+                finish(false);
+                return;
             }
-            byChannel.computeIfAbsent(channel.get(), c -> new ArrayList<>()).add(new Pending(
-                    new Delivery(p.delivery.target(), route.token(), p.delivery.badge()), route.environment()));
-        }
-        for (Map.Entry<Channel, List<Pending>> entry : byChannel.entrySet()) {
+            Map.Entry<Channel, List<Pending>> entry = channels.next();
             int moved = entry.getValue().size();
             tally.of(Channel.SVCPUSH).fallbackOut += moved;
             tally.of(entry.getKey()).fallbackIn += moved;
             metrics.targets(Channel.SVCPUSH, Result.FALLBACK, moved);
-            send(entry.getKey(), notification, entry.getValue(), tally, deadline);
+            new ChannelSend(this, entry.getKey(), entry.getValue(), none -> fallBackOn(channels)).nextGroup();
+        }
+
+        private void finish(boolean expired) {
+            if (!ledger.finish(batch.taskId(), batch.batchNo(), tally, expired)) {
+                LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
+            }
+            done.complete(null);
+        }
+
+        /** Ends the batch unfinished: its claim is released for the record's next reading. */
+        void fail(Throwable failure) {
+            if (claimed) {
+                ledger.release(batch.taskId(), batch.batchNo());
+            }
+            done.completeExceptionally(failure);
+        }
+
+        /** Runs {@code next} after {@code delay} without holding a sender thread meanwhile. */
+        void later(Duration delay, Runnable next) {
+            senders.after(delay, channel, next, this::fail);
         }
     }
 
-    private void pace(Channel channel, String appId, int targets) throws InterruptedException {
+    /**
+     * The sends of one batch on one channel (its own, or an OS channel svcpush falls back to): per certificate
+     * environment, rounds of requests of at most the provider's size, paced by the rate limits; the transient
+     * failures of a round are sent again in the next one after a backoff. Hands the svcpush deliveries whose device
+     * was offline to {@code then} (none for OS channels).
+     */
+    private final class ChannelSend {
+
+        private final BatchRun run;
+        private final Channel channel;
+        private final ChannelAdapter adapter;
+        private final Iterator<Map.Entry<Integer, List<Pending>>> groups;
+        private final Consumer<List<Pending>> then;
+        private final List<Pending> offline = new ArrayList<>();
+        private Credentials creds;
+        private List<Pending> left;
+        private int attempt;
+        private int from;
+        private List<Pending> retry;
+        private List<String> lastReasons; // why each of retry was refused, by index
+        private Duration wait;
+
+        ChannelSend(BatchRun run, Channel channel, List<Pending> all, Consumer<List<Pending>> then) {
+            this.run = run;
+            this.channel = channel;
+            this.adapter = adapters.adapter(channel);
+            this.then = then;
+            Map<Integer, List<Pending>> byEnvironment = new LinkedHashMap<>();
+            for (Pending p : all) {
+                byEnvironment.computeIfAbsent(channel == Channel.SVCPUSH ? 0 : p.environment, e -> new ArrayList<>())
+                        .add(p);
+            }
+            this.groups = byEnvironment.entrySet().iterator();
+        }
+
+        /** The next environment's deliveries, or {@code then} when none is left. */
+        void nextGroup() {
+            Notification notification = run.notification;
+            while (groups.hasNext()) {
+                Map.Entry<Integer, List<Pending>> group = groups.next();
+                if (channel != Channel.SVCPUSH) {
+                    Optional<Credentials> found = credentials.get(notification.appId(), channel, group.getKey());
+                    if (found.isEmpty()) {
+                        LOG.warnf("task %d: app %s has no %s certificate for environment %d: %d targets failed",
+                                notification.taskId(), notification.appId(), channel.wireName(), group.getKey(),
+                                group.getValue().size());
+                        run.tally.failed(channel, "no certificate for environment " + group.getKey(),
+                                group.getValue().size());
+                        metrics.targets(channel, Result.FAILED, group.getValue().size());
+                        continue;
+                    }
+                    creds = found.get();
+                }
+                left = group.getValue();
+                attempt = 1;
+                startRound();
+                return;
+            }
+            then.accept(offline);
+        }
+
+        private void startRound() {
+            retry = new ArrayList<>();
+            lastReasons = new ArrayList<>();
+            wait = Duration.ZERO;
+            from = 0;
+            continueRound();
+        }
+
+        /** Sends the round's requests from {@code from} on; a rate limit in debt makes it continue later. */
+        private void continueRound() {
+            while (from < left.size()) {
+                List<Pending> chunk = left.subList(from, Math.min(left.size(), from + adapter.maxTargetsPerRequest()));
+                long pause = pace(channel, run.notification.appId(), chunk.size());
+                if (pause > 0) {
+                    run.later(Duration.ofNanos(pause), () -> {
+                        send(chunk);
+                        continueRound();
+                    });
+                    return;
+                }
+                send(chunk);
+            }
+            endRound();
+        }
+
+        private void send(List<Pending> chunk) {
+            List<Delivery> deliveries = chunk.stream().map(Pending::delivery).toList();
+            Credentials signWith = creds;
+            List<Outcome> outcomes = metrics.calls(channel).record(
+                    () -> adapter.send(signWith, run.notification, deliveries));
+            Tally tally = run.tally;
+            for (int i = 0; i < chunk.size(); i++) {
+                Outcome outcome = outcomes.get(i);
+                Pending p = chunk.get(i);
+                switch (outcome.kind()) {
+                    case ACCEPTED -> {
+                        tally.of(channel).sent++;
+                        metrics.targets(channel, Result.SENT, 1);
+                    }
+                    case REJECTED -> {
+                        if (channel == Channel.SVCPUSH) {
+                            offline.add(p);
+                        } else {
+                            tally.rejected(p.delivery.target().deviceId(), channel, p.delivery.token(),
+                                    outcome.reason());
+                            metrics.targets(channel, Result.REJECTED, 1);
+                        }
+                    }
+                    case FAILED -> {
+                        tally.failed(channel, outcome.reason(), 1);
+                        metrics.targets(channel, Result.FAILED, 1);
+                    }
+                    case RETRY -> {
+                        retry.add(p);
+                        lastReasons.add(outcome.reason());
+                        if (outcome.retryAfter() != null && outcome.retryAfter().compareTo(wait) > 0) {
+                            wait = outcome.retryAfter();
+                        }
+                    }
+                }
+            }
+            from += chunk.size();
+        }
+
+        /** After a round: the next environment, or the failed ones sent again after a backoff, or given up. */
+        private void endRound() {
+            if (retry.isEmpty()) {
+                nextGroup();
+                return;
+            }
+            Notification notification = run.notification;
+            boolean pastDeadline = run.deadline != null && Instant.now().plus(wait).isAfter(run.deadline);
+            boolean waitTooLong = wait.compareTo(config.maxRetryAfter()) > 0;
+            if (waitTooLong) {
+                LOG.warnf("task %d: %s asked to retry %d targets after %s (more than max-retry-after): failed",
+                        notification.taskId(), channel.wireName(), retry.size(), wait);
+            }
+            if (attempt >= config.maxAttempts() || pastDeadline || waitTooLong) {
+                if (pastDeadline) {
+                    run.tally.failed(channel, SHOW_END_TIME_PASSED, retry.size());
+                } else {
+                    lastReasons.forEach(reason -> run.tally.failed(channel, reason, 1));
+                }
+                metrics.targets(channel, pastDeadline ? Result.EXPIRED : Result.FAILED, retry.size());
+                nextGroup();
+                return;
+            }
+            metrics.retried(channel, retry.size());
+            LOG.infof("task %d: %d %s targets to send again after attempt %d: %s", notification.taskId(),
+                    retry.size(), channel.wireName(), attempt, countsOf(lastReasons));
+            List<Pending> again = retry;
+            run.later(max(wait, backoff(attempt)), () -> {
+                left = again;
+                attempt++;
+                startRound();
+            });
+        }
+    }
+
+    /** Takes the targets from the channel's and the app's rate limits: how long to wait before sending them. */
+    private long pace(Channel channel, String appId, int targets) {
         WorkerConfig.ChannelConfig limits = config.channel().get(channel.wireName());
+        long pause = 0;
         if (limits.rate() > 0) {
-            channelLimits.computeIfAbsent(channel, c -> new RateLimiter(limits.rate())).acquire(targets);
+            pause = channelLimits.computeIfAbsent(channel, c -> new RateLimiter(limits.rate())).reserve(targets);
         }
         if (limits.appRate() > 0) {
-            appLimits.computeIfAbsent(channel.wireName() + "/" + appId, k -> new RateLimiter(limits.appRate()))
-                    .acquire(targets);
+            pause = Math.max(pause, appLimits.computeIfAbsent(channel.wireName() + "/" + appId,
+                    k -> new RateLimiter(limits.appRate())).reserve(targets));
         }
+        return pause;
     }
 
     /** Exponential from initial-backoff, capped at max-backoff, with full jitter in its upper half. */
@@ -291,16 +401,6 @@ public class BatchDispatcher {
         long base = config.initialBackoff().toMillis() << Math.min(attempt - 1, 20);
         long capped = Math.min(base, config.maxBackoff().toMillis());
         return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
-    }
-
-    private void sleep(Duration wait) throws InterruptedException {
-        long until = System.nanoTime() + wait.toNanos();
-        while (System.nanoTime() < until) {
-            if (stopping) {
-                throw new Abandoned();
-            }
-            Thread.sleep(Math.min(100, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
-        }
     }
 
     /** "reason x count" per distinct reason, most frequent first: one log line for a batch's retries. */

@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -34,10 +34,11 @@ import org.jboss.logging.Logger;
 
 /**
  * One consumer per served channel topic (group {@code push-worker.<channel>}, read_committed): it polls at most
- * {@code batches-in-flight} records, processes them in parallel, and commits per partition up to the first record
- * that did not finish; that one and the ones after it are read again. Nothing is queued beyond one poll, so a slow
- * provider slows the poll (back-pressure), and the consumer lag shows it. On shutdown every consumer finishes the
- * round it is in (abandoning retry waits), commits and leaves its group.
+ * {@code batches-in-flight} records, has them processed in parallel on the {@link SenderPool} shared by every
+ * channel, and commits per partition up to the first record that did not finish; that one and the ones after it are
+ * read again. Nothing is queued beyond one poll, so a slow provider slows the poll (back-pressure), and the consumer
+ * lag shows it. On shutdown every consumer finishes the round it is in (abandoning retry waits), commits and leaves
+ * its group.
  */
 @ApplicationScoped
 public class ChannelConsumers {
@@ -46,17 +47,19 @@ public class ChannelConsumers {
 
     private final WorkerConfig config;
     private final BatchDispatcher dispatcher;
+    private final SenderPool senders;
     private final WorkerMetrics metrics;
     private final TopicFeeder feeder; // for its record reading
     private final String bootstrapServers;
     private final boolean enabled;
     private final List<ChannelConsumer> consumers = new ArrayList<>();
 
-    public ChannelConsumers(WorkerConfig config, BatchDispatcher dispatcher, WorkerMetrics metrics,
+    public ChannelConsumers(WorkerConfig config, BatchDispatcher dispatcher, SenderPool senders, WorkerMetrics metrics,
             TopicFeeder feeder, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
             @ConfigProperty(name = "im.push.worker.enabled", defaultValue = "true") boolean enabled) {
         this.config = config;
         this.dispatcher = dispatcher;
+        this.senders = senders;
         this.metrics = metrics;
         this.feeder = feeder;
         this.bootstrapServers = bootstrapServers;
@@ -78,18 +81,18 @@ public class ChannelConsumers {
     }
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
-        dispatcher.stop();
+        senders.stop();
         consumers.forEach(c -> c.running = false);
         for (ChannelConsumer consumer : consumers) {
             consumer.thread.join(15_000);
         }
+        senders.close();
     }
 
     private final class ChannelConsumer {
 
         private final Channel channel;
         private final KafkaConsumer<String, String> consumer;
-        private final ExecutorService pool;
         private final Thread thread;
         private volatile boolean running = true;
 
@@ -113,11 +116,6 @@ public class ChannelConsumers {
             props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) TimeUnit.MINUTES.toMillis(10));
             this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
             new KafkaClientMetrics(consumer).bindTo(metrics.registry());
-            this.pool = Executors.newFixedThreadPool(config.batchesInFlight(), r -> {
-                Thread t = new Thread(r, "push-" + channel.wireName() + "-sender");
-                t.setDaemon(true);
-                return t;
-            });
             this.thread = new Thread(this::loop, "push-" + channel.wireName() + "-consumer");
             this.thread.setDaemon(true);
         }
@@ -136,7 +134,6 @@ public class ChannelConsumers {
             } catch (RuntimeException e) {
                 LOG.errorf(e, "%s consumer stopped", channel.wireName());
             } finally {
-                pool.shutdownNow();
                 consumer.close(Duration.ofSeconds(5));
             }
         }
@@ -148,8 +145,7 @@ public class ChannelConsumers {
             Map<String, Future<Boolean>> byKey = new HashMap<>();
             metrics.inFlight(channel).set(records.count());
             for (ConsumerRecord<String, String> record : records) {
-                results.put(record, byKey.computeIfAbsent(String.valueOf(record.key()),
-                        key -> pool.submit(() -> handle(record))));
+                results.put(record, byKey.computeIfAbsent(String.valueOf(record.key()), key -> handle(record)));
             }
             Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
             boolean replay = false;
@@ -191,30 +187,40 @@ public class ChannelConsumers {
             }
         }
 
-        /** True when the record is done with (processed, counted before, or unreadable and skipped). */
-        private boolean handle(ConsumerRecord<String, String> record) {
-            Optional<PushBatch> read = feeder.read(record, PushBatch.class); // logs and skips what is unreadable
-            if (read.isEmpty()) {
+        /**
+         * Completes with true when the record is done with (processed, counted before, or unreadable and skipped),
+         * false when it is to be read again.
+         */
+        private CompletableFuture<Boolean> handle(ConsumerRecord<String, String> record) {
+            CompletableFuture<Boolean> result = new CompletableFuture<>();
+            senders.execute(channel, () -> {
+                Optional<PushBatch> read = feeder.read(record, PushBatch.class); // logs and skips what is unreadable
+                if (read.isEmpty()) {
+                    result.complete(true);
+                    return;
+                }
+                PushBatch batch = read.get();
+                if (batch.v() != PushBatch.VERSION) {
+                    LOG.errorf("skipping record %s of format version %d", batch.key(), batch.v());
+                    result.complete(true);
+                    return;
+                }
+                dispatcher.process(batch).whenComplete((done, failure) -> result.complete(finished(batch, failure)));
+            }, failure -> result.complete(finished(null, failure)));
+            return result;
+        }
+
+        private boolean finished(PushBatch batch, Throwable failure) {
+            if (failure == null) {
                 return true;
             }
-            PushBatch batch = read.get();
-            if (batch.v() != PushBatch.VERSION) {
-                LOG.errorf("skipping record %s of format version %d", batch.key(), batch.v());
-                return true;
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (!(cause instanceof BatchDispatcher.Abandoned)) {
+                LOG.warnf("%s failed, to be read again: %s", batch == null ? "a record"
+                        : "task " + batch.taskId() + " batch " + batch.batchNo(), cause.toString());
             }
-            try {
-                dispatcher.process(batch);
-                return true;
-            } catch (BatchDispatcher.Abandoned e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            } catch (RuntimeException e) {
-                LOG.warnf("task %d batch %d failed, to be read again: %s", batch.taskId(), batch.batchNo(),
-                        e.getMessage());
-                return false;
-            }
+            return false;
         }
     }
 }

@@ -5,7 +5,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A token bucket of {@code rate} permits per second holding at most one second's worth. A caller may take more
  * than is there (a batch of 1000 from a bucket of 500/s): the bucket goes into debt and the caller waits it off,
- * so large batches are paced rather than refused. Blocking, thread-safe.
+ * so large batches are paced rather than refused. It never blocks: {@link #reserve} says how long the caller waits
+ * before sending (the sender pool waits it off without holding a thread). Thread-safe.
  */
 final class RateLimiter {
 
@@ -21,15 +22,8 @@ final class RateLimiter {
         this.refilledAt = System.nanoTime();
     }
 
-    /** Takes {@code permits}, sleeping as long as the bucket needs to pay them. */
-    void acquire(int permits) throws InterruptedException {
-        long waitNanos = reserve(permits);
-        if (waitNanos > 0) {
-            TimeUnit.NANOSECONDS.sleep(waitNanos);
-        }
-    }
-
-    private synchronized long reserve(int permits) {
+    /** Takes {@code permits}: the nanoseconds until the bucket has paid them, 0 when it had them. */
+    synchronized long reserve(int permits) {
         long now = System.nanoTime();
         tokens = Math.min(capacity, tokens + (now - refilledAt) * ratePerNano);
         refilledAt = now;

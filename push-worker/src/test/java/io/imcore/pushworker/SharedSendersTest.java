@@ -1,0 +1,69 @@
+package io.imcore.pushworker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.push.Channel;
+import io.imcore.common.store.Database;
+import io.imcore.pushworker.WorkerFixture.Device;
+import io.imcore.simulators.Simulators;
+import io.imcore.testing.Eventually;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every channel's batches run on one small pool of sender threads: a channel that has to wait (here its app's rate
+ * limit) must leave the threads to the others rather than sleep on them.
+ */
+@QuarkusTest
+@TestProfile(SharedSendersTest.TwoSendersOnePacedChannel.class)
+class SharedSendersTest {
+
+    /** Two sender threads, two batches in flight per channel, and vendor_c paced to one delivery per 5 s per app. */
+    public static class TwoSendersOnePacedChannel implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("im.push.worker.senders", "2", "im.push.worker.batches-in-flight", "2",
+                    "im.push.worker.channel.vendor_c.app-rate", "0.2");
+        }
+    }
+
+    @Inject
+    Database database;
+
+    @Inject
+    ObjectMapper mapper;
+
+    private final Simulators simulators = ProvidersResource.simulators();
+
+    @Test
+    void aChannelWaitingForItsRateLimitLeavesTheSenderThreadsToTheOthers() throws Exception {
+        WorkerFixture fixture = new WorkerFixture(database, mapper).withCertificates();
+        // the bucket holds 0.2 deliveries: the first batch waits 4 s for its delivery, the second 9 s
+        long paced = fixture.task(2);
+        Device first = fixture.device(Channel.VENDOR_C, "tok");
+        Device second = fixture.device(Channel.VENDOR_C, "tok");
+        fixture.send(paced, 0, Channel.VENDOR_C, fixture.message("paced", "+1"), null, List.of(first.target()));
+        fixture.send(paced, 1, Channel.VENDOR_C, fixture.message("paced", "+1"), null, List.of(second.target()));
+        Eventually.until(Duration.ofSeconds(30), "both vendor_c batches claimed", () -> fixture.intValue(
+                "select count(*) from push_worker_batches where task_id = ? and state = 'sending'", paced) == 2);
+
+        long other = fixture.task(1);
+        Device device = fixture.device(Channel.VENDOR_D, "tok");
+        fixture.send(other, 0, Channel.VENDOR_D, fixture.message("not paced", "+1"), null, List.of(device.target()));
+        fixture.awaitState(other, "done");
+        assertEquals(1, simulators.get("vendor_d").recorder().deliveriesTo(device.token()));
+        assertEquals(0, simulators.get("vendor_c").recorder().deliveriesTo(first.token())
+                + simulators.get("vendor_c").recorder().deliveriesTo(second.token()),
+                "vendor_d was sent while both vendor_c batches still waited for their rate limit");
+
+        fixture.awaitState(paced, "done");
+        assertEquals(2, fixture.count(paced, Channel.VENDOR_C, "sent"));
+    }
+}
