@@ -140,7 +140,8 @@ public class BatchDispatcher {
             });
             switch (found.claim) {
                 case HELD -> {
-                    // another live worker sends it (a rebalance gave both the record): its outcome, or its lease lapsing
+                    // another live worker sends it (a rebalance gave both the record): its outcome, or its lease
+                    // lapsing
                     LOG.debugf("task %d batch %d is held by another worker: waiting", batch.taskId(), batch.batchNo());
                     later(ledger.lease().dividedBy(10), this::claim);
                 }

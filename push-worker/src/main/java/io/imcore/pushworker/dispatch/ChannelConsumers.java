@@ -205,12 +205,13 @@ public class ChannelConsumers {
                     result.complete(true);
                     return;
                 }
-                dispatcher.process(batch).whenComplete((done, failure) -> result.complete(finished(batch, failure)));
-            }, failure -> result.complete(finished(null, failure)));
+                dispatcher.process(batch).whenComplete((done, failure) -> result.complete(doneWith(batch, failure)));
+            }, failure -> result.complete(doneWith(null, failure)));
             return result;
         }
 
-        private boolean finished(PushBatch batch, Throwable failure) {
+        /** True when the batch (null: a record not yet read) ended well; failures other than stopping are logged. */
+        private boolean doneWith(PushBatch batch, Throwable failure) {
             if (failure == null) {
                 return true;
             }
