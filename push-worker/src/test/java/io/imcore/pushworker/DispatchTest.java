@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -316,9 +317,11 @@ class DispatchTest {
         assertEquals(1, fixture.count(task, Channel.SVCPUSH, "received"));
     }
 
+    /** The body of the last request naming the token whole (tok-ios-12 must not match a request to tok-ios-123). */
     private String lastRequestTo(Channel channel, String token) {
+        Pattern whole = Pattern.compile("(?<![A-Za-z0-9_-])" + Pattern.quote(token) + "(?![A-Za-z0-9_-])");
         return simulator(channel).recorder().requests().stream()
-                .filter(r -> r.path().contains(token) || r.body().contains(token))
+                .filter(r -> whole.matcher(r.path()).find() || whole.matcher(r.body()).find())
                 .reduce((first, second) -> second)
                 .map(io.imcore.simulators.Recorder.Request::body)
                 .orElseThrow(() -> new AssertionError("no request to " + token));
