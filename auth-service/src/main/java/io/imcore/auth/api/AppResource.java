@@ -6,7 +6,7 @@ import io.imcore.auth.api.Dtos.CreateAppRequest;
 import io.imcore.auth.service.AppService;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
-import io.imcore.common.context.RequestContextFilter;
+import io.imcore.common.context.CallerChecks;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -37,7 +37,7 @@ public class AppResource {
 
     @POST
     @Path("/admin_token")
-    public ApiResponse<AppCredentials> rotateAdminToken(@HeaderParam(RequestContextFilter.APP_ID) String appId) {
+    public ApiResponse<AppCredentials> rotateAdminToken(@HeaderParam(CallerChecks.APP_ID) String appId) {
         return ApiResponse.ok(apps.rotateAdminToken(appId));
     }
 

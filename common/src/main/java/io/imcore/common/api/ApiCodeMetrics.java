@@ -19,7 +19,12 @@ public class ApiCodeMetrics {
     @ServerResponseFilter
     public void count(ContainerResponseContext response) {
         if (response.getEntity() instanceof ApiResponse<?> envelope) {
-            registry.counter("imcore.api.responses", "code", Integer.toString(envelope.code())).increment();
+            count(registry, envelope.code());
         }
+    }
+
+    /** Counts an answer given outside JAX-RS (a plain route). */
+    public static void count(MeterRegistry registry, int code) {
+        registry.counter("imcore.api.responses", "code", Integer.toString(code)).increment();
     }
 }

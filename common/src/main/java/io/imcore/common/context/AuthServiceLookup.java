@@ -52,7 +52,7 @@ public class AuthServiceLookup {
         URI uri = URI.create(baseUrl.orElseThrow() + "/internal/identity?app_id="
                 + URLEncoder.encode(appId, StandardCharsets.UTF_8) + "&user_ids=" + ids);
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(3))
-                .header(RequestContextFilter.PLATFORM_KEY, platformKey.orElse("")).GET().build();
+                .header(CallerChecks.PLATFORM_KEY, platformKey.orElse("")).GET().build();
         try {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             JavaType type = mapper.getTypeFactory().constructParametricType(ApiResponse.class, IdentitySnapshot.class);

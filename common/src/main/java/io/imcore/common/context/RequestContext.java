@@ -6,7 +6,8 @@ import io.imcore.common.security.TokenClaims;
 import jakarta.enterprise.context.RequestScoped;
 
 /**
- * Who is calling, filled by {@link RequestContextFilter} before any resource runs. For an admin token the
+ * Who is calling, filled by {@link CallerChecks} before any resource runs: the request-scoped bean by
+ * {@link RequestContextFilter} for JAX-RS resources, one instance per request for a plain route. For an admin token the
  * {@code user_id} and {@code group_id} headers say whom the admin acts as (decisions.md section 3).
  */
 @RequestScoped

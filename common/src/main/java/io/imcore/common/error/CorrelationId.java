@@ -16,6 +16,7 @@ public class CorrelationId {
 
     public static final String HEADER = "X-Request-Id";
     private static final String PROPERTY = "imcore.correlation-id";
+    private static final String MDC_KEY = "correlationId";
     private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     public static String of(ContainerRequestContext request) {
@@ -23,12 +24,20 @@ public class CorrelationId {
         return id == null ? UUID.randomUUID().toString() : id.toString();
     }
 
+    /** The caller's id when it is sane, else a new one; also put in the log context of this thread. */
+    public static String assign(String given) {
+        String id = given != null && SANE.matcher(given).matches() ? given : UUID.randomUUID().toString();
+        MDC.put(MDC_KEY, id);
+        return id;
+    }
+
+    public static void forget() {
+        MDC.remove(MDC_KEY);
+    }
+
     @ServerRequestFilter(preMatching = true)
     public void assign(ContainerRequestContext request) {
-        String given = request.getHeaderString(HEADER);
-        String id = given != null && SANE.matcher(given).matches() ? given : UUID.randomUUID().toString();
-        request.setProperty(PROPERTY, id);
-        MDC.put("correlationId", id);
+        request.setProperty(PROPERTY, assign(request.getHeaderString(HEADER)));
     }
 
     @ServerResponseFilter

@@ -85,33 +85,61 @@ public class ExceptionMappers {
 
     @ServerExceptionMapper
     public Response database(DatabaseException e, ContainerRequestContext request) {
-        if (e.isUnstorableText()) {
-            return envelope(ErrorCode.BAD_PARAMETER, "body: text contains a character that cannot be stored");
-        }
-        return unexpected(e, request);
+        return toResponse(databaseAnswer(e, CorrelationId.of(request)));
     }
 
     /** Also the one place where an unreachable database becomes 50003, whatever wrapped its SQLException. */
     @ServerExceptionMapper
     public Response unexpected(Throwable e, ContainerRequestContext request) {
+        return toResponse(unexpectedAnswer(e, CorrelationId.of(request)));
+    }
+
+    /**
+     * The envelope for a failure of a plain route ({@link io.imcore.common.api.PlainRoutes}): the answers of the
+     * mappers above for what such a route can throw. A {@link Throttled}'s Retry-After is the route's to add.
+     */
+    public static ApiResponse<Object> answerFor(Throwable e, String correlationId) {
+        if (e instanceof ApiException api) {
+            return ApiResponse.error(api.errorCode(), api.getMessage());
+        }
+        if (e instanceof JsonProcessingException json) {
+            return ApiResponse.error(ErrorCode.BAD_PARAMETER, describe(json));
+        }
+        if (e instanceof DatabaseException database) {
+            return databaseAnswer(database, correlationId);
+        }
+        return unexpectedAnswer(e, correlationId);
+    }
+
+    private static ApiResponse<Object> databaseAnswer(DatabaseException e, String correlationId) {
+        if (e.isUnstorableText()) {
+            return ApiResponse.error(ErrorCode.BAD_PARAMETER, "body: text contains a character that cannot be stored");
+        }
+        return unexpectedAnswer(e, correlationId);
+    }
+
+    private static ApiResponse<Object> unexpectedAnswer(Throwable e, String id) {
         // Hibernate and the transaction manager wrap the driver's exception: judge it like a plain-JDBC failure
         for (Throwable cause = e.getCause(); cause != null && !(e instanceof DatabaseException); cause = cause.getCause()) {
             if (cause instanceof SQLException sql) {
-                return database(new DatabaseException(sql), request);
+                return databaseAnswer(new DatabaseException(sql), id);
             }
         }
-        String id = CorrelationId.of(request);
         SQLException unavailable = DatabaseException.unavailableCause(e);
         if (unavailable != null) {
             LOG.warnf("database unavailable [%s]: %s", id, unavailable.getMessage());
-            return envelope(ErrorCode.UNAVAILABLE, "database unavailable; safe to retry (correlation id " + id + ")");
+            return ApiResponse.error(ErrorCode.UNAVAILABLE, "database unavailable; safe to retry (correlation id " + id + ")");
         }
         LOG.errorf(e, "unexpected error [%s]", id);
-        return envelope(ErrorCode.INTERNAL, "internal error (correlation id " + id + ")");
+        return ApiResponse.error(ErrorCode.INTERNAL, "internal error (correlation id " + id + ")");
+    }
+
+    private static Response toResponse(ApiResponse<Object> answer) {
+        return Response.ok(answer, MediaType.APPLICATION_JSON_TYPE).build();
     }
 
     public static Response envelope(ErrorCode code, String message) {
-        return Response.ok(ApiResponse.error(code, message), MediaType.APPLICATION_JSON_TYPE).build();
+        return toResponse(ApiResponse.error(code, message));
     }
 
     /** Names the offending field: from the mapping path, else from where the parser stopped. */

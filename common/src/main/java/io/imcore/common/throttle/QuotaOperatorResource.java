@@ -3,7 +3,7 @@ package io.imcore.common.throttle;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
-import io.imcore.common.context.RequestContextFilter;
+import io.imcore.common.context.CallerChecks;
 import io.imcore.common.context.TokenAuthenticator;
 import io.imcore.common.error.ApiException;
 import jakarta.validation.Valid;
@@ -54,13 +54,13 @@ public abstract class QuotaOperatorResource {
 
     @GET
     @Access(Access.Level.PLATFORM)
-    public ApiResponse<List<QuotaView>> list(@HeaderParam(RequestContextFilter.APP_ID) String appId) {
+    public ApiResponse<List<QuotaView>> list(@HeaderParam(CallerChecks.APP_ID) String appId) {
         return ApiResponse.ok(views(apps.knownApp(appId)));
     }
 
     @PUT
     @Access(Access.Level.PLATFORM)
-    public ApiResponse<List<QuotaView>> override(@HeaderParam(RequestContextFilter.APP_ID) String appId,
+    public ApiResponse<List<QuotaView>> override(@HeaderParam(CallerChecks.APP_ID) String appId,
             @NotNull(message = "required") @Valid QuotaRequest body) {
         String app = apps.knownApp(appId);
         quotas.setOverride(checked(body.quota()), app,
@@ -70,7 +70,7 @@ public abstract class QuotaOperatorResource {
 
     @DELETE
     @Access(Access.Level.PLATFORM)
-    public ApiResponse<List<QuotaView>> reset(@HeaderParam(RequestContextFilter.APP_ID) String appId,
+    public ApiResponse<List<QuotaView>> reset(@HeaderParam(CallerChecks.APP_ID) String appId,
             @QueryParam("quota") String quota) {
         String app = apps.knownApp(appId);
         quotas.clearOverride(checked(quota), app);

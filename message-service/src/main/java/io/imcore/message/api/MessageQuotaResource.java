@@ -11,6 +11,6 @@ import java.util.List;
 public class MessageQuotaResource extends QuotaOperatorResource {
 
     public MessageQuotaResource(AppQuotas quotas, TokenAuthenticator apps) {
-        super(quotas, apps, List.of(MessageResource.SEND_QUOTA, MessageResource.NOTIFY_QUOTA));
+        super(quotas, apps, List.of(SendRoute.SEND_QUOTA, MessageResource.NOTIFY_QUOTA));
     }
 }

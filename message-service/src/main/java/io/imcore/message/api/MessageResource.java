@@ -23,14 +23,16 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
-/** Messages (api.md 4.4, decisions.md section 4). POST and PUT of send and notify behave the same. */
+/**
+ * Messages (api.md 4.4, decisions.md section 4). POST and PUT of notify behave the same; /message/send is a plain
+ * route ({@link SendRoute}).
+ */
 @Path("/message")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class MessageResource {
 
-    /** Per-app quotas (docs/throttling.md): both forms of an operation share one. */
-    static final String SEND_QUOTA = "message-send";
+    /** Per-app quota (docs/throttling.md): both forms of the call share it. */
     static final String NOTIFY_QUOTA = "message-notify";
 
     private final RequestContext caller;
@@ -41,20 +43,6 @@ public class MessageResource {
         this.caller = caller;
         this.sending = sending;
         this.conversations = conversations;
-    }
-
-    @POST
-    @Path("/send")
-    @AppQuota(SEND_QUOTA)
-    public ApiResponse<Boolean> send(SendRequest body) {
-        return ApiResponse.ok(sending.send(caller, body));
-    }
-
-    @PUT
-    @Path("/send")
-    @AppQuota(SEND_QUOTA)
-    public ApiResponse<Boolean> sendByPut(SendRequest body) {
-        return send(body);
     }
 
     @POST

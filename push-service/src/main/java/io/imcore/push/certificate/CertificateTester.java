@@ -3,7 +3,7 @@ package io.imcore.push.certificate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.api.StorableText;
-import io.imcore.common.context.RequestContextFilter;
+import io.imcore.common.context.CallerChecks;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.push.CertificateTestSend;
@@ -86,7 +86,7 @@ public class CertificateTester {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(workerEndpoint)
                     .timeout(timeout)
                     .header("Content-Type", "application/json")
-                    .header(RequestContextFilter.PLATFORM_KEY, platformKey)
+                    .header(CallerChecks.PLATFORM_KEY, platformKey)
                     .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(request)))
                     .build(), HttpResponse.BodyHandlers.ofString());
             answer = json.readTree(response.body());

@@ -1,0 +1,144 @@
+package io.imcore.common.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import io.imcore.common.context.Access;
+import io.imcore.common.context.CallerChecks;
+import io.imcore.common.context.RequestContext;
+import io.imcore.common.error.CorrelationId;
+import io.imcore.common.error.ExceptionMappers;
+import io.imcore.common.throttle.AppQuotas;
+import io.imcore.common.throttle.Throttled;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Serves a hot JSON endpoint as a plain Vert.x route instead of a JAX-RS resource, with the same contract: the
+ * correlation id ({@link CorrelationId}), the caller checks of the endpoint's {@link Access} level
+ * ({@link CallerChecks}), the app's quota ({@link AppQuotas}), the body read as JSON whatever its Content-Type
+ * (empty = null, as for a resource), every failure as the envelope of {@link ExceptionMappers} (10015 with
+ * Retry-After), and the envelope's code counted ({@link ApiCodeMetrics}). The body's size limit is
+ * {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
+ * <p>
+ * Why: RESTEasy Reactive's request pipeline, its CDI request context and context propagation cost about a quarter
+ * of message-service's CPU per send (docs/benchmarks.md "/message/send as a plain Vert.x route"). The work still
+ * runs on the worker pool, as a blocking resource method's does.
+ */
+@ApplicationScoped
+public class PlainRoutes {
+
+    /** What the endpoint does for a checked caller; {@code body} is null when the request had none. */
+    @FunctionalInterface
+    public interface Handler<B> {
+        Object handle(RequestContext caller, B body);
+    }
+
+    /** The envelope as JSON, and what goes beside it. */
+    private record Answer(byte[] json, int code, String correlationId, Long retryAfterSeconds) {}
+
+    private static final String JSON_TYPE = "application/json;charset=UTF-8";
+
+    private final Vertx vertx;
+    private final ObjectMapper mapper;
+    private final CallerChecks checks;
+    private final AppQuotas quotas;
+    private final MeterRegistry registry;
+
+    public PlainRoutes(Vertx vertx, ObjectMapper mapper, CallerChecks checks, AppQuotas quotas,
+            MeterRegistry registry) {
+        this.vertx = vertx;
+        this.mapper = mapper;
+        this.checks = checks;
+        this.quotas = quotas;
+        this.registry = registry;
+    }
+
+    /**
+     * Serves {@code path} for each of {@code methods}, ahead of the JAX-RS resources. {@code quota}: the app quota
+     * the call takes from (its throttle metrics name the route {@code path}), or null for none.
+     */
+    public <B> void serve(Router router, String path, Access.Level level, String quota, Class<B> bodyType,
+            Handler<B> handler, HttpMethod... methods) {
+        ObjectReader reader = mapper.readerFor(bodyType);
+        for (HttpMethod method : methods) {
+            router.route(method, path).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(ctx -> {
+                // a chunked body was read already (EdgeResponses, up to the size limit)
+                Buffer read = ctx.body() == null ? null : ctx.body().buffer();
+                if (read != null) {
+                    dispatch(ctx, read, path, level, quota, reader, handler);
+                    return;
+                }
+                Future<Buffer> body = ctx.request().body();
+                // Quarkus pauses a request until a handler asks for its body
+                ctx.request().resume();
+                body.onSuccess(b -> dispatch(ctx, b, path, level, quota, reader, handler)).onFailure(ctx::fail);
+            });
+        }
+    }
+
+    private <B> void dispatch(RoutingContext ctx, Buffer body, String path, Access.Level level, String quota,
+            ObjectReader reader, Handler<B> handler) {
+        String givenId = ctx.request().getHeader(CorrelationId.HEADER);
+        vertx.executeBlocking(() -> answer(ctx, body, givenId, path, level, quota, reader, handler), false)
+                .onComplete(done -> write(ctx, done.succeeded() ? done.result() : failed(done.cause(), givenId)));
+    }
+
+    private <B> Answer answer(RoutingContext ctx, Buffer body, String givenId, String path, Access.Level level,
+            String quota, ObjectReader reader, Handler<B> handler) {
+        String id = CorrelationId.assign(givenId);
+        try {
+            RequestContext caller = new RequestContext();
+            checks.check(level, ctx.request()::getHeader, caller);
+            if (quota != null) {
+                quotas.consume(quota, path, caller.appId());
+            }
+            B parsed = body.length() == 0 ? null : reader.readValue(body.getBytes());
+            ApiResponse<Object> ok = ApiResponse.ok(handler.handle(caller, parsed));
+            return new Answer(mapper.writeValueAsBytes(ok), ok.code(), id, null);
+        } catch (Exception e) {
+            return envelope(e, id);
+        } finally {
+            CorrelationId.forget();
+        }
+    }
+
+    /** The worker pool refused the call (shutting down): answered like any unexpected failure. */
+    private Answer failed(Throwable cause, String givenId) {
+        String id = CorrelationId.assign(givenId);
+        try {
+            return envelope(cause, id);
+        } finally {
+            CorrelationId.forget();
+        }
+    }
+
+    private Answer envelope(Throwable failure, String id) {
+        ApiResponse<Object> envelope = ExceptionMappers.answerFor(failure, id);
+        try {
+            return new Answer(mapper.writeValueAsBytes(envelope), envelope.code(), id,
+                    failure instanceof Throttled throttled ? throttled.retryAfterSeconds() : null);
+        } catch (Exception e) {
+            throw new IllegalStateException("the envelope cannot be written", e);
+        }
+    }
+
+    private void write(RoutingContext ctx, Answer answer) {
+        ApiCodeMetrics.count(registry, answer.code());
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return; // the caller went away
+        }
+        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, JSON_TYPE).putHeader(CorrelationId.HEADER, answer.correlationId());
+        if (answer.retryAfterSeconds() != null) {
+            ctx.response().putHeader(HttpHeaders.RETRY_AFTER, Long.toString(answer.retryAfterSeconds()));
+        }
+        ctx.response().end(Buffer.buffer(answer.json()));
+    }
+}
