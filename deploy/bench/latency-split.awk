@@ -16,6 +16,13 @@ function family(line) {
   return ""
 }
 function delta(f, part, le,    key) { key = f SUBSEP part SUBSEP le; return after[key] - before[key] }
+# the phase's CPU wait of the threads alive at its end (one that ended during the phase is left out, else its wait
+# before the phase would be taken off the sum)
+function waited(f,    kk, kv, w) {
+  w = 0
+  for (kk in after) { split(kk, kv, SUBSEP); if (kv[1] == f) w += after[kk] - before[kk] }
+  return w
+}
 /^#/ { next }
 {
   f = family($0)
@@ -24,6 +31,8 @@ function delta(f, part, le,    key) { key = f SUBSEP part SUBSEP le; return afte
   part = name; sub(/.*_/, "", part) # count, sum, bucket, max; total for the CPU waits
   le = ""
   if (part == "bucket" && match($0, /le="[^"]*"/)) le = substr($0, RSTART + 4, RLENGTH - 5)
+  # a CPU wait is kept per thread: only the threads of the second scrape count (see waited())
+  if (part == "total" && match($0, /tid="[0-9]+"/)) le = substr($0, RSTART + 5, RLENGTH - 6)
   k = f SUBSEP part SUBSEP le
   if (FNR == NR) before[k] += $NF; else after[k] += $NF
   families[f] = 1
@@ -34,7 +43,7 @@ END {
   sends = delta(http, "count", "")
   for (f in families) {
     if (f ~ /^waited for a CPU/) {
-      w = delta(f, "total", "") * 1000
+      w = waited(f) * 1000
       printf "SPLIT|%s|%s|%.0f ms in all|%.2f ms per send||\n", phase, f, w, (sends > 0 ? w / sends : 0)
       continue
     }

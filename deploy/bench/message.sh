@@ -77,7 +77,7 @@ run() {
 }
 # scrape FILE: message-service's metrics, straight from its port, and how long the threads of message-service and
 # of PostgreSQL have waited for a CPU so far (the kernel's run-queue time per thread, /proc/PID/task/*/schedstat) as
-# bench_cpu_wait_seconds_total lines. latency_split PHASE BEFORE AFTER: where that phase's send latency went
+# bench_cpu_wait_seconds_total lines, one per thread. latency_split PHASE BEFORE AFTER: where that phase's send latency went
 # (deploy/bench/latency-split.awk).
 scrape() {
   curl -sS --max-time 10 "http://127.0.0.1:${SERVICE_PORT[message-service]}/q/metrics" >"$1"
@@ -87,11 +87,18 @@ scrape() {
   # shellcheck disable=SC2046 # one pid per word
   cpu_wait_line postgres "$postmaster" $(pgrep -P "$postmaster") >>"$1"
 }
+# One line per thread: a phase's wait is summed over the threads alive at its end, so a thread that ends during
+# the phase (an idle executor thread) takes neither its earlier wait nor its part of the phase's out of the sum.
 cpu_wait_line() {
-  local name="$1" pid
+  local name="$1" pid task
   shift
-  for pid in "$@"; do cat /proc/"$pid"/task/*/schedstat 2>/dev/null || true; done |
-    awk -v name="$name" '{ s += $2 } END { printf "bench_cpu_wait_seconds_total{process=\"%s\"} %.6f\n", name, s / 1e9 }'
+  for pid in "$@"; do
+    for task in /proc/"$pid"/task/*; do
+      awk -v name="$name" -v tid="${task##*/}" \
+        '{ printf "bench_cpu_wait_seconds_total{process=\"%s\",tid=\"%s\"} %.6f\n", name, tid, $2 / 1e9 }' \
+        "$task/schedstat" 2>/dev/null || true
+    done
+  done
 }
 split_lines=()
 latency_split() {
