@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -227,24 +228,24 @@ class GroupCommitTest {
         }
         ExecutorService pool = Executors.newFixedThreadPool(peers.size() + 1);
         CountDownLatch go = new CountDownLatch(1);
-        List<Future<?>> good = new ArrayList<>();
+        List<Future<CompletableFuture<Optional<String>>>> good = new ArrayList<>();
         for (long peer : peers) {
             good.add(pool.submit(() -> {
                 go.await();
-                return committer.commit(send(api.appId, alice, peer, "fine"));
+                return committer.submit(send(api.appId, alice, peer, "fine"));
             }));
         }
         // content is not null in the table: this one message fails in whatever batch it lands
-        Future<?> bad = pool.submit(() -> {
+        Future<CompletableFuture<Optional<String>>> bad = pool.submit(() -> {
             go.await();
-            return committer.commit(send(api.appId, alice, peers.get(0), null));
+            return committer.submit(send(api.appId, alice, peers.get(0), null));
         });
         go.countDown();
-        for (Future<?> f : good) {
-            assertEquals(Optional.empty(), f.get(60, TimeUnit.SECONDS));
+        for (Future<CompletableFuture<Optional<String>>> f : good) {
+            assertEquals(Optional.empty(), f.get(60, TimeUnit.SECONDS).get(60, TimeUnit.SECONDS));
         }
         ExecutionException refused = assertThrows(ExecutionException.class,
-                () -> bad.get(60, TimeUnit.SECONDS));
+                () -> bad.get(60, TimeUnit.SECONDS).get(60, TimeUnit.SECONDS));
         assertInstanceOf(DatabaseException.class, refused.getCause());
         pool.shutdown();
         assertEquals(peers.size(), MessageChecks.messagesOfApp(database, api));

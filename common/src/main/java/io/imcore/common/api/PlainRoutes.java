@@ -1,5 +1,6 @@
 package io.imcore.common.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.imcore.common.context.Access;
@@ -11,6 +12,8 @@ import io.imcore.common.throttle.AppQuotas;
 import io.imcore.common.throttle.Throttled;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -19,6 +22,11 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Serves a hot JSON endpoint as a plain Vert.x route instead of a JAX-RS resource, with the same contract: the
@@ -29,13 +37,18 @@ import jakarta.enterprise.context.ApplicationScoped;
  * {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
  * <p>
  * Why: RESTEasy Reactive's request pipeline, its CDI request context and context propagation cost about a quarter
- * of message-service's CPU per send (docs/benchmarks.md "/message/send as a plain Vert.x route"). The work still
- * runs on the worker pool, as a blocking resource method's does.
+ * of message-service's CPU per send (docs/benchmarks.md "/message/send as a plain Vert.x route"). The work
+ * runs on the worker pool, as a blocking resource method's does, but a handler that answers with a
+ * {@link CompletionStage} frees its thread at once and the event loop writes the answer when it completes.
  */
 @ApplicationScoped
 public class PlainRoutes {
 
-    /** What the endpoint does for a checked caller; {@code body} is null when the request had none. */
+    /**
+     * What the endpoint does for a checked caller; {@code body} is null when the request had none. It returns the
+     * envelope's data, or a {@link CompletionStage} of it: the call is then answered when that completes, and
+     * holds no worker thread meanwhile.
+     */
     @FunctionalInterface
     public interface Handler<B> {
         Object handle(RequestContext caller, B body);
@@ -87,46 +100,58 @@ public class PlainRoutes {
     private <B> void dispatch(RoutingContext ctx, Buffer body, String path, Access.Level level, String quota,
             ObjectReader reader, Handler<B> handler) {
         String givenId = ctx.request().getHeader(CorrelationId.HEADER);
-        vertx.executeBlocking(() -> answer(ctx, body, givenId, path, level, quota, reader, handler), false)
-                .onComplete(done -> write(ctx, done.succeeded() ? done.result() : failed(done.cause(), givenId)));
+        Context eventLoop = vertx.getOrCreateContext();
+        try {
+            // Quarkus' worker pool, which Quarkus makes Mutiny's default one
+            Infrastructure.getDefaultWorkerPool().execute(() -> {
+                String id = CorrelationId.assign(givenId);
+                CompletionStage<?> result;
+                try {
+                    result = call(ctx, body, path, level, quota, reader, handler);
+                } catch (Exception e) {
+                    result = CompletableFuture.failedFuture(e);
+                } finally {
+                    CorrelationId.forget();
+                }
+                // the answer is written on the event loop, whichever thread completes the call
+                result.whenComplete((value, failure) -> eventLoop.runOnContext(v -> write(ctx, answer(value, failure, id))));
+            });
+        } catch (RejectedExecutionException shuttingDown) {
+            write(ctx, answer(null, shuttingDown, CorrelationId.assign(givenId)));
+            CorrelationId.forget();
+        }
     }
 
-    private <B> Answer answer(RoutingContext ctx, Buffer body, String givenId, String path, Access.Level level,
-            String quota, ObjectReader reader, Handler<B> handler) {
-        String id = CorrelationId.assign(givenId);
-        try {
-            RequestContext caller = new RequestContext();
-            checks.check(level, ctx.request()::getHeader, caller);
-            if (quota != null) {
-                quotas.consume(quota, path, caller.appId());
+    /** Checks the caller, takes from the quota, reads the body and calls the handler, on a worker thread. */
+    private <B> CompletionStage<?> call(RoutingContext ctx, Buffer body, String path, Access.Level level, String quota,
+            ObjectReader reader, Handler<B> handler) throws IOException {
+        RequestContext caller = new RequestContext();
+        checks.check(level, ctx.request()::getHeader, caller);
+        if (quota != null) {
+            quotas.consume(quota, path, caller.appId());
+        }
+        B parsed = body.length() == 0 ? null : reader.readValue(body.getBytes());
+        Object result = handler.handle(caller, parsed);
+        return result instanceof CompletionStage<?> stage ? stage : CompletableFuture.completedFuture(result);
+    }
+
+    private Answer answer(Object value, Throwable failure, String id) {
+        if (failure == null) {
+            ApiResponse<Object> ok = ApiResponse.ok(value);
+            try {
+                return new Answer(mapper.writeValueAsBytes(ok), ok.code(), id, null);
+            } catch (JsonProcessingException e) {
+                failure = new IllegalStateException("the answer cannot be written as JSON", e);
             }
-            B parsed = body.length() == 0 ? null : reader.readValue(body.getBytes());
-            ApiResponse<Object> ok = ApiResponse.ok(handler.handle(caller, parsed));
-            return new Answer(mapper.writeValueAsBytes(ok), ok.code(), id, null);
-        } catch (Exception e) {
-            return envelope(e, id);
-        } finally {
-            CorrelationId.forget();
         }
-    }
-
-    /** The worker pool refused the call (shutting down): answered like any unexpected failure. */
-    private Answer failed(Throwable cause, String givenId) {
-        String id = CorrelationId.assign(givenId);
-        try {
-            return envelope(cause, id);
-        } finally {
-            CorrelationId.forget();
-        }
-    }
-
-    private Answer envelope(Throwable failure, String id) {
-        ApiResponse<Object> envelope = ExceptionMappers.answerFor(failure, id);
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        ApiResponse<Object> envelope = ExceptionMappers.answerFor(cause, id);
         try {
             return new Answer(mapper.writeValueAsBytes(envelope), envelope.code(), id,
-                    failure instanceof Throttled throttled ? throttled.retryAfterSeconds() : null);
-        } catch (Exception e) {
-            throw new IllegalStateException("the envelope cannot be written", e);
+                    cause instanceof Throttled throttled ? throttled.retryAfterSeconds() : null);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the envelope cannot be written as JSON", e);
         }
     }
 

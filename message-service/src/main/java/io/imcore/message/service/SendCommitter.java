@@ -31,7 +31,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -157,25 +156,18 @@ public class SendCommitter {
     }
 
     /**
-     * Stores the message with the next group commit and returns once it is committed: empty when this call stored
-     * it, else the answer of the first call with the same transaction_id.
+     * Queues the message for the next group commit. The future completes on a committer thread once it is
+     * committed: empty when this call stored it, else the answer of the first call with the same transaction_id;
+     * exceptionally with the store's failure.
      */
-    public Optional<String> commit(QueuedSend send) {
+    public CompletableFuture<Optional<String>> submit(QueuedSend send) {
         Pending pending = new Pending(send, new CompletableFuture<>(), System.nanoTime());
         if (!running) { // starting or stopping: no committer to wait for
             commitAlone(pending);
         } else {
             queues.get(Math.floorMod(send.conversationHash(), queues.size())).add(pending);
         }
-        try {
-            return pending.answer().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the commit", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException failure ? failure
-                    : new IllegalStateException("send not committed", e.getCause());
-        }
+        return pending.answer();
     }
 
     private void commitLoop(BlockingQueue<Pending> queue) {

@@ -27,6 +27,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -75,17 +77,23 @@ public class SendService {
                 .register(registry);
     }
 
-    /** A message from a user: the token's user, or for an admin token from_user_id or the user_id header. */
-    public boolean send(RequestContext caller, SendRequest body) {
+    /**
+     * A message from a user: the token's user, or for an admin token from_user_id or the user_id header. The checks
+     * run on the calling thread and throw; the answer completes once the message is committed, on the committer's
+     * thread for a group-committed send, so the caller need not hold a thread while it waits.
+     */
+    public CompletableFuture<Boolean> send(RequestContext caller, SendRequest body) {
         long start = System.nanoTime();
         try {
             SendRequest request = validate(body);
             checkActingGroup(caller, request);
             long sender = sender(caller, request);
             Integer senderDevice = caller.isAdmin() ? null : caller.deviceSn();
-            return deliver(caller.appId(), sender, senderDevice, request, caller.isAdmin(), "send");
-        } finally {
+            return deliver(caller.appId(), sender, senderDevice, request, caller.isAdmin(), "send")
+                    .whenComplete((answer, failure) -> sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS));
+        } catch (RuntimeException refused) {
             sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            throw refused;
         }
     }
 
@@ -93,7 +101,16 @@ public class SendService {
     public boolean notify(RequestContext caller, SendRequest body) {
         SendRequest request = validate(body);
         checkActingGroup(caller, request);
-        return deliver(caller.appId(), SYSTEM_SENDER, null, request, true, "notify");
+        CompletableFuture<Boolean> answer = deliver(caller.appId(), SYSTEM_SENDER, null, request, true, "notify");
+        try {
+            return answer.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the commit", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure
+                    : new IllegalStateException("notification not committed", e.getCause());
+        }
     }
 
     /** An admin acting for one group (group_id header) sends to that group only, as it manages only that group. */
@@ -173,14 +190,15 @@ public class SendService {
         }
     }
 
-    private boolean deliver(String appId, long sender, Integer senderDevice, SendRequest request, boolean admin,
-            String operation) {
+    /** Completes once the message is stored (at once unless it is group-committed) with the call's answer. */
+    private CompletableFuture<Boolean> deliver(String appId, long sender, Integer senderDevice, SendRequest request,
+            boolean admin, String operation) {
         if (request.transactionId() != null) {
             // a repeat gets the first call's answer even if the call would now fail (say the sender left the group)
             Optional<String> first = database.read(c -> dedup.previous(c, appId, sender, request.transactionId(),
                     config.dedupWindow()));
             if (first.isPresent()) {
-                return Boolean.parseBoolean(first.get());
+                return CompletableFuture.completedFuture(Boolean.parseBoolean(first.get()));
             }
         }
         List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
@@ -190,39 +208,41 @@ public class SendService {
             checkUsers(appId, targets);
         }
         // empty when this call stored the message; else a concurrent first call's answer
-        Optional<String> repeated;
+        CompletableFuture<Optional<String>> repeated;
         // the common sends, to one user or one group, are group-committed with this replica's concurrent ones
         if (request.type() == TYPE_USER && sender != SYSTEM_SENDER && targets.size() == 1) {
             long peer = targets.get(0);
-            repeated = committer.commit(new SendCommitter.DirectSend(new SendStore.DirectMessage(appId,
+            repeated = committer.submit(new SendCommitter.DirectSend(new SendStore.DirectMessage(appId,
                     Math.min(sender, peer), Math.max(sender, peer), message(sender, senderDevice, request)),
                     request.transactionId(), ANSWER));
         } else if (request.type() == TYPE_GROUP && targets.size() == 1) {
             GroupRow group = targetGroups.get(0);
-            repeated = committer.commit(new SendCommitter.GroupSend(appId, group.groupId(), group.conversationId(),
+            repeated = committer.submit(new SendCommitter.GroupSend(appId, group.groupId(), group.conversationId(),
                     message(sender, senderDevice, request), request.transactionId(), ANSWER));
         } else if (request.transactionId() == null) {
             // no claim to make: the send is one auto-committed statement
-            repeated = database.autoCommit(c -> {
+            repeated = CompletableFuture.completedFuture(database.autoCommit(c -> {
                 store(c, appId, sender, senderDevice, request, targets, targetGroups);
-                return Optional.empty();
-            });
+                return Optional.<String>empty();
+            }));
         } else {
-            repeated = database.inTransaction(c -> {
+            repeated = CompletableFuture.completedFuture(database.inTransaction(c -> {
                 Optional<String> first = dedup.claim(c, appId, sender, request.transactionId(), config.dedupWindow(),
                         ANSWER);
                 if (first.isEmpty()) {
                     store(c, appId, sender, senderDevice, request, targets, targetGroups);
                 }
                 return first;
-            });
+            }));
         }
-        if (repeated.isPresent()) {
-            return Boolean.parseBoolean(repeated.get());
-        }
-        registry.counter("imcore.messages.sent", "operation", operation,
-                "target_type", request.type() == TYPE_USER ? "user" : "group").increment(targets.size());
-        return Boolean.parseBoolean(ANSWER);
+        return repeated.thenApply(first -> {
+            if (first.isPresent()) {
+                return Boolean.parseBoolean(first.get());
+            }
+            registry.counter("imcore.messages.sent", "operation", operation,
+                    "target_type", request.type() == TYPE_USER ? "user" : "group").increment(targets.size());
+            return Boolean.parseBoolean(ANSWER);
+        });
     }
 
     /** type 1: every target must be a user of the app, else nothing is sent. */
