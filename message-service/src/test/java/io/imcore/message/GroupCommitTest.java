@@ -2,20 +2,29 @@ package io.imcore.message;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.imcore.common.context.Access;
+import io.imcore.common.context.CallerChecks;
+import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.DatabaseException;
 import io.imcore.common.store.Database;
+import io.imcore.message.api.Dtos.SendRequest;
 import io.imcore.message.service.SendCommitter;
+import io.imcore.message.service.SendService;
 import io.imcore.message.service.SendCommitter.DirectSend;
 import io.imcore.message.store.SendStore;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,6 +40,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /** Group commit of sends (docs/message-storage.md "Group commit"): many per transaction, each as if sent alone. */
@@ -43,6 +53,15 @@ class GroupCommitTest {
 
     @Inject
     SendCommitter committer;
+
+    @Inject
+    SendService sending;
+
+    @Inject
+    CallerChecks callerChecks;
+
+    @Inject
+    DataSource dataSource;
 
     @Test
     void concurrentSendsShareCommitsAndKeepOrderCountsReadsAndDeduplication() throws Exception {
@@ -216,6 +235,38 @@ class GroupCommitTest {
 
         double[] after = batchMetric();
         assertTrue(after[1] - before[1] > after[0] - before[0], "some commit held several group messages");
+    }
+
+    /**
+     * A send answers with the commit's future instead of waiting for it, so the route holds no worker thread
+     * while the commit runs: with its conversation's row locked, the call returns at once, and its answer
+     * completes after the lock is released.
+     */
+    @Test
+    void aSendReturnsBeforeItsCommitAndIsAnsweredByIt() throws Exception {
+        MessageApi api = MessageApi.newApp(database);
+        long alice = api.newUser();
+        long bob = api.newUser();
+        api.sendText(alice, bob, "creates the conversation");
+        RequestContext caller = new RequestContext();
+        Map<String, String> headers = Map.of("app_id", api.appId, "access-token", api.userToken(alice));
+        callerChecks.check(Access.Level.USER, headers::get, caller);
+        SendRequest request = new SendRequest(0, "waits for the lock", null, null, null, null, List.of(bob), 1, null);
+        try (Connection lock = dataSource.getConnection()) {
+            lock.setAutoCommit(false);
+            try (PreparedStatement ps = lock.prepareStatement(
+                    "select id from conversations where app_id = ? for update")) {
+                ps.setString(1, api.appId);
+                ps.executeQuery().close();
+            }
+            CompletableFuture<Boolean> answer = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                    () -> sending.send(caller, request), "the send waited for its commit");
+            Thread.sleep(300);
+            assertFalse(answer.isDone(), "answered while its conversation row was locked");
+            lock.rollback();
+            assertTrue(answer.get(30, TimeUnit.SECONDS));
+        }
+        assertEquals(1, MessageChecks.messagesWithContent(database, api, "waits for the lock"));
     }
 
     @Test
