@@ -108,7 +108,7 @@ public class PlainRoutes {
                 CompletionStage<?> result;
                 try {
                     result = call(ctx, body, path, level, quota, reader, handler);
-                } catch (Exception e) {
+                } catch (Throwable e) { // whatever fails is answered (50000 at worst), never left hanging
                     result = CompletableFuture.failedFuture(e);
                 } finally {
                     CorrelationId.forget();
