@@ -54,6 +54,9 @@ public class PlainRoutes {
         Object handle(RequestContext caller, B body);
     }
 
+    /** One served endpoint: what each of its calls needs. {@code quota} null for none. */
+    private record Endpoint<B>(String path, Access.Level level, String quota, ObjectReader reader, Handler<B> handler) {}
+
     /** The envelope as JSON, and what goes beside it. */
     private record Answer(byte[] json, int code, String correlationId, Long retryAfterSeconds) {}
 
@@ -80,25 +83,24 @@ public class PlainRoutes {
      */
     public <B> void serve(Router router, String path, Access.Level level, String quota, Class<B> bodyType,
             Handler<B> handler, HttpMethod... methods) {
-        ObjectReader reader = mapper.readerFor(bodyType);
+        Endpoint<B> endpoint = new Endpoint<>(path, level, quota, mapper.readerFor(bodyType), handler);
         for (HttpMethod method : methods) {
             router.route(method, path).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(ctx -> {
                 // a chunked body was read already (EdgeResponses, up to the size limit)
                 Buffer read = ctx.body() == null ? null : ctx.body().buffer();
                 if (read != null) {
-                    dispatch(ctx, read, path, level, quota, reader, handler);
+                    dispatch(ctx, read, endpoint);
                     return;
                 }
                 Future<Buffer> body = ctx.request().body();
                 // Quarkus pauses a request until a handler asks for its body
                 ctx.request().resume();
-                body.onSuccess(b -> dispatch(ctx, b, path, level, quota, reader, handler)).onFailure(ctx::fail);
+                body.onSuccess(b -> dispatch(ctx, b, endpoint)).onFailure(ctx::fail);
             });
         }
     }
 
-    private <B> void dispatch(RoutingContext ctx, Buffer body, String path, Access.Level level, String quota,
-            ObjectReader reader, Handler<B> handler) {
+    private <B> void dispatch(RoutingContext ctx, Buffer body, Endpoint<B> endpoint) {
         String givenId = ctx.request().getHeader(CorrelationId.HEADER);
         Context eventLoop = vertx.getOrCreateContext();
         try {
@@ -107,7 +109,7 @@ public class PlainRoutes {
                 String id = CorrelationId.assign(givenId);
                 CompletionStage<?> result;
                 try {
-                    result = call(ctx, body, path, level, quota, reader, handler);
+                    result = call(ctx, body, endpoint);
                 } catch (Throwable e) { // whatever fails is answered (50000 at worst), never left hanging
                     result = CompletableFuture.failedFuture(e);
                 } finally {
@@ -123,15 +125,14 @@ public class PlainRoutes {
     }
 
     /** Checks the caller, takes from the quota, reads the body and calls the handler, on a worker thread. */
-    private <B> CompletionStage<?> call(RoutingContext ctx, Buffer body, String path, Access.Level level, String quota,
-            ObjectReader reader, Handler<B> handler) throws IOException {
+    private <B> CompletionStage<?> call(RoutingContext ctx, Buffer body, Endpoint<B> endpoint) throws IOException {
         RequestContext caller = new RequestContext();
-        checks.check(level, ctx.request()::getHeader, caller);
-        if (quota != null) {
-            quotas.consume(quota, path, caller.appId());
+        checks.check(endpoint.level(), ctx.request()::getHeader, caller);
+        if (endpoint.quota() != null) {
+            quotas.consume(endpoint.quota(), endpoint.path(), caller.appId());
         }
-        B parsed = body.length() == 0 ? null : reader.readValue(body.getBytes());
-        Object result = handler.handle(caller, parsed);
+        B parsed = body.length() == 0 ? null : endpoint.reader().readValue(body.getBytes());
+        Object result = endpoint.handler().handle(caller, parsed);
         return result instanceof CompletionStage<?> stage ? stage : CompletableFuture.completedFuture(result);
     }
 
