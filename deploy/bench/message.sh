@@ -90,15 +90,12 @@ scrape() {
 # One line per thread: a phase's wait is summed over the threads alive at its end, so a thread that ends during
 # the phase (an idle executor thread) takes neither its earlier wait nor its part of the phase's out of the sum.
 cpu_wait_line() {
-  local name="$1" pid task
+  local name="$1" pid
   shift
-  for pid in "$@"; do
-    for task in /proc/"$pid"/task/*; do
-      awk -v name="$name" -v tid="${task##*/}" \
-        '{ printf "bench_cpu_wait_seconds_total{process=\"%s\",tid=\"%s\"} %.6f\n", name, tid, $2 / 1e9 }' \
-        "$task/schedstat" 2>/dev/null || true
-    done
-  done
+  # grep -H prefixes each line with its file, /proc/PID/task/TID/schedstat, and skips a thread that has just ended
+  for pid in "$@"; do grep -H . /proc/"$pid"/task/*/schedstat 2>/dev/null || true; done |
+    awk -v name="$name" '{ split($1, path, "/")
+      printf "bench_cpu_wait_seconds_total{process=\"%s\",tid=\"%s\"} %.6f\n", name, path[5], $2 / 1e9 }'
 }
 split_lines=()
 latency_split() {
