@@ -1,9 +1,11 @@
 package io.imcore.common.throttle;
 
 import io.imcore.common.store.Database;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -27,6 +29,14 @@ import java.util.concurrent.TimeUnit;
  * behind it, and the first of them then takes for all of them at once ({@code n} intervals, allowed when all fit).
  * A busy app's quota costs one upsert per round trip instead of one per call, and its row is locked that much less
  * often (docs/throttling.md "Cost"). When a combined take does not fit, each of its calls is judged on its own.
+ * <p>
+ * A busy key's take also takes calls ahead of demand, a <em>lease</em>: as many as this replica's other calls on
+ * the key in the last one to two lease windows (none below two), at most what the limit allows in a window and a
+ * quarter of the burst. The replica's next calls within the window are allowed from the lease without a round trip;
+ * what is left when the window ends is dropped, never given to a call later. So the calls allowed never exceed the
+ * bucket's by more than one window's lease per replica, and the bucket loses at most that much to leases that went
+ * unused (docs/throttling.md "Leases"). A limit that allows less than two calls per window never leases: its calls
+ * are exact.
  */
 @ApplicationScoped
 public class RateLimiter {
@@ -39,11 +49,19 @@ public class RateLimiter {
     private static final String WAIT = "select ceil(extract(epoch from greatest(tat, now()) - now()) * 1000000)::bigint"
             + " from throttle_buckets where key = ?";
 
+    /** At most this share of the burst is leased at once: the rest stays for the other replicas. */
+    private static final int LEASE_SHARE_OF_BURST = 4;
+    private static final int MAX_LEASED_KEYS = 10_000;
+
     private final Database database;
     private final ThrottleMetrics metrics;
     private final Timer takes;
+    private final Counter bucketWrites;
+    private final long leaseWindowNanos;
     /** Per key with a take in flight: the calls queued behind it, the first of which takes next for all. */
     private final ConcurrentHashMap<String, List<Call>> lines = new ConcurrentHashMap<>();
+    /** Per key that leases: its lease and its recent demand. */
+    private final ConcurrentHashMap<String, Lease> leases = new ConcurrentHashMap<>();
 
     /** One call waiting for its answer, or for its turn to take for everyone queued with it. */
     private static final class Call {
@@ -51,11 +69,20 @@ public class RateLimiter {
         final CompletableFuture<Void> turn = new CompletableFuture<>();
     }
 
-    public RateLimiter(Database database, ThrottleMetrics metrics, MeterRegistry registry) {
+    @Inject
+    public RateLimiter(Database database, ThrottleMetrics metrics, MeterRegistry registry, ThrottleConfig config) {
+        this(database, metrics, registry, config.leaseWindow());
+    }
+
+    /** A limiter of its own with the given lease window (0: none), sharing the buckets' table. */
+    public RateLimiter(Database database, ThrottleMetrics metrics, MeterRegistry registry, Duration leaseWindow) {
         this.database = database;
         this.metrics = metrics;
+        this.leaseWindowNanos = leaseWindow.toNanos();
         this.takes = Timer.builder("imcore.throttle.take")
                 .description("one call's take from a bucket, its wait for a combined take included").register(registry);
+        this.bucketWrites = Counter.builder("imcore.throttle.bucket.writes")
+                .description("takes from a bucket in the database, each for one call or more").register(registry);
     }
 
     /** Takes one call from the key's bucket or refuses it with 10015, counted under the route and limit name. */
@@ -70,6 +97,11 @@ public class RateLimiter {
     /** Takes one call from the key's bucket: empty when allowed, else how long until one is available. */
     public Optional<Duration> acquire(String key, RateLimit limit) {
         long start = System.nanoTime();
+        Lease lease = leaseOf(key, limit);
+        if (lease != null && lease.tryUse(start)) {
+            takes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            return Optional.empty();
+        }
         Call call = new Call();
         lines.compute(key, (k, queued) -> {
             if (queued == null) { // nothing in flight: this call goes first
@@ -82,7 +114,7 @@ public class RateLimiter {
         try {
             CompletableFuture.anyOf(call.answer, call.turn).join();
             if (!call.answer.isDone()) {
-                takeForQueued(key, limit);
+                takeForQueued(key, limit, lease);
             }
             return call.answer.join();
         } catch (CompletionException e) { // the take failed (say the database is away): its own exception
@@ -92,8 +124,11 @@ public class RateLimiter {
         }
     }
 
-    /** This call's turn: takes for every call queued on the key now (itself included), then hands the turn on. */
-    private void takeForQueued(String key, RateLimit limit) {
+    /**
+     * This call's turn: takes for every call queued on the key now (itself included), from the lease (null: none)
+     * as far as it goes, then from the bucket with the next lease if it fits, then hands the turn on.
+     */
+    private void takeForQueued(String key, RateLimit limit, Lease lease) {
         List<Call> group = new ArrayList<>();
         lines.computeIfPresent(key, (k, queued) -> {
             group.addAll(queued);
@@ -101,7 +136,19 @@ public class RateLimiter {
             return queued;
         });
         try {
-            Optional<Duration> wait = takeCalls(key, limit, group.size());
+            if (lease != null) { // a take before this one may have leased calls for these
+                int covered = lease.useUpTo(group.size(), System.nanoTime());
+                group.subList(0, covered).forEach(call -> call.answer.complete(Optional.empty()));
+                group.subList(0, covered).clear();
+            }
+            int ahead = lease == null || group.isEmpty() ? 0 : lease.wanted(group.size(), System.nanoTime(), leaseCap(limit));
+            Optional<Duration> wait;
+            if (ahead > 0 && takeCalls(key, limit, group.size() + ahead).isEmpty()) {
+                lease.add(ahead, System.nanoTime());
+                wait = Optional.empty();
+            } else {
+                wait = group.isEmpty() ? Optional.empty() : takeCalls(key, limit, group.size());
+            }
             if (wait.isEmpty() || group.size() == 1) {
                 group.forEach(call -> call.answer.complete(wait));
             } else {
@@ -126,6 +173,7 @@ public class RateLimiter {
     private Optional<Duration> takeCalls(String key, RateLimit limit, int calls) {
         long interval = limit.intervalMicros();
         long window = interval * limit.burst();
+        bucketWrites.increment();
         return database.autoCommit(c -> {
             try (PreparedStatement take = c.prepareStatement(TAKE)) {
                 take.setString(1, key);
@@ -146,5 +194,81 @@ public class RateLimiter {
                 }
             }
         });
+    }
+
+    /** The key's lease, or null when its limit allows less than one call per lease window (exact takes). */
+    private Lease leaseOf(String key, RateLimit limit) {
+        if (leaseCap(limit) == 0) {
+            return null;
+        }
+        if (leases.size() >= MAX_LEASED_KEYS && !leases.containsKey(key)) {
+            leases.clear(); // what is dropped is at most one window's lease per key
+        }
+        return leases.computeIfAbsent(key, k -> new Lease(leaseWindowNanos));
+    }
+
+    /** The most calls one lease may hold: what the limit allows in a window, at most a share of the burst. */
+    private int leaseCap(RateLimit limit) {
+        long perWindow = leaseWindowNanos * limit.limit() / limit.period().toNanos();
+        return (int) Math.min(perWindow, limit.burst() / LEASE_SHARE_OF_BURST);
+    }
+
+    /**
+     * Calls taken from a key's bucket ahead of demand, usable by this replica until the window after their take
+     * ends, and the key's demand: its calls in the current and the last window.
+     */
+    private static final class Lease {
+        private final long windowNanos;
+        private long windowStart = System.nanoTime();
+        private int callsThisWindow;
+        private int callsLastWindow;
+        private int remaining;
+        private long expiresAt;
+
+        Lease(long windowNanos) {
+            this.windowNanos = windowNanos;
+        }
+
+        /** Counts a call as demand and allows it from the lease if one is left. */
+        synchronized boolean tryUse(long now) {
+            roll(now);
+            callsThisWindow++;
+            return useUpTo(1, now) == 1;
+        }
+
+        /** Allows up to {@code calls} calls from the lease: how many it had. */
+        synchronized int useUpTo(int calls, long now) {
+            if (now - expiresAt >= 0) {
+                remaining = 0;
+            }
+            int used = Math.min(calls, remaining);
+            remaining -= used;
+            return used;
+        }
+
+        /**
+         * How many calls the next lease takes for a take of {@code calls}: the key's other calls in the last one to
+         * two windows, at most {@code cap}; none below two, where a lease would save little and an unused one would
+         * cost the app a call of its quota.
+         */
+        synchronized int wanted(int calls, long now, int cap) {
+            roll(now);
+            int others = callsLastWindow + callsThisWindow - calls;
+            return others < 2 ? 0 : Math.min(cap, others);
+        }
+
+        synchronized void add(int calls, long now) {
+            remaining = (now - expiresAt < 0 ? remaining : 0) + calls;
+            expiresAt = now + windowNanos;
+        }
+
+        private void roll(long now) {
+            long elapsed = now - windowStart;
+            if (elapsed >= windowNanos) {
+                callsLastWindow = elapsed < 2 * windowNanos ? callsThisWindow : 0;
+                callsThisWindow = 0;
+                windowStart = now;
+            }
+        }
     }
 }

@@ -35,6 +35,12 @@ public interface ThrottleConfig {
     /** How long a replica reuses an app's quota override read from the database. */
     Duration quotaOverrideTtl();
 
+    /**
+     * How long calls taken from a bucket ahead of demand stay usable by this replica ({@link RateLimiter}'s
+     * leases); 0 takes every call from the database.
+     */
+    Duration leaseWindow();
+
     /** How often {@link ThrottlePurge} deletes rows that hold nothing any more ({@code off} where there are none). */
     String purgeInterval();
 
