@@ -31,12 +31,12 @@ import java.util.concurrent.TimeUnit;
  * often (docs/throttling.md "Cost"). When a combined take does not fit, each of its calls is judged on its own.
  * <p>
  * A busy key's take also takes calls ahead of demand, a <em>lease</em>: as many as this replica's other calls on
- * the key in the last one to two lease windows (none below two), at most what the limit allows in a window and a
- * quarter of the burst. The replica's next calls within the window are allowed from the lease without a round trip;
- * what is left when the window ends is dropped, never given to a call later. So the calls allowed never exceed the
- * bucket's by more than one window's lease per replica, and the bucket loses at most that much to leases that went
- * unused (docs/throttling.md "Leases"). A limit that allows less than two calls per window never leases: its calls
- * are exact.
+ * the key in the last one to two lease windows, at most what the limit allows in a window and a quarter of the
+ * burst, and none when that comes to fewer than two. The replica's next calls within the window are allowed from the
+ * lease without a round trip; what is left when the window ends is dropped, never given to a call later. So the
+ * calls allowed never exceed the bucket's by more than one window's lease per replica, and the bucket loses at most
+ * that much to leases that went unused (docs/throttling.md "Leases"). A limit that allows fewer than two calls per
+ * window (or a burst below eight) never leases: its calls are exact.
  */
 @ApplicationScoped
 public class RateLimiter {
@@ -196,7 +196,7 @@ public class RateLimiter {
         });
     }
 
-    /** The key's lease, or null when its limit allows less than one call per lease window (exact takes). */
+    /** The key's lease, or null when its limit allows no call in a lease window or its burst is below four. */
     private Lease leaseOf(String key, RateLimit limit) {
         if (leaseCap(limit) == 0) {
             return null;
@@ -253,8 +253,8 @@ public class RateLimiter {
          */
         synchronized int wanted(int calls, long now, int cap) {
             roll(now);
-            int others = callsLastWindow + callsThisWindow - calls;
-            return others < 2 ? 0 : Math.min(cap, others);
+            int size = Math.min(cap, callsLastWindow + callsThisWindow - calls);
+            return size < 2 ? 0 : size;
         }
 
         synchronized void add(int calls, long now) {
