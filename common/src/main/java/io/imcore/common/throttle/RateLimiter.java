@@ -141,7 +141,8 @@ public class RateLimiter {
                 group.subList(0, covered).forEach(call -> call.answer.complete(Optional.empty()));
                 group.subList(0, covered).clear();
             }
-            int ahead = lease == null || group.isEmpty() ? 0 : lease.wanted(group.size(), System.nanoTime(), leaseCap(limit));
+            int ahead = lease == null || group.isEmpty() ? 0
+                    : lease.wanted(group.size(), System.nanoTime(), leaseCap(limit));
             Optional<Duration> wait;
             if (ahead > 0 && takeCalls(key, limit, group.size() + ahead).isEmpty()) {
                 lease.add(ahead, System.nanoTime());
@@ -201,7 +202,11 @@ public class RateLimiter {
         if (leaseCap(limit) == 0) {
             return null;
         }
-        if (leases.size() >= MAX_LEASED_KEYS && !leases.containsKey(key)) {
+        Lease known = leases.get(key);
+        if (known != null) {
+            return known;
+        }
+        if (leases.size() >= MAX_LEASED_KEYS) {
             leases.clear(); // what is dropped is at most one window's lease per key
         }
         return leases.computeIfAbsent(key, k -> new Lease(leaseWindowNanos));
