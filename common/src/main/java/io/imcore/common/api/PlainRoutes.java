@@ -3,6 +3,7 @@ package io.imcore.common.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;
 import io.imcore.common.context.RequestContext;
@@ -10,6 +11,7 @@ import io.imcore.common.error.CorrelationId;
 import io.imcore.common.error.ExceptionMappers;
 import io.imcore.common.throttle.AppQuotas;
 import io.imcore.common.throttle.Throttled;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -37,9 +39,11 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
  * <p>
  * Why: RESTEasy Reactive's request pipeline, its CDI request context and context propagation cost about a quarter
- * of message-service's CPU per send (docs/benchmarks.md "/message/send as a plain Vert.x route"). The work
- * runs on the worker pool, as a blocking resource method's does, but a handler that answers with a
- * {@link CompletionStage} frees its thread at once and the event loop writes the answer when it completes.
+ * of message-service's CPU per send (docs/benchmarks.md "/message/send as a plain Vert.x route"). A call is
+ * first served on the event loop as a {@link NonBlockingAttempt}; whatever would block there (a cache miss's query,
+ * a quota take that is not leased) sends it to the worker pool, where it runs as a blocking resource method's would
+ * (docs/benchmarks.md "Sends on the event loop"). A handler that answers with a {@link CompletionStage} frees its
+ * thread at once, and the event loop writes the answer when it completes.
  */
 @ApplicationScoped
 public class PlainRoutes {
@@ -47,7 +51,9 @@ public class PlainRoutes {
     /**
      * What the endpoint does for a checked caller; {@code body} is null when the request had none. It returns the
      * envelope's data, or a {@link CompletionStage} of it: the call is then answered when that completes, and
-     * holds no worker thread meanwhile.
+     * holds no worker thread meanwhile. It may run twice for one call: first on the event loop, where whatever
+     * would block throws {@link NonBlockingAttempt.WouldBlock}, then on a worker thread; it must change nothing
+     * before the last point where it may block.
      */
     @FunctionalInterface
     public interface Handler<B> {
@@ -55,7 +61,8 @@ public class PlainRoutes {
     }
 
     /** One served endpoint: what each of its calls needs. {@code quota} null for none. */
-    private record Endpoint<B>(String path, Access.Level level, String quota, ObjectReader reader, Handler<B> handler) {}
+    private record Endpoint<B>(String path, Access.Level level, String quota, ObjectReader reader, Handler<B> handler,
+            Counter onEventLoop, Counter onWorker) {}
 
     /** The envelope as JSON, and what goes beside it. */
     private record Answer(byte[] json, int code, String correlationId, Long retryAfterSeconds) {}
@@ -83,7 +90,8 @@ public class PlainRoutes {
      */
     public <B> void serve(Router router, String path, Access.Level level, String quota, Class<B> bodyType,
             Handler<B> handler, HttpMethod... methods) {
-        Endpoint<B> endpoint = new Endpoint<>(path, level, quota, mapper.readerFor(bodyType), handler);
+        Endpoint<B> endpoint = new Endpoint<>(path, level, quota, mapper.readerFor(bodyType), handler,
+                servedOn(path, "event_loop"), servedOn(path, "worker"));
         for (HttpMethod method : methods) {
             router.route(method, path).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(ctx -> {
                 // a chunked body was read already (EdgeResponses, up to the size limit)
@@ -100,40 +108,96 @@ public class PlainRoutes {
         }
     }
 
+    private Counter servedOn(String path, String thread) {
+        return Counter.builder("imcore.http.plain.calls")
+                .description("calls of a plain route by the thread that served them: the event loop when nothing"
+                        + " had to block, else a worker")
+                .tag("route", path).tag("thread", thread).register(registry);
+    }
+
     private <B> void dispatch(RoutingContext ctx, Buffer body, Endpoint<B> endpoint) {
-        String givenId = ctx.request().getHeader(CorrelationId.HEADER);
         Context eventLoop = vertx.getOrCreateContext();
+        Call<B> call = new Call<>(ctx, body, endpoint);
+        String id = CorrelationId.assign(ctx.request().getHeader(CorrelationId.HEADER));
+        try {
+            CompletionStage<?> result = NonBlockingAttempt.run(call::run);
+            endpoint.onEventLoop().increment();
+            answerWhenDone(ctx, result, eventLoop, id);
+            return;
+        } catch (NonBlockingAttempt.WouldBlock needsWorker) {
+            // served again on a worker thread, below
+        } finally {
+            CorrelationId.forget();
+        }
         try {
             // Quarkus' worker pool, which Quarkus makes Mutiny's default one
             Infrastructure.getDefaultWorkerPool().execute(() -> {
-                String id = CorrelationId.assign(givenId);
-                CompletionStage<?> result;
+                CorrelationId.assign(id);
                 try {
-                    result = call(ctx, body, endpoint);
-                } catch (Throwable e) { // whatever fails is answered (50000 at worst), never left hanging
-                    result = CompletableFuture.failedFuture(e);
+                    endpoint.onWorker().increment();
+                    answerWhenDone(ctx, call.run(), eventLoop, id);
                 } finally {
                     CorrelationId.forget();
                 }
-                // the answer is written on the event loop, whichever thread completes the call
-                result.whenComplete((value, failure) -> eventLoop.runOnContext(v -> write(ctx, answer(value, failure, id))));
             });
         } catch (RejectedExecutionException shuttingDown) {
-            write(ctx, answer(null, shuttingDown, CorrelationId.assign(givenId)));
-            CorrelationId.forget();
+            write(ctx, answer(null, shuttingDown, id));
         }
     }
 
-    /** Checks the caller, takes from the quota, reads the body and calls the handler, on a worker thread. */
-    private <B> CompletionStage<?> call(RoutingContext ctx, Buffer body, Endpoint<B> endpoint) throws IOException {
-        RequestContext caller = new RequestContext();
-        checks.check(endpoint.level(), ctx.request()::getHeader, caller);
-        if (endpoint.quota() != null) {
-            quotas.consume(endpoint.quota(), endpoint.path(), caller.appId());
+    /** The answer is written on the event loop, whichever thread completes the call. */
+    private void answerWhenDone(RoutingContext ctx, CompletionStage<?> result, Context eventLoop, String id) {
+        result.whenComplete((value, failure) -> eventLoop.runOnContext(v -> write(ctx, answer(value, failure, id))));
+    }
+
+    /**
+     * One call of an endpoint: served first as a {@link NonBlockingAttempt} on the event loop, then, if that would
+     * block, again on a worker thread, which reuses what the attempt found and does not take from the quota twice.
+     */
+    private final class Call<B> {
+        private final RoutingContext ctx;
+        private final Buffer body;
+        private final Endpoint<B> endpoint;
+        private RequestContext caller;
+        private boolean quotaTaken;
+        private boolean bodyRead;
+        private B parsed;
+
+        Call(RoutingContext ctx, Buffer body, Endpoint<B> endpoint) {
+            this.ctx = ctx;
+            this.body = body;
+            this.endpoint = endpoint;
         }
-        B parsed = body.length() == 0 ? null : endpoint.reader().readValue(body.getBytes());
-        Object result = endpoint.handler().handle(caller, parsed);
-        return result instanceof CompletionStage<?> stage ? stage : CompletableFuture.completedFuture(result);
+
+        /** The call's result; whatever fails is answered (50000 at worst), never left hanging. */
+        CompletionStage<?> run() {
+            try {
+                return call();
+            } catch (NonBlockingAttempt.WouldBlock needsWorker) {
+                throw needsWorker;
+            } catch (Throwable e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+
+        /** Checks the caller, takes from the quota, reads the body and calls the handler. */
+        private CompletionStage<?> call() throws IOException {
+            if (caller == null) {
+                RequestContext checked = new RequestContext();
+                checks.check(endpoint.level(), ctx.request()::getHeader, checked);
+                caller = checked;
+            }
+            if (endpoint.quota() != null && !quotaTaken) {
+                quotas.consume(endpoint.quota(), endpoint.path(), caller.appId());
+                quotaTaken = true;
+            }
+            if (!bodyRead) {
+                parsed = body.length() == 0 ? null : endpoint.reader().readValue(body.getBytes());
+                bodyRead = true;
+            }
+            Object result = endpoint.handler().handle(caller, parsed);
+            return result instanceof CompletionStage<?> stage ? stage : CompletableFuture.completedFuture(result);
+        }
     }
 
     private Answer answer(Object value, Throwable failure, String id) {

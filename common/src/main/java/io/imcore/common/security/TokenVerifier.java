@@ -1,5 +1,6 @@
 package io.imcore.common.security;
 
+import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.quarkus.runtime.Startup;
@@ -76,6 +77,8 @@ public class TokenVerifier {
             }
             return known;
         }
+        // a first check costs a signature's verification, and a key set from a URL may be fetched
+        NonBlockingAttempt.refuseBlocking();
         TokenClaims claims;
         try {
             claims = claims(verifier.parser().parse(token));

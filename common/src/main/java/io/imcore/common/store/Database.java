@@ -1,6 +1,7 @@
 package io.imcore.common.store;
 
 import io.agroal.api.AgroalDataSource;
+import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.error.DatabaseException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
@@ -9,7 +10,8 @@ import java.sql.SQLException;
 
 /**
  * Plain JDBC with explicit transactions: each use case says what runs in one transaction, and an SQL
- * failure leaves as a {@link DatabaseException} after rollback.
+ * failure leaves as a {@link DatabaseException} after rollback. Every use blocks its thread, so none runs in a
+ * {@link NonBlockingAttempt}.
  */
 @ApplicationScoped
 public class Database {
@@ -29,6 +31,7 @@ public class Database {
 
     /** Runs the work in one transaction: commit when it returns, rollback when it throws. */
     public <T> T inTransaction(Work<T> work) {
+        NonBlockingAttempt.refuseBlocking();
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
@@ -51,6 +54,7 @@ public class Database {
 
     /** Runs the work with auto-commit: each statement is a transaction of its own (one round trip, no COMMIT). */
     public <T> T autoCommit(Work<T> work) {
+        NonBlockingAttempt.refuseBlocking();
         try (Connection connection = dataSource.getConnection()) {
             return work.run(connection);
         } catch (SQLException e) {

@@ -1,5 +1,6 @@
 package io.imcore.common.throttle;
 
+import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -98,10 +99,13 @@ public class RateLimiter {
     public Optional<Duration> acquire(String key, RateLimit limit) {
         long start = System.nanoTime();
         Lease lease = leaseOf(key, limit);
-        if (lease != null && lease.tryUse(start)) {
+        // an attempt that finds no lease counts nothing: the call comes back on a worker and is counted then
+        boolean attempt = NonBlockingAttempt.active();
+        if (lease != null && (attempt ? lease.tryUseLeased(start) : lease.tryUse(start))) {
             takes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             return Optional.empty();
         }
+        NonBlockingAttempt.refuseBlocking(); // the queue and the bucket's round trip wait
         Call call = new Call();
         lines.compute(key, (k, queued) -> {
             if (queued == null) { // nothing in flight: this call goes first
@@ -239,6 +243,16 @@ public class RateLimiter {
             roll(now);
             callsThisWindow++;
             return useUpTo(1, now) == 1;
+        }
+
+        /** Allows a call from the lease if one is left, and only then counts it as demand. */
+        synchronized boolean tryUseLeased(long now) {
+            roll(now);
+            if (useUpTo(1, now) == 0) {
+                return false;
+            }
+            callsThisWindow++;
+            return true;
         }
 
         /** Allows up to {@code calls} calls from the lease: how many it had. */

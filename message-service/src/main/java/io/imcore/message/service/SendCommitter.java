@@ -1,5 +1,6 @@
 package io.imcore.message.service;
 
+import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.store.Database;
 import io.imcore.message.config.MessageConfig;
 import io.imcore.message.live.LiveRouter;
@@ -163,6 +164,7 @@ public class SendCommitter {
     public CompletableFuture<Optional<String>> submit(QueuedSend send) {
         Pending pending = new Pending(send, new CompletableFuture<>(), System.nanoTime());
         if (!running) { // starting or stopping: no committer to wait for
+            NonBlockingAttempt.refuseBlocking();
             commitAlone(pending);
         } else {
             queues.get(Math.floorMod(send.conversationHash(), queues.size())).add(pending);

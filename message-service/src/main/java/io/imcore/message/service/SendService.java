@@ -1,6 +1,7 @@
 package io.imcore.message.service;
 
 import io.imcore.common.api.StorableText;
+import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
@@ -91,6 +92,8 @@ public class SendService {
             Integer senderDevice = caller.isAdmin() ? null : caller.deviceSn();
             return deliver(caller.appId(), sender, senderDevice, request, caller.isAdmin(), "send")
                     .whenComplete((answer, failure) -> sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS));
+        } catch (NonBlockingAttempt.WouldBlock needsWorker) {
+            throw needsWorker; // not a send yet: it is served again on a worker, and timed there
         } catch (RuntimeException refused) {
             sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             throw refused;
