@@ -2,7 +2,6 @@ package io.imcore.common.context;
 
 import io.imcore.common.store.Database;
 import io.quarkus.arc.DefaultBean;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,9 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
 
 /**
  * Token checks and user look-ups of the services other than auth-service: against the auth view that
@@ -25,30 +22,26 @@ import org.jboss.logging.Logger;
  * <p>
  * Answers found are kept in memory for {@code im.auth-view.cache-ttl} (1 s): a send or a read then costs no
  * query for the caller's and the targets' state, and a revocation (password change, disable, admin-token rotation)
- * reaches this service within that time plus the view's lag. A user's state read in the last quarter of that time
- * is read again ahead of its expiry, off the caller's thread, so a user in use is always found in memory. Users
- * not found are never cached, so a user registered a moment ago is found at once.
+ * reaches this service within that time plus the view's lag. Users not found are never cached, so a user
+ * registered a moment ago is found at once.
  */
 @DefaultBean
 @ApplicationScoped
 public class AuthViewDirectory implements IdentityDirectory {
 
-    private static final Logger LOG = Logger.getLogger(AuthViewDirectory.class);
     private static final int CACHE_MAX = 200_000;
 
     private final Database database;
     private final AuthServiceLookup lookup;
     private final ExpiringCache<String, Integer> appCache;
-    private final ExpiringCache<UserKey, UserState> userCache;
-
-    private record UserKey(String appId, long userId) {}
+    private final ExpiringCache<String, UserState> userCache;
 
     public AuthViewDirectory(Database database, AuthServiceLookup lookup,
             @ConfigProperty(name = "im.auth-view.cache-ttl", defaultValue = "1S") Duration cacheTtl) {
         this.database = database;
         this.lookup = lookup;
         this.appCache = new ExpiringCache<>(cacheTtl, CACHE_MAX);
-        this.userCache = new ExpiringCache<>(cacheTtl, CACHE_MAX, this::refreshAhead);
+        this.userCache = new ExpiringCache<>(cacheTtl, CACHE_MAX);
     }
 
     @Override
@@ -96,7 +89,7 @@ public class AuthViewDirectory implements IdentityDirectory {
         Map<Long, UserState> found = new LinkedHashMap<>();
         List<Long> uncached = new ArrayList<>();
         for (long id : userIds) {
-            UserState state = userCache.get(new UserKey(appId, id));
+            UserState state = userCache.get(appId + ":" + id);
             if (state != null) {
                 found.put(id, state);
             } else {
@@ -105,31 +98,11 @@ public class AuthViewDirectory implements IdentityDirectory {
         }
         if (!uncached.isEmpty()) {
             viewOrAuthService(appId, uncached).forEach((id, state) -> {
-                userCache.put(new UserKey(appId, id), state);
+                userCache.put(appId + ":" + id, state);
                 found.put(id, state);
             });
         }
         return found;
-    }
-
-    /**
-     * Reads a user in use again before its state expires, on a worker thread: a busy sender's calls then find it
-     * in memory and can be served on the event loop (docs/benchmarks.md "Sends on the event loop"). A refresh that
-     * fails or is refused (shutting down) changes nothing: the state expires at its time, as without one.
-     */
-    private void refreshAhead(UserKey key) {
-        try {
-            Infrastructure.getDefaultWorkerPool().execute(() -> {
-                try {
-                    viewOrAuthService(key.appId(), List.of(key.userId()))
-                            .forEach((id, state) -> userCache.put(new UserKey(key.appId(), id), state));
-                } catch (RuntimeException e) {
-                    LOG.debugf("refresh of user %d of app %s failed: %s", key.userId(), key.appId(), e.toString());
-                }
-            });
-        } catch (RejectedExecutionException shuttingDown) {
-            // nothing to do: the state expires at its time
-        }
     }
 
     private Map<Long, UserState> viewOrAuthService(String appId, Collection<Long> userIds) {

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +13,7 @@ class ExpiringCacheTest {
 
     @Test
     void keepsAnEntryForItsTimeOnly() {
-        ExpiringCache<String, Integer> cache = new ExpiringCache<>(Duration.ofNanos(100), 10, null, now::get);
+        ExpiringCache<String, Integer> cache = new ExpiringCache<>(Duration.ofNanos(100), 10, now::get);
         cache.put("a", 1);
         now.addAndGet(99);
         assertEquals(1, cache.get("a"));
@@ -25,37 +23,15 @@ class ExpiringCacheTest {
     }
 
     @Test
-    void anEntryReadInTheLastQuarterOfItsTimeIsHandedToTheRefresherOnce() {
-        List<String> refreshes = new ArrayList<>();
-        ExpiringCache<String, Integer> cache = new ExpiringCache<>(Duration.ofNanos(100), 10, refreshes::add, now::get);
-        cache.put("a", 1);
-        now.addAndGet(75);
-        assertEquals(1, cache.get("a"));
-        assertEquals(List.of(), refreshes, "three quarters of its time left: not yet");
-        now.addAndGet(1);
-        assertEquals(1, cache.get("a"), "the value is still served while it is refreshed");
-        assertEquals(1, cache.get("a"));
-        assertEquals(List.of("a"), refreshes, "once per entry");
-        cache.put("a", 2); // what the refresher loaded
-        now.addAndGet(50);
-        assertEquals(2, cache.get("a"), "the refreshed entry outlives the first one");
-        now.addAndGet(30);
-        cache.get("a");
-        assertEquals(List.of("a", "a"), refreshes);
-        now.addAndGet(20);
-        assertNull(cache.get("a"), "not refreshed: it expires at its time");
-    }
-
-    @Test
     void zeroTimeKeepsNothing() {
-        ExpiringCache<String, Integer> cache = new ExpiringCache<>(Duration.ZERO, 10, null, now::get);
+        ExpiringCache<String, Integer> cache = new ExpiringCache<>(Duration.ZERO, 10, now::get);
         cache.put("a", 1);
         assertNull(cache.get("a"));
     }
 
     @Test
     void staysBoundedByStartingOverWhenFull() {
-        ExpiringCache<Integer, Integer> cache = new ExpiringCache<>(Duration.ofSeconds(1), 3, null, now::get);
+        ExpiringCache<Integer, Integer> cache = new ExpiringCache<>(Duration.ofSeconds(1), 3, now::get);
         for (int i = 0; i < 3; i++) {
             cache.put(i, i);
         }
