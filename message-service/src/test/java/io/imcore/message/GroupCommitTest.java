@@ -11,12 +11,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;
 import io.imcore.common.context.RequestContext;
+import io.imcore.common.error.ApiException;
 import io.imcore.common.error.DatabaseException;
+import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.api.Dtos.SendRequest;
 import io.imcore.message.service.SendCommitter;
 import io.imcore.message.service.SendService;
 import io.imcore.message.service.SendCommitter.DirectSend;
+import io.imcore.message.service.SendCommitter.GroupSend;
 import io.imcore.message.store.SendStore;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -300,6 +303,103 @@ class GroupCommitTest {
         assertInstanceOf(DatabaseException.class, refused.getCause());
         pool.shutdown();
         assertEquals(peers.size(), MessageChecks.messagesOfApp(database, api));
+    }
+
+    /**
+     * The membership is checked in the transaction that stores the message, after the group's row is locked: a
+     * removal in progress (the group row locked FOR UPDATE, the member row deleted, not yet committed) makes the send
+     * wait, and once it commits the send is refused. Checked before the send was queued, it would have been stored.
+     */
+    @Test
+    void aMemberRemovedBeforeTheSendCommitsCannotSend() throws Exception {
+        MessageApi api = MessageApi.newApp(database);
+        long owner = api.newUser();
+        long leaving = api.newUser();
+        long group = api.createGroup(owner, List.of(leaving));
+        RequestContext caller = new RequestContext();
+        Map<String, String> headers = Map.of("app_id", api.appId, "access-token", api.userToken(leaving));
+        callerChecks.check(Access.Level.USER, headers::get, caller);
+        SendRequest request = new SendRequest(0, "sent while leaving", null, null, null, null, List.of(group), 2,
+                null);
+        CompletableFuture<Boolean> answer;
+        try (Connection removal = dataSource.getConnection()) {
+            removal.setAutoCommit(false);
+            try (PreparedStatement lock = removal.prepareStatement(
+                    "select conversation_id from groups where app_id = ? and group_id = ? for update");
+                    PreparedStatement delete = removal.prepareStatement(
+                            "delete from conversation_members where conversation_id = ? and user_id = ?")) {
+                lock.setString(1, api.appId);
+                lock.setLong(2, group);
+                try (ResultSet rs = lock.executeQuery()) {
+                    assertTrue(rs.next());
+                    delete.setLong(1, rs.getLong(1));
+                }
+                delete.setLong(2, leaving);
+                assertEquals(1, delete.executeUpdate());
+            }
+            answer = sending.send(caller, request);
+            Thread.sleep(300);
+            assertFalse(answer.isDone(), "answered while the group's membership was being changed");
+            removal.commit();
+        }
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> answer.get(30, TimeUnit.SECONDS));
+        ApiException refusal = assertInstanceOf(ApiException.class, refused.getCause());
+        assertEquals(ErrorCode.NOT_GROUP_MEMBER, refusal.errorCode());
+        assertEquals(0, MessageChecks.messagesWithContent(database, api, "sent while leaving"));
+    }
+
+    /**
+     * Group sends refused in a batch (not a member, no such group) change nothing, leave no transaction_id claim,
+     * and do not fail the batch's other sends.
+     */
+    @Test
+    void refusedGroupSendsInABatchFailOnlyTheirOwnCallers() throws Exception {
+        MessageApi api = MessageApi.newApp(database);
+        long owner = api.newUser();
+        long member = api.newUser();
+        long stranger = api.newUser();
+        long group = api.createGroup(owner, List.of(member));
+        double[] before = batchMetric();
+        CompletableFuture<Optional<String>> first;
+        List<CompletableFuture<Optional<String>>> stored = new ArrayList<>();
+        CompletableFuture<Optional<String>> notMember;
+        CompletableFuture<Optional<String>> noGroup;
+        try (Connection lock = dataSource.getConnection()) {
+            lock.setAutoCommit(false);
+            try (PreparedStatement ps = lock.prepareStatement(
+                    "select 1 from groups where app_id = ? and group_id = ? for update")) {
+                ps.setString(1, api.appId);
+                ps.setLong(2, group);
+                ps.executeQuery().close();
+            }
+            // the first waits for the lock in its own batch; the rest queue behind it on the same thread
+            first = committer.submit(toGroup(api.appId, group, owner, true, null));
+            Thread.sleep(300);
+            stored.add(committer.submit(toGroup(api.appId, group, member, true, 7L)));
+            notMember = committer.submit(toGroup(api.appId, group, stranger, true, 8L));
+            stored.add(committer.submit(toGroup(api.appId, group, stranger, false, null))); // an admin's, for them
+            noGroup = committer.submit(toGroup(api.appId, group + 1_000_000, member, true, null));
+            lock.commit();
+        }
+        assertEquals(Optional.empty(), first.get(30, TimeUnit.SECONDS));
+        for (CompletableFuture<Optional<String>> one : stored) {
+            assertEquals(Optional.empty(), one.get(30, TimeUnit.SECONDS));
+        }
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> notMember.get(30, TimeUnit.SECONDS));
+        assertEquals(ErrorCode.NOT_GROUP_MEMBER, assertInstanceOf(ApiException.class, refused.getCause()).errorCode());
+        refused = assertThrows(ExecutionException.class, () -> noGroup.get(30, TimeUnit.SECONDS));
+        assertEquals(ErrorCode.GROUP_NOT_FOUND, assertInstanceOf(ApiException.class, refused.getCause()).errorCode());
+        assertEquals(3, MessageChecks.messagesOfGroup(database, api, group));
+        assertEquals(1, MessageChecks.count(database, "select count(*) from send_dedup where app_id = ?", api.appId),
+                "only the stored send's transaction_id is claimed");
+        double[] after = batchMetric();
+        assertEquals(2, after[0] - before[0], "the first send alone, then the other four in one commit");
+    }
+
+    private static GroupSend toGroup(String appId, long groupId, long from, boolean membersOnly, Long transactionId) {
+        SendStore.Message message = new SendStore.Message(from, null, 0, "to the group", null, null, null,
+                System.currentTimeMillis());
+        return new GroupSend(appId, groupId, message, membersOnly, transactionId, "true");
     }
 
     private static DirectSend send(String appId, long from, long to, String content) {

@@ -77,6 +77,24 @@ class SendOnEventLoopTest {
         assertEquals(11, MessageChecks.messagesOfApp(database, api));
     }
 
+    @Test
+    void aMembersSendToOneGroupIsServedOnTheEventLoop() {
+        MessageApi api = MessageApi.newApp(database);
+        long owner = api.newUser();
+        long member = api.newUser();
+        long group = api.createGroup(owner, List.of(member));
+        api.send(member, MessageApi.toGroup("warm up", group)).body("code", equalTo(200));
+        double before = servedOn("event_loop");
+        int sends = 1;
+        for (int i = 0; i < 20 && servedOn("event_loop") == before; i++) {
+            takeQuickly(api, 5);
+            api.send(member, MessageApi.toGroup("from the event loop", group)).body("code", equalTo(200));
+            sends++;
+        }
+        assertEquals(before + 1, servedOn("event_loop"), "one group send served without a worker");
+        assertEquals(sends, MessageChecks.messagesOfGroup(database, api, group), "each send stored once");
+    }
+
     /** Takes from the app's send quota in a quick row, which leases calls for the next ones (RateLimiter). */
     private void takeQuickly(MessageApi api, int calls) {
         for (int i = 0; i < calls; i++) {

@@ -1,12 +1,17 @@
 package io.imcore.message.service;
 
 import io.imcore.common.concurrent.NonBlockingAttempt;
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.config.MessageConfig;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.store.ConversationKind;
 import io.imcore.message.store.ConversationStore;
 import io.imcore.message.store.DedupStore;
+import io.imcore.message.store.GroupRow;
+import io.imcore.message.store.GroupStore;
+import io.imcore.message.store.GroupStore.GroupKey;
 import io.imcore.message.store.SendStore;
 import io.imcore.message.store.SendStore.DirectMessage;
 import io.imcore.message.store.SendStore.DirectPlaced;
@@ -39,8 +44,9 @@ import org.jboss.logging.Logger;
 /**
  * Group commit of sends with one target (docs/message-storage.md "Group commit"). Callers queue their message and
  * wait; each committer thread takes whatever is queued for it (up to {@code im.message.send-commit.max-batch}) and
- * stores it in one transaction: the transaction_id claims first, then the 1:1 messages in one multi-row statement,
- * then per group its messages with one lock of the group's row, then the commit. Each caller is answered after the
+ * stores it in one transaction: the group sends' checks first, then the transaction_id claims, then the 1:1
+ * messages in one multi-row statement, then per group its messages with one lock of its conversation's row, then
+ * the commit. Each caller is answered after the
  * commit that holds its message, so durability, the order within a conversation and the de-duplication are those
  * of a send alone. Nothing waits for a batch to fill: while one commit runs the next batch queues up, so a lone send
  * goes at once and a busy replica commits many per round trip.
@@ -50,6 +56,12 @@ import org.jboss.logging.Logger;
  * batches cannot deadlock on the rest. A 1:1 conversation may appear once per statement: its second message waits
  * for the thread's next batch. A batch that fails is retried one message per transaction, so one bad message fails
  * only its own caller.
+ * <p>
+ * A group send is checked here, in the transaction that stores it: the group must exist (20001) and, unless an admin
+ * or the system sends, the sender must be a member (20002). The groups' rows are locked FOR SHARE before the
+ * members are read, and group management locks them FOR UPDATE before it removes one, so a member removed before
+ * the commit cannot send, and the caller need not query anything before it queues: a warm group send is served on
+ * the event loop like a 1:1 one.
  */
 @ApplicationScoped
 public class SendCommitter {
@@ -90,13 +102,41 @@ public class SendCommitter {
         }
     }
 
-    /** A message to one group, from a member, an admin acting for one, or the system. */
-    public record GroupSend(String appId, long groupId, long conversationId, SendStore.Message message,
+    /**
+     * A message to one group, from a member ({@code membersOnly}), or from an admin or the system (not checked).
+     */
+    public record GroupSend(String appId, long groupId, SendStore.Message message, boolean membersOnly,
             Long transactionId, String answer) implements QueuedSend {
+
+        GroupKey group() {
+            return new GroupKey(appId, groupId);
+        }
 
         @Override
         public int conversationHash() {
-            return Long.hashCode(conversationId);
+            return 31 * appId.hashCode() + Long.hashCode(groupId);
+        }
+    }
+
+    /** What a send's caller learns after the commit: the first call's answer (empty: this call stored it), or a refusal. */
+    private record Outcome(Optional<String> first, ApiException refusal) {
+
+        static final Outcome STORED = new Outcome(Optional.empty(), null);
+
+        static Outcome repeated(String firstAnswer) {
+            return new Outcome(Optional.of(firstAnswer), null);
+        }
+
+        static Outcome refused(ApiException refusal) {
+            return new Outcome(Optional.empty(), refusal);
+        }
+
+        void tell(CompletableFuture<Optional<String>> answer) {
+            if (refusal != null) {
+                answer.completeExceptionally(refusal);
+            } else {
+                answer.complete(first);
+            }
         }
     }
 
@@ -106,6 +146,7 @@ public class SendCommitter {
     private final Database database;
     private final SendStore sends;
     private final DedupStore dedup;
+    private final GroupStore groups;
     private final ConversationStore conversations;
     private final LiveRouter live;
     private final MessageConfig config;
@@ -117,11 +158,12 @@ public class SendCommitter {
     private final List<Thread> committers = new ArrayList<>();
     private volatile boolean running;
 
-    public SendCommitter(Database database, SendStore sends, DedupStore dedup, ConversationStore conversations,
-            LiveRouter live, MessageConfig config, MeterRegistry registry) {
+    public SendCommitter(Database database, SendStore sends, DedupStore dedup, GroupStore groups,
+            ConversationStore conversations, LiveRouter live, MessageConfig config, MeterRegistry registry) {
         this.database = database;
         this.sends = sends;
         this.dedup = dedup;
+        this.groups = groups;
         this.conversations = conversations;
         this.live = live;
         this.config = config;
@@ -159,7 +201,7 @@ public class SendCommitter {
     /**
      * Queues the message for the next group commit. The future completes on a committer thread once it is
      * committed: empty when this call stored it, else the answer of the first call with the same transaction_id;
-     * exceptionally with the store's failure.
+     * exceptionally with an {@link ApiException} when a group send is refused, or with the store's failure.
      */
     public CompletableFuture<Optional<String>> submit(QueuedSend send) {
         Pending pending = new Pending(send, new CompletableFuture<>(), System.nanoTime());
@@ -223,40 +265,45 @@ public class SendCommitter {
             commitAlone(batch.get(0));
             return;
         }
-        Map<Pending, Optional<String>> answers;
+        Map<Pending, Outcome> outcomes;
         try {
-            answers = storeTimed(batch);
+            outcomes = storeTimed(batch);
         } catch (RuntimeException e) {
             LOG.debugf("group commit of %d sends failed, each is committed alone: %s", batch.size(), e.toString());
             batch.forEach(this::commitAlone);
             return;
         }
         batchSizes.record(batch.size());
-        batch.forEach(p -> p.answer().complete(answers.get(p)));
+        batch.forEach(p -> outcomes.get(p).tell(p.answer()));
     }
 
     private void commitAlone(Pending pending) {
         try {
-            Map<Pending, Optional<String>> answer = storeTimed(List.of(pending));
+            Map<Pending, Outcome> outcome = storeTimed(List.of(pending));
             batchSizes.record(1);
-            pending.answer().complete(answer.get(pending));
+            outcome.get(pending).tell(pending.answer());
         } catch (RuntimeException e) {
             pending.answer().completeExceptionally(e);
         }
     }
 
     /** {@link #store} in one transaction, timed when it commits. */
-    private Map<Pending, Optional<String>> storeTimed(List<Pending> batch) {
+    private Map<Pending, Outcome> storeTimed(List<Pending> batch) {
         long start = System.nanoTime();
-        Map<Pending, Optional<String>> answers = database.inTransaction(c -> store(c, batch));
+        Map<Pending, Outcome> outcomes = database.inTransaction(c -> store(c, batch));
         transactions.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        return answers;
+        return outcomes;
     }
 
-    /** The batch's claims, its 1:1 messages, its group messages and the live announcements; one transaction. */
-    private Map<Pending, Optional<String>> store(Connection c, List<Pending> batch) throws SQLException {
-        Map<Pending, Optional<String>> answers = new IdentityHashMap<>();
-        List<Pending> claiming = batch.stream().filter(p -> p.send().transactionId() != null)
+    /**
+     * The batch's group checks, claims, 1:1 messages, group messages and the live announcements; one transaction.
+     * A refused send changes nothing, and does not fail the others.
+     */
+    private Map<Pending, Outcome> store(Connection c, List<Pending> batch) throws SQLException {
+        Map<Pending, Outcome> outcomes = new IdentityHashMap<>();
+        Map<Pending, Long> groupConversations = checkGroupSends(c, batch, outcomes);
+        List<Pending> claiming = batch.stream()
+                .filter(p -> p.send().transactionId() != null && !outcomes.containsKey(p))
                 .sorted(Comparator.comparing((Pending p) -> p.send().appId())
                         .thenComparingLong(p -> p.send().message().senderId())
                         .thenComparingLong(p -> p.send().transactionId()))
@@ -265,17 +312,17 @@ public class SendCommitter {
             QueuedSend send = pending.send();
             Optional<String> first = dedup.claim(c, send.appId(), send.message().senderId(), send.transactionId(),
                     config.dedupWindow(), send.answer());
-            first.ifPresent(answer -> answers.put(pending, Optional.of(answer)));
+            first.ifPresent(answer -> outcomes.put(pending, Outcome.repeated(answer)));
         }
         Map<String, List<Placed>> announced = new LinkedHashMap<>();
         List<Pending> direct = new ArrayList<>();
-        Map<Long, List<Pending>> groups = new TreeMap<>(); // by conversation id: the lock order
+        Map<Long, List<Pending>> toGroups = new TreeMap<>(); // by conversation id: the lock order
         for (Pending pending : batch) {
-            if (answers.containsKey(pending)) {
+            if (outcomes.containsKey(pending)) {
                 continue;
             }
-            if (pending.send() instanceof GroupSend group) {
-                groups.computeIfAbsent(group.conversationId(), id -> new ArrayList<>()).add(pending);
+            if (pending.send() instanceof GroupSend) {
+                toGroups.computeIfAbsent(groupConversations.get(pending), id -> new ArrayList<>()).add(pending);
             } else {
                 direct.add(pending);
             }
@@ -291,18 +338,64 @@ public class SendCommitter {
                             new long[] {where.placed().conversationId()}, new long[] {where.placed().seq()});
                 }
                 announced.computeIfAbsent(pending.send().appId(), app -> new ArrayList<>()).add(where.placed());
-                answers.put(pending, Optional.empty());
+                outcomes.put(pending, Outcome.STORED);
             }
         }
-        for (List<Pending> toOneGroup : groups.values()) {
-            List<Placed> placed = appendToGroup(c, toOneGroup);
-            announced.computeIfAbsent(toOneGroup.get(0).send().appId(), app -> new ArrayList<>()).addAll(placed);
-            toOneGroup.forEach(p -> answers.put(p, Optional.empty()));
+        for (Map.Entry<Long, List<Pending>> toOneGroup : toGroups.entrySet()) {
+            List<Placed> placed = appendToGroup(c, toOneGroup.getKey(), toOneGroup.getValue());
+            announced.computeIfAbsent(toOneGroup.getValue().get(0).send().appId(), app -> new ArrayList<>())
+                    .addAll(placed);
+            toOneGroup.getValue().forEach(p -> outcomes.put(p, Outcome.STORED));
         }
         for (Map.Entry<String, List<Placed>> app : announced.entrySet()) {
             live.announce(c, app.getKey(), app.getValue());
         }
-        return answers;
+        return outcomes;
+    }
+
+    /**
+     * Refuses the batch's group sends to a group that does not exist (20001) or from a sender who is not a member
+     * (20002), as this transaction sees them after locking the groups' rows; returns the conversation of each group
+     * send let through.
+     */
+    private Map<Pending, Long> checkGroupSends(Connection c, List<Pending> batch, Map<Pending, Outcome> outcomes)
+            throws SQLException {
+        List<Pending> toGroups = batch.stream().filter(p -> p.send() instanceof GroupSend).toList();
+        if (toGroups.isEmpty()) {
+            return Map.of();
+        }
+        Map<GroupKey, GroupRow> found = groups.lockForSend(c,
+                toGroups.stream().map(p -> ((GroupSend) p.send()).group()).distinct().toList());
+        Map<Pending, Long> conversationOf = new IdentityHashMap<>();
+        List<Pending> membersOnly = new ArrayList<>();
+        for (Pending pending : toGroups) {
+            GroupSend send = (GroupSend) pending.send();
+            GroupRow group = found.get(send.group());
+            if (group == null || group.destroyed()) {
+                outcomes.put(pending, Outcome.refused(new ApiException(ErrorCode.GROUP_NOT_FOUND,
+                        "targets: no such group " + send.groupId())));
+                continue;
+            }
+            conversationOf.put(pending, group.conversationId());
+            if (send.membersOnly()) {
+                membersOnly.add(pending);
+            }
+        }
+        if (!membersOnly.isEmpty()) {
+            // a statement of its own: its snapshot is taken after the locks above were granted
+            boolean[] members = conversations.areMembers(c,
+                    membersOnly.stream().mapToLong(conversationOf::get).toArray(),
+                    membersOnly.stream().mapToLong(p -> p.send().message().senderId()).toArray());
+            for (int i = 0; i < members.length; i++) {
+                if (!members[i]) {
+                    Pending pending = membersOnly.get(i);
+                    conversationOf.remove(pending);
+                    outcomes.put(pending, Outcome.refused(new ApiException(ErrorCode.NOT_GROUP_MEMBER,
+                            "targets: sender is not a member of group " + ((GroupSend) pending.send()).groupId())));
+                }
+            }
+        }
+        return conversationOf;
     }
 
     /** A single message binds plain values (one generic plan, SendStore.append); several go as arrays. */
@@ -319,11 +412,12 @@ public class SendCommitter {
         return List.of(new DirectPlaced(placed, placed.created() || result.senderReadsMoved() == 1));
     }
 
-    /** The messages of the batch to one group, in arrival order. */
-    private List<Placed> appendToGroup(Connection c, List<Pending> toOneGroup) throws SQLException {
+    /** The messages of the batch to one group, whose conversation is {@code conversationId}, in arrival order. */
+    private List<Placed> appendToGroup(Connection c, long conversationId, List<Pending> toOneGroup)
+            throws SQLException {
         GroupSend first = (GroupSend) toOneGroup.get(0).send();
         if (toOneGroup.size() > 1) {
-            return sends.appendToGroup(c, first.groupId(), first.conversationId(),
+            return sends.appendToGroup(c, first.groupId(), conversationId,
                     toOneGroup.stream().map(p -> p.send().message()).toList(), config.presenceExpiry());
         }
         return sends.append(c, first.appId(), ConversationKind.GROUP, new long[] {first.groupId()}, new long[] {0},

@@ -205,7 +205,8 @@ public class SendService {
             }
         }
         List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
-        List<GroupRow> targetGroups = request.type() == TYPE_USER ? List.of()
+        boolean toOneGroup = request.type() == TYPE_GROUP && targets.size() == 1;
+        List<GroupRow> targetGroups = request.type() == TYPE_USER || toOneGroup ? List.of()
                 : checkGroups(appId, targets, sender, admin);
         if (request.type() == TYPE_USER) {
             checkUsers(appId, targets);
@@ -218,10 +219,14 @@ public class SendService {
             repeated = committer.submit(new SendCommitter.DirectSend(new SendStore.DirectMessage(appId,
                     Math.min(sender, peer), Math.max(sender, peer), message(sender, senderDevice, request)),
                     request.transactionId(), ANSWER));
-        } else if (request.type() == TYPE_GROUP && targets.size() == 1) {
-            GroupRow group = targetGroups.get(0);
-            repeated = committer.submit(new SendCommitter.GroupSend(appId, group.groupId(), group.conversationId(),
-                    message(sender, senderDevice, request), request.transactionId(), ANSWER));
+        } else if (toOneGroup) {
+            long groupId = targets.get(0);
+            if (!ConversationKind.isGroupId(groupId)) {
+                throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + groupId);
+            }
+            // the committer checks the group and the membership in the transaction that stores the message
+            repeated = committer.submit(new SendCommitter.GroupSend(appId, groupId,
+                    message(sender, senderDevice, request), !admin, request.transactionId(), ANSWER));
         } else if (request.transactionId() == null) {
             // no claim to make: the send is one auto-committed statement
             repeated = CompletableFuture.completedFuture(database.autoCommit(c -> {
@@ -257,7 +262,10 @@ public class SendService {
         }
     }
 
-    /** type 2: every target must be a live group (20001) with the sender as member (20002) unless admin. */
+    /**
+     * type 2 with several targets: every target must be a live group (20001) with the sender as member (20002)
+     * unless admin. A send to one group is checked by the committer instead.
+     */
     private List<GroupRow> checkGroups(String appId, List<Long> targets, long sender, boolean admin) {
         return database.read(c -> {
             List<GroupRow> found = new ArrayList<>();
