@@ -306,7 +306,7 @@ class GroupCommitTest {
     }
 
     /**
-     * The membership is checked in the transaction that stores the message, after the group's row is locked: a
+     * The membership is checked in the transaction that stores the message, with the member's row locked: a
      * removal in progress (the group row locked FOR UPDATE, the member row deleted, not yet committed) makes the send
      * wait, and once it commits the send is refused. Checked before the send was queued, it would have been stored.
      */
@@ -366,13 +366,13 @@ class GroupCommitTest {
         CompletableFuture<Optional<String>> noGroup;
         try (Connection lock = dataSource.getConnection()) {
             lock.setAutoCommit(false);
-            try (PreparedStatement ps = lock.prepareStatement(
-                    "select 1 from groups where app_id = ? and group_id = ? for update")) {
+            try (PreparedStatement ps = lock.prepareStatement("select 1 from conversations c join groups g"
+                    + " on g.conversation_id = c.id where g.app_id = ? and g.group_id = ? for update of c")) {
                 ps.setString(1, api.appId);
                 ps.setLong(2, group);
                 ps.executeQuery().close();
             }
-            // the first waits for the lock in its own batch; the rest queue behind it on the same thread
+            // the first waits for its conversation's row in its own batch; the rest queue behind it on the same thread
             first = committer.submit(toGroup(api.appId, group, owner, true, null));
             Thread.sleep(300);
             stored.add(committer.submit(toGroup(api.appId, group, member, true, 7L)));

@@ -9,9 +9,9 @@ import io.imcore.message.live.LiveRouter;
 import io.imcore.message.store.ConversationKind;
 import io.imcore.message.store.ConversationStore;
 import io.imcore.message.store.DedupStore;
-import io.imcore.message.store.GroupRow;
 import io.imcore.message.store.GroupStore;
-import io.imcore.message.store.GroupStore.GroupKey;
+import io.imcore.message.store.GroupStore.SenderCheck;
+import io.imcore.message.store.GroupStore.SenderChecked;
 import io.imcore.message.store.SendStore;
 import io.imcore.message.store.SendStore.DirectMessage;
 import io.imcore.message.store.SendStore.DirectPlaced;
@@ -58,10 +58,9 @@ import org.jboss.logging.Logger;
  * only its own caller.
  * <p>
  * A group send is checked here, in the transaction that stores it: the group must exist (20001) and, unless an admin
- * or the system sends, the sender must be a member (20002). The groups' rows are locked FOR SHARE before the
- * members are read, and group management locks them FOR UPDATE before it removes one, so a member removed before
- * the commit cannot send, and the caller need not query anything before it queues: a warm group send is served on
- * the event loop like a 1:1 one.
+ * or the system sends, the sender must be a member (20002), with the sender's member row locked until the commit,
+ * so a member removed before the commit cannot send. The caller need not query anything before it queues: a warm
+ * group send is served on the event loop like a 1:1 one.
  */
 @ApplicationScoped
 public class SendCommitter {
@@ -107,10 +106,6 @@ public class SendCommitter {
      */
     public record GroupSend(String appId, long groupId, SendStore.Message message, boolean membersOnly,
             Long transactionId, String answer) implements QueuedSend {
-
-        GroupKey group() {
-            return new GroupKey(appId, groupId);
-        }
 
         @Override
         public int conversationHash() {
@@ -355,44 +350,36 @@ public class SendCommitter {
 
     /**
      * Refuses the batch's group sends to a group that does not exist (20001) or from a sender who is not a member
-     * (20002), as this transaction sees them after locking the groups' rows; returns the conversation of each group
-     * send let through.
+     * (20002), as this transaction sees them with the senders' member rows locked; returns the conversation of each
+     * group send let through.
      */
     private Map<Pending, Long> checkGroupSends(Connection c, List<Pending> batch, Map<Pending, Outcome> outcomes)
             throws SQLException {
-        List<Pending> toGroups = batch.stream().filter(p -> p.send() instanceof GroupSend).toList();
+        List<Pending> toGroups = batch.stream().filter(p -> p.send() instanceof GroupSend)
+                .sorted(Comparator.comparing((Pending p) -> p.send().appId())
+                        .thenComparingLong(p -> ((GroupSend) p.send()).groupId())
+                        .thenComparingLong(p -> p.send().message().senderId()))
+                .toList();
         if (toGroups.isEmpty()) {
             return Map.of();
         }
-        Map<GroupKey, GroupRow> found = groups.lockForSend(c,
-                toGroups.stream().map(p -> ((GroupSend) p.send()).group()).distinct().toList());
+        List<SenderChecked> checked = groups.checkSenders(c, toGroups.stream().map(p -> {
+            GroupSend send = (GroupSend) p.send();
+            return new SenderCheck(send.appId(), send.groupId(), send.membersOnly() ? send.message().senderId() : 0);
+        }).toList());
         Map<Pending, Long> conversationOf = new IdentityHashMap<>();
-        List<Pending> membersOnly = new ArrayList<>();
-        for (Pending pending : toGroups) {
+        for (int i = 0; i < toGroups.size(); i++) {
+            Pending pending = toGroups.get(i);
             GroupSend send = (GroupSend) pending.send();
-            GroupRow group = found.get(send.group());
-            if (group == null || group.destroyed()) {
+            SenderChecked check = checked.get(i);
+            if (!check.found() || check.destroyed()) {
                 outcomes.put(pending, Outcome.refused(new ApiException(ErrorCode.GROUP_NOT_FOUND,
                         "targets: no such group " + send.groupId())));
-                continue;
-            }
-            conversationOf.put(pending, group.conversationId());
-            if (send.membersOnly()) {
-                membersOnly.add(pending);
-            }
-        }
-        if (!membersOnly.isEmpty()) {
-            // a statement of its own: its snapshot is taken after the locks above were granted
-            boolean[] members = conversations.areMembers(c,
-                    membersOnly.stream().mapToLong(conversationOf::get).toArray(),
-                    membersOnly.stream().mapToLong(p -> p.send().message().senderId()).toArray());
-            for (int i = 0; i < members.length; i++) {
-                if (!members[i]) {
-                    Pending pending = membersOnly.get(i);
-                    conversationOf.remove(pending);
-                    outcomes.put(pending, Outcome.refused(new ApiException(ErrorCode.NOT_GROUP_MEMBER,
-                            "targets: sender is not a member of group " + ((GroupSend) pending.send()).groupId())));
-                }
+            } else if (send.membersOnly() && !check.member()) {
+                outcomes.put(pending, Outcome.refused(new ApiException(ErrorCode.NOT_GROUP_MEMBER,
+                        "targets: sender is not a member of group " + send.groupId())));
+            } else {
+                conversationOf.put(pending, check.conversationId());
             }
         }
         return conversationOf;

@@ -117,23 +117,6 @@ public class ConversationStore {
         }
     }
 
-    /** For each (conversation, user) pair, whether the user is a member of it; one round trip for all pairs. */
-    public boolean[] areMembers(Connection c, long[] conversationIds, long[] userIds) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select exists (select 1 from conversation_members m"
-                + " where m.conversation_id = t.cid and m.user_id = t.uid) from unnest(?::bigint[], ?::bigint[])"
-                + " with ordinality as t(cid, uid, ord) order by t.ord")) {
-            ps.setArray(1, Database.bigints(c, conversationIds));
-            ps.setArray(2, Database.bigints(c, userIds));
-            boolean[] members = new boolean[conversationIds.length];
-            try (ResultSet rs = ps.executeQuery()) {
-                for (int i = 0; rs.next(); i++) {
-                    members[i] = rs.getBoolean(1);
-                }
-            }
-            return members;
-        }
-    }
-
     /**
      * Moves a member's read (and delivered) position up to the given messages' seq; never backwards. The user's
      * own message counts as read by them (SendStore does this in the send's statement; this is its fallback).

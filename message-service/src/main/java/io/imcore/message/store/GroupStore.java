@@ -5,9 +5,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -29,34 +28,50 @@ public class GroupStore {
         }
     }
 
-    /** A group named by its app and id. */
-    public record GroupKey(String appId, long groupId) {}
+    /** A send to check: its group, and the user who must be a member of it (0: anyone may send, say an admin). */
+    public record SenderCheck(String appId, long groupId, long memberId) {}
+
+    /** What a send's check found: the group's conversation (0 and not found when there is no such group). */
+    public record SenderChecked(boolean found, long conversationId, boolean destroyed, boolean member) {}
 
     /**
-     * Those of {@code keys} (distinct, in any order) that exist, each row locked FOR SHARE until the transaction
-     * ends, in key order. Group management locks the row FOR UPDATE before it changes the members
-     * (GroupRepository.lock), so a membership read after this in the same transaction stays true until its commit.
+     * Checks the sends in one statement, answering in their order: the group, and for a {@code memberId} its member
+     * row, locked FOR KEY SHARE until the transaction ends. Removing a member deletes that row, which waits for the
+     * lock, and a row deleted by a removal that committed while this waited is not found: a member removed before
+     * the transaction commits is never counted as one. Pass the checks sorted by group and member, so that two
+     * transactions lock one group's member rows in one order.
      */
-    public Map<GroupKey, GroupRow> lockForSend(Connection c, List<GroupKey> keys) throws SQLException {
-        String[] apps = new String[keys.size()];
-        Long[] ids = new Long[keys.size()];
-        for (int i = 0; i < keys.size(); i++) {
-            apps[i] = keys.get(i).appId();
-            ids[i] = keys.get(i).groupId();
+    public List<SenderChecked> checkSenders(Connection c, List<SenderCheck> checks) throws SQLException {
+        int n = checks.size();
+        String[] apps = new String[n];
+        Long[] groups = new Long[n];
+        Long[] members = new Long[n];
+        for (int i = 0; i < n; i++) {
+            apps[i] = checks.get(i).appId();
+            groups[i] = checks.get(i).groupId();
+            members[i] = checks.get(i).memberId();
         }
-        try (PreparedStatement ps = c.prepareStatement("select g.app_id, g.group_id, g.conversation_id,"
-                + " g.destroyed_at is not null from groups g join unnest(?::text[], ?::bigint[]) as t(app_id, group_id)"
-                + " on g.app_id = t.app_id and g.group_id = t.group_id order by g.app_id, g.group_id for share of g")) {
+        try (PreparedStatement ps = c.prepareStatement("select g.conversation_id, g.destroyed_at is not null,"
+                + " m.user_id is not null from unnest(?::text[], ?::bigint[], ?::bigint[]) with ordinality"
+                + " as t(app_id, group_id, member_id, ord) left join groups g on g.app_id = t.app_id"
+                + " and g.group_id = t.group_id left join lateral (select cm.user_id from conversation_members cm"
+                + " where cm.conversation_id = g.conversation_id and cm.user_id = t.member_id for key share) m on true"
+                + " order by t.ord")) {
             ps.setArray(1, c.createArrayOf("text", apps));
-            ps.setArray(2, c.createArrayOf("bigint", ids));
-            Map<GroupKey, GroupRow> found = new HashMap<>(keys.size() * 2);
+            ps.setArray(2, c.createArrayOf("bigint", groups));
+            ps.setArray(3, c.createArrayOf("bigint", members));
+            List<SenderChecked> checked = new ArrayList<>(n);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    found.put(new GroupKey(rs.getString(1), rs.getLong(2)),
-                            new GroupRow(rs.getLong(2), rs.getLong(3), rs.getBoolean(4)));
+                    long conversation = rs.getLong(1);
+                    checked.add(rs.wasNull() ? new SenderChecked(false, 0, false, false)
+                            : new SenderChecked(true, conversation, rs.getBoolean(2), rs.getBoolean(3)));
                 }
             }
-            return found;
+            if (checked.size() != n) {
+                throw new IllegalStateException(n + " sends to check, " + checked.size() + " checked");
+            }
+            return checked;
         }
     }
 }
