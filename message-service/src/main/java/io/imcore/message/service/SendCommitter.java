@@ -46,16 +46,15 @@ import org.jboss.logging.Logger;
  * wait; each committer thread takes whatever is queued for it (up to {@code im.message.send-commit.max-batch}) and
  * stores it in one transaction: the group sends' checks first, then the transaction_id claims, then the 1:1
  * messages in one multi-row statement, then per group its messages with one lock of its conversation's row, then
- * the commit. Each caller is answered after the
- * commit that holds its message, so durability, the order within a conversation and the de-duplication are those
- * of a send alone. Nothing waits for a batch to fill: while one commit runs the next batch queues up, so a lone send
- * goes at once and a busy replica commits many per round trip.
+ * the commit. Each caller is answered after the commit that holds its message, so durability, the order within a
+ * conversation and the de-duplication are those of a send alone. Nothing waits for a batch to fill: while one
+ * commit runs the next batch queues up, so a lone send goes at once and a busy replica commits many per round trip.
  * <p>
  * A conversation's sends always go to the same thread, so two batches never wait for one conversation's row. Every
- * statement takes its rows in one order (claims by key, then 1:1 conversations by key, then groups by id), so two
- * batches cannot deadlock on the rest. A 1:1 conversation may appear once per statement: its second message waits
- * for the thread's next batch. A batch that fails is retried one message per transaction, so one bad message fails
- * only its own caller.
+ * statement takes its rows in one order (group senders' member rows by group and user, then claims by key, then
+ * 1:1 conversations by key, then groups by id), so two batches cannot deadlock on the rest. A 1:1 conversation
+ * may appear once per statement: its second message waits for the thread's next batch. A batch that fails is
+ * retried one message per transaction, so one bad message fails only its own caller.
  * <p>
  * A group send is checked here, in the transaction that stores it: the group must exist (20001) and, unless an admin
  * or the system sends, the sender must be a member (20002), with the sender's member row locked until the commit,
@@ -113,7 +112,7 @@ public class SendCommitter {
         }
     }
 
-    /** What a send's caller learns after the commit: the first call's answer (empty: this call stored it), or a refusal. */
+    /** What a caller learns after the commit: the first call's answer (empty: this call stored it), or a refusal. */
     private record Outcome(Optional<String> first, ApiException refusal) {
 
         static final Outcome STORED = new Outcome(Optional.empty(), null);
