@@ -21,6 +21,6 @@ public class AppRepository implements PanacheRepositoryBase<App, String> {
 
     /** Every app, oldest first (an operator runs a handful of apps, so the list is not paged). */
     public List<App> oldestFirst() {
-        return list("order by createdAt, appId");
+        return list("#" + App.OLDEST_FIRST);
     }
 }

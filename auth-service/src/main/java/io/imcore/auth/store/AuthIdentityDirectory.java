@@ -32,6 +32,6 @@ public class AuthIdentityDirectory implements IdentityDirectory {
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<UserState> user(String appId, long userId) {
-        return users.find("appId = ?1 and userId = ?2", appId, userId).project(UserState.class).firstResultOptional();
+        return users.state(appId, userId);
     }
 }

@@ -4,16 +4,25 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
+import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.Objects;
 
-/** A device of a user, numbered per user ({@code deviceSn}) in the order the user's devices were registered. */
+/**
+ * A device of a user, numbered per user ({@code deviceSn}) in the order the user's devices were registered. Its
+ * queries are named, as {@link User}'s are.
+ */
 @Entity
 @Table(name = "devices")
 @IdClass(Device.Key.class)
+@NamedQuery(name = Device.BY_GUID, query = "from Device where userId = ?1 and deviceGuid = ?2")
+@NamedQuery(name = Device.OF_USER, query = "from Device where userId = ?1 order by deviceSn")
 public class Device {
+
+    public static final String BY_GUID = "Device.byGuid";
+    public static final String OF_USER = "Device.ofUser";
 
     @Id
     public Long userId;

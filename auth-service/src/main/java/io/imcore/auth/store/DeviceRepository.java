@@ -9,10 +9,10 @@ import java.util.Optional;
 public class DeviceRepository implements PanacheRepositoryBase<Device, Device.Key> {
 
     public Optional<Device> findByGuid(long userId, String deviceGuid) {
-        return find("userId = ?1 and deviceGuid = ?2", userId, deviceGuid).firstResultOptional();
+        return find("#" + Device.BY_GUID, userId, deviceGuid).firstResultOptional();
     }
 
     public List<Device> ofUser(long userId) {
-        return list("userId = ?1 order by deviceSn", userId);
+        return list("#" + Device.OF_USER, userId);
     }
 }
