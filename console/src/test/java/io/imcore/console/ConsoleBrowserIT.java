@@ -39,6 +39,7 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -359,11 +360,25 @@ class ConsoleBrowserIT {
         browser.get(console.baseUrl() + "/console" + path);
     }
 
-    /** Clicks a button that sends a form and waits for the next page to replace this one. */
+    /**
+     * Clicks a button that sends a form and waits for the next page to replace this one. chromedriver can fail the
+     * click with "Node with given id does not belong to the document" when the page's DOM changed between finding the
+     * button and clicking it (seen once in CI on the System page); the page is then read and clicked again.
+     */
     private static void submit(String buttonId) {
-        WebElement page = browser.findElement(By.tagName("html"));
-        browser.findElement(By.id(buttonId)).click();
-        new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.stalenessOf(page));
+        for (int attempt = 1; ; attempt++) {
+            WebElement page = browser.findElement(By.tagName("html"));
+            try {
+                browser.findElement(By.id(buttonId)).click();
+            } catch (WebDriverException detached) {
+                if (attempt < 3 && String.valueOf(detached.getMessage()).contains("does not belong to the document")) {
+                    continue;
+                }
+                throw detached;
+            }
+            new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.stalenessOf(page));
+            return;
+        }
     }
 
     private static List<String> cells(By row) {
