@@ -251,9 +251,7 @@ class GroupCommitTest {
         long alice = api.newUser();
         long bob = api.newUser();
         api.sendText(alice, bob, "creates the conversation");
-        RequestContext caller = new RequestContext();
-        Map<String, String> headers = Map.of("app_id", api.appId, "access-token", api.userToken(alice));
-        callerChecks.check(Access.Level.USER, headers::get, caller);
+        RequestContext caller = checkedCaller(api, alice);
         SendRequest request = new SendRequest(0, "waits for the lock", null, null, null, null, List.of(bob), 1, null);
         try (Connection lock = dataSource.getConnection()) {
             lock.setAutoCommit(false);
@@ -316,9 +314,7 @@ class GroupCommitTest {
         long owner = api.newUser();
         long leaving = api.newUser();
         long group = api.createGroup(owner, List.of(leaving));
-        RequestContext caller = new RequestContext();
-        Map<String, String> headers = Map.of("app_id", api.appId, "access-token", api.userToken(leaving));
-        callerChecks.check(Access.Level.USER, headers::get, caller);
+        RequestContext caller = checkedCaller(api, leaving);
         SendRequest request = new SendRequest(0, "sent while leaving", null, null, null, null, List.of(group), 2,
                 null);
         CompletableFuture<Boolean> answer;
@@ -342,9 +338,7 @@ class GroupCommitTest {
             assertFalse(answer.isDone(), "answered while the group's membership was being changed");
             removal.commit();
         }
-        ExecutionException refused = assertThrows(ExecutionException.class, () -> answer.get(30, TimeUnit.SECONDS));
-        ApiException refusal = assertInstanceOf(ApiException.class, refused.getCause());
-        assertEquals(ErrorCode.NOT_GROUP_MEMBER, refusal.errorCode());
+        assertEquals(ErrorCode.NOT_GROUP_MEMBER, refusalOf(answer));
         assertEquals(0, MessageChecks.messagesWithContent(database, api, "sent while leaving"));
     }
 
@@ -385,15 +379,27 @@ class GroupCommitTest {
         for (CompletableFuture<Optional<String>> one : stored) {
             assertEquals(Optional.empty(), one.get(30, TimeUnit.SECONDS));
         }
-        ExecutionException refused = assertThrows(ExecutionException.class, () -> notMember.get(30, TimeUnit.SECONDS));
-        assertEquals(ErrorCode.NOT_GROUP_MEMBER, assertInstanceOf(ApiException.class, refused.getCause()).errorCode());
-        refused = assertThrows(ExecutionException.class, () -> noGroup.get(30, TimeUnit.SECONDS));
-        assertEquals(ErrorCode.GROUP_NOT_FOUND, assertInstanceOf(ApiException.class, refused.getCause()).errorCode());
+        assertEquals(ErrorCode.NOT_GROUP_MEMBER, refusalOf(notMember));
+        assertEquals(ErrorCode.GROUP_NOT_FOUND, refusalOf(noGroup));
         assertEquals(3, MessageChecks.messagesOfGroup(database, api, group));
         assertEquals(1, MessageChecks.count(database, "select count(*) from send_dedup where app_id = ?", api.appId),
                 "only the stored send's transaction_id is claimed");
         double[] after = batchMetric();
         assertEquals(2, after[0] - before[0], "the first send alone, then the other four in one commit");
+    }
+
+    /** The caller of a user token of the app, checked as /message/send checks it. */
+    private RequestContext checkedCaller(MessageApi api, long user) {
+        RequestContext caller = new RequestContext();
+        Map<String, String> headers = Map.of("app_id", api.appId, "access-token", api.userToken(user));
+        callerChecks.check(Access.Level.USER, headers::get, caller);
+        return caller;
+    }
+
+    /** The code of the ApiException the answer fails with; fails the test if it completes otherwise. */
+    private static ErrorCode refusalOf(CompletableFuture<?> answer) {
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> answer.get(30, TimeUnit.SECONDS));
+        return assertInstanceOf(ApiException.class, refused.getCause()).errorCode();
     }
 
     private static GroupSend toGroup(String appId, long groupId, long from, boolean membersOnly, Long transactionId) {
