@@ -12,9 +12,9 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
 /**
- * A push task ({@code push_tasks}): its normalized request and times, written here when it is accepted. Its state
- * after that, the expansion's checkpoint and push-worker's progress are written by single SQL statements that race
- * with each other (docs/push-fanout.md), so the entity only reads those columns.
+ * A push task ({@code push_tasks}) as task/detail and the task list read it. Every write is a single SQL statement:
+ * the accept's insert (TaskStore.insertIfEnabled, one round trip, docs/architecture.md), and the state, the
+ * expansion's checkpoint and push-worker's progress, which race with each other (docs/push-fanout.md).
  */
 @Entity
 @Table(name = "push_tasks")

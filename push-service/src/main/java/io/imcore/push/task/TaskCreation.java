@@ -2,34 +2,37 @@ package io.imcore.push.task;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
+import io.imcore.common.store.Database;
 import io.imcore.push.fanout.FanoutConfig;
 import io.imcore.push.notify.PushRequest;
-import io.imcore.push.store.PushTask;
-import io.imcore.push.store.PushTaskRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.transaction.Transactional;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
 import org.hibernate.Session;
 
 /**
- * Stores a new task: the {@link PushTask} entity and, when the request has a request_id, its claim in
- * push_request_ids (plain SQL on the session's connection: the claim is decided by one {@code insert ... on
- * conflict} across replicas). Both are one transaction (TaskCreationTransactionTest).
+ * Stores a new task: its push_tasks row, inserted only while the app's push is switched on
+ * ({@link TaskStore#insertIfEnabled}), and, when the request has a request_id, its claim in push_request_ids (one
+ * {@code insert ... on conflict} decides it across replicas). Without a request_id the insert runs alone with
+ * auto-commit: one round trip. With one, the insert and the claim are one transaction (TaskCreationTransactionTest).
  */
 @ApplicationScoped
 public class TaskCreation {
 
-    private final PushTaskRepository tasks;
+    private final Database database;
     private final TaskStore store;
     private final Session session;
     private final ObjectMapper mapper;
     private final FanoutConfig config;
 
-    public TaskCreation(PushTaskRepository tasks, TaskStore store, Session session, ObjectMapper mapper,
+    public TaskCreation(Database database, TaskStore store, Session session, ObjectMapper mapper,
             FanoutConfig config) {
-        this.tasks = tasks;
+        this.database = database;
         this.store = store;
         this.session = session;
         this.mapper = mapper;
@@ -39,25 +42,41 @@ public class TaskCreation {
     /** The task a call answers with, and whether this call stored it. */
     public record Stored(long taskId, boolean isNew) {}
 
-    @Transactional
+    /** Stores the task; 12006 when push is switched off for the app. */
     public Stored store(String appId, PushRequest request, TaskState state) {
-        PushTask task = new PushTask();
-        task.appId = appId;
-        task.state = state.wireName();
-        task.request = json(request);
-        task.showBeginAt = instant(request.showBeginTime());
-        task.showEndAt = instant(request.showEndTime());
-        tasks.persist(task); // an identity column: inserted now, so the id is known
-        if (request.requestId() != null) {
-            Optional<Long> first = session.doReturningWork(c ->
-                    store.claimRequestId(c, appId, request.requestId(), task.taskId, config.requestIdWindow()));
-            if (first.isPresent()) {
-                // a concurrent call with the same request_id won: nothing of ours stays
-                QuarkusTransaction.setRollbackOnly();
-                return new Stored(first.get(), false);
-            }
+        if (request.requestId() == null) {
+            return new Stored(database.autoCommit(c -> insert(c, appId, request, state)), true);
         }
-        return new Stored(task.taskId, true);
+        try {
+            // the caller's transaction if there is one (tests), else a new one
+            return QuarkusTransaction.joiningExisting().call(() -> session.doReturningWork(c -> {
+                long taskId = insert(c, appId, request, state);
+                Optional<Long> first = store.claimRequestId(c, appId, request.requestId(), taskId,
+                        config.requestIdWindow());
+                if (first.isPresent()) {
+                    throw new ClaimedBefore(first.get()); // rolls back our insert
+                }
+                return new Stored(taskId, true);
+            }));
+        } catch (ClaimedBefore e) {
+            // a concurrent call with the same request_id won: nothing of ours stays
+            return new Stored(e.taskId, false);
+        }
+    }
+
+    /** The request_id names another task: thrown out of the transaction so that it rolls back. */
+    private static final class ClaimedBefore extends RuntimeException {
+        private final long taskId;
+
+        ClaimedBefore(long taskId) {
+            super(null, null, false, false);
+            this.taskId = taskId;
+        }
+    }
+
+    private long insert(Connection c, String appId, PushRequest request, TaskState state) throws SQLException {
+        return store.insertIfEnabled(c, appId, state, json(request), instant(request.showBeginTime()),
+                instant(request.showEndTime())).orElseThrow(() -> new ApiException(ErrorCode.PUSH_NOT_ENABLED));
     }
 
     private String json(PushRequest request) {

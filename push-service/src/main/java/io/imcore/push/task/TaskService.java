@@ -76,10 +76,11 @@ public class TaskService {
                 return earlier.get();
             }
         }
-        if (!apps.isEnabled(appId)) {
-            throw new ApiException(ErrorCode.PUSH_NOT_ENABLED);
-        }
         if (request.attachmentUrl() != null) {
+            // push switched off answers 12006 before anything is downloaded; the insert checks it again
+            if (!apps.isEnabled(appId)) {
+                throw new ApiException(ErrorCode.PUSH_NOT_ENABLED);
+            }
             attachments.check(request.attachmentUrl());
         }
         TaskState state = request.showBeginTime() != null && request.showBeginTime() > Instant.now().getEpochSecond()

@@ -11,8 +11,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +23,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Plain SQL on push_tasks, push_task_counts and push_request_ids: the expansion's reads and single-statement state
- * changes (they race with push-worker's counter updates and with other replicas, docs/push-fanout.md) and the
- * request_id claim. A new task and task/detail go through the PushTask entity (TaskCreation, TaskService).
+ * Plain SQL on push_tasks, push_task_counts and push_request_ids: a new task (one statement, the accept path),
+ * the expansion's reads and single-statement state changes (they race with push-worker's counter updates and with
+ * other replicas, docs/push-fanout.md) and the request_id claim. task/detail reads the PushTask entity (TaskService).
  */
 @ApplicationScoped
 public class TaskStore {
@@ -33,6 +36,28 @@ public class TaskStore {
 
     public TaskStore(ObjectMapper mapper) {
         this.mapper = mapper;
+    }
+
+    /**
+     * Inserts a task for an app whose push is switched on, in one statement: the check and the insert are one round
+     * trip, which is what keeps an accept fast while an expansion takes the machine (docs/benchmarks.md "The accept
+     * in one statement"). Empty when push is off for the app (no push_apps row, or switched off).
+     */
+    public Optional<Long> insertIfEnabled(Connection c, String appId, TaskState state, String request,
+            Instant showBeginAt, Instant showEndAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into push_tasks (app_id, state, request, show_begin_at,"
+                + " show_end_at) select ?, ?, ?::jsonb, ?, ? where exists (select 1 from push_apps where app_id = ?"
+                + " and push_enabled) returning task_id")) {
+            ps.setString(1, appId);
+            ps.setString(2, state.wireName());
+            ps.setString(3, request);
+            ps.setObject(4, utc(showBeginAt), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setObject(5, utc(showEndAt), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setString(6, appId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+            }
+        }
     }
 
     /** The task a request_id named within the window, if any. */
@@ -225,6 +250,10 @@ public class TaskStore {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored push request must deserialize", e);
         }
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 
     private static Instant instant(Timestamp timestamp) {

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.push.app.PushApps;
 import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
@@ -26,8 +29,8 @@ import org.hibernate.Session;
 import org.junit.jupiter.api.Test;
 
 /**
- * A new task is one JTA transaction: the PushTask entity (Hibernate) and its request_id claim (plain SQL on the
- * session's connection) commit together or not at all.
+ * A new task with a request_id is one transaction: its push_tasks row and its request_id claim commit together or
+ * not at all. Without a request_id it is one statement, which stores nothing while push is switched off.
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
@@ -45,9 +48,12 @@ class TaskCreationTransactionTest {
     @Inject
     Session session;
 
+    @Inject
+    PushApps apps;
+
     @Test
     void aFailureAfterBothWritesLeavesNeitherTheTaskNorItsRequestId() {
-        String appId = "tasktx" + System.nanoTime();
+        String appId = enabledApp();
         AtomicLong rolledBack = new AtomicLong();
         assertThrows(IllegalStateException.class, () -> QuarkusTransaction.requiringNew().run(() -> {
             Stored stored = creation.store(appId, request("r-1"), TaskState.SCHEDULED);
@@ -70,12 +76,39 @@ class TaskCreationTransactionTest {
 
     @Test
     void aRequestIdHeldByAnotherTaskRollsBackTheNewEntity() {
-        String appId = "tasktx" + System.nanoTime();
+        String appId = enabledApp();
         Stored first = creation.store(appId, request("r-2"), TaskState.SCHEDULED);
         Stored second = creation.store(appId, request("r-2"), TaskState.SCHEDULED);
         assertFalse(second.isNew());
         assertEquals(first.taskId(), second.taskId(), "the repeat answers with the first task");
         assertEquals(1, readCount("push_tasks where app_id = '" + appId + "'"), "the repeat's own task is gone");
+    }
+
+    @Test
+    void pushSwitchedOffStoresNoTaskWithOrWithoutARequestId() {
+        String appId = enabledApp();
+        apps.setEnabled(appId, false);
+        for (String requestId : new String[] {null, "r-3"}) {
+            ApiException refused = assertThrows(ApiException.class,
+                    () -> creation.store(appId, request(requestId), TaskState.SCHEDULED));
+            assertEquals(ErrorCode.PUSH_NOT_ENABLED, refused.errorCode());
+        }
+        String never = "tasktx-never" + System.nanoTime(); // no push_apps row: push was never switched on
+        assertThrows(ApiException.class, () -> creation.store(never, request(null), TaskState.SCHEDULED));
+        assertEquals(0, readCount("push_tasks where app_id in ('" + appId + "', '" + never + "')"));
+        assertEquals(0, readCount("push_request_ids where app_id = '" + appId + "'"));
+
+        apps.setEnabled(appId, true);
+        Stored stored = creation.store(appId, request(null), TaskState.SCHEDULED);
+        assertTrue(stored.isNew());
+        assertEquals(1, readCount("push_tasks where app_id = '" + appId + "' and task_id = " + stored.taskId()
+                + " and state = 'scheduled' and show_begin_at is not null and request->>'strategy' is not null"));
+    }
+
+    private String enabledApp() {
+        String appId = "tasktx" + System.nanoTime();
+        apps.setEnabled(appId, true);
+        return appId;
     }
 
     /** A request scheduled far ahead, so the running expander leaves its task alone. */
