@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Counts delivery confirmations into {@code <channel>_received}, at most once per task and device (push_receipts),
@@ -13,7 +14,10 @@ import java.util.List;
  * push-service (provider receipt callbacks). Unknown tasks, devices and tokens count nothing.
  *
  * <p>A whole callback or poll is one statement, so the counter rows it raises are locked only for that statement:
- * push-worker's batch commits raise the same rows.
+ * push-worker's batch commits raise the same rows. The statement reads each distinct task once ({@code t}, a
+ * materialized CTE): joined per receipt, the planner probed push_tasks once per receipt, and a running task's row
+ * is updated once per batch, so each probe walked its dead index entries (16 buffers per probe, half of a callback's
+ * buffers: docs/benchmarks.md "Receipts: each task read once").
  */
 public final class Receipts {
 
@@ -22,6 +26,10 @@ public final class Receipts {
 
     /** A provider's receipt, the device named by its token on the channel. */
     public record TokenReceipt(long taskId, String token) {}
+
+    /** The receipts' tasks, each read once (the first parameter: their distinct ids). */
+    private static final String TASKS = "with t as materialized (select task_id, app_id from push_tasks"
+            + " where task_id = any(?::bigint[]))";
 
     private static final String COUNT = ", r as (insert into push_receipts (task_id, device_id, channel)"
             + " select distinct d.task_id, d.device_id, ? from d on conflict do nothing returning task_id),"
@@ -38,16 +46,17 @@ public final class Receipts {
         if (acks.isEmpty()) {
             return 0;
         }
-        try (PreparedStatement ps = c.prepareStatement("with i as (select * from unnest(?::bigint[], ?::text[],"
+        try (PreparedStatement ps = c.prepareStatement(TASKS + ", i as (select * from unnest(?::bigint[], ?::text[],"
                 + " ?::bigint[], ?::int[]) as i(task_id, app_id, user_id, device_sn)),"
-                + " d as (select t.task_id, v.device_id from i join push_tasks t on t.task_id = i.task_id"
+                + " d as (select t.task_id, v.device_id from i join t on t.task_id = i.task_id"
                 + " and t.app_id = i.app_id join push_devices v on v.app_id = i.app_id and v.user_id = i.user_id"
                 + " and v.device_sn = i.device_sn)" + COUNT)) {
-            ps.setArray(1, array(c, "bigint", acks.stream().map(DeviceAck::taskId).toArray()));
-            ps.setArray(2, array(c, "text", acks.stream().map(DeviceAck::appId).toArray()));
-            ps.setArray(3, array(c, "bigint", acks.stream().map(DeviceAck::userId).toArray()));
-            ps.setArray(4, array(c, "int", acks.stream().map(DeviceAck::deviceSn).toArray()));
-            return count(ps, 5, channel);
+            ps.setArray(1, distinctTasks(c, acks.stream().map(DeviceAck::taskId)));
+            ps.setArray(2, array(c, "bigint", acks.stream().map(DeviceAck::taskId).toArray()));
+            ps.setArray(3, array(c, "text", acks.stream().map(DeviceAck::appId).toArray()));
+            ps.setArray(4, array(c, "bigint", acks.stream().map(DeviceAck::userId).toArray()));
+            ps.setArray(5, array(c, "int", acks.stream().map(DeviceAck::deviceSn).toArray()));
+            return count(ps, 6, channel);
         }
     }
 
@@ -56,15 +65,16 @@ public final class Receipts {
         if (receipts.isEmpty()) {
             return 0;
         }
-        try (PreparedStatement ps = c.prepareStatement("with i as (select * from unnest(?::bigint[], ?::text[])"
+        try (PreparedStatement ps = c.prepareStatement(TASKS + ", i as (select * from unnest(?::bigint[], ?::text[])"
                 + " as i(task_id, token)),"
-                + " d as (select t.task_id, k.device_id from i join push_tasks t on t.task_id = i.task_id"
+                + " d as (select t.task_id, k.device_id from i join t on t.task_id = i.task_id"
                 + " join push_device_tokens k on k.app_id = t.app_id and k.channel = ? and k.token = i.token)"
                 + COUNT)) {
-            ps.setArray(1, array(c, "bigint", receipts.stream().map(TokenReceipt::taskId).toArray()));
-            ps.setArray(2, array(c, "text", receipts.stream().map(TokenReceipt::token).toArray()));
-            ps.setString(3, channel.wireName());
-            return count(ps, 4, channel);
+            ps.setArray(1, distinctTasks(c, receipts.stream().map(TokenReceipt::taskId)));
+            ps.setArray(2, array(c, "bigint", receipts.stream().map(TokenReceipt::taskId).toArray()));
+            ps.setArray(3, array(c, "text", receipts.stream().map(TokenReceipt::token).toArray()));
+            ps.setString(4, channel.wireName());
+            return count(ps, 5, channel);
         }
     }
 
@@ -75,6 +85,10 @@ public final class Receipts {
             rs.next();
             return rs.getInt(1);
         }
+    }
+
+    private static Array distinctTasks(Connection c, Stream<Long> taskIds) throws SQLException {
+        return array(c, "bigint", taskIds.distinct().toArray());
     }
 
     private static Array array(Connection c, String type, Object[] values) throws SQLException {
