@@ -16,8 +16,8 @@ import java.util.stream.Stream;
  * <p>A whole callback or poll is one statement, so the counter rows it raises are locked only for that statement:
  * push-worker's batch commits raise the same rows. The statement reads each distinct task once ({@code t}, a
  * materialized CTE): joined per receipt, the planner probed push_tasks once per receipt, and a running task's row
- * is updated once per batch, so each probe walked its dead index entries (16 buffers per probe, half of a callback's
- * buffers: docs/benchmarks.md "Receipts: each task read once").
+ * is updated once per batch, so each probe walked its dead index entries (16 buffers per probe, half of a
+ * callback's buffers: docs/benchmarks.md "The accept in one statement, and receipts reading each task once").
  */
 public final class Receipts {
 

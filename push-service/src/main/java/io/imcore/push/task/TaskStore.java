@@ -39,9 +39,9 @@ public class TaskStore {
     }
 
     /**
-     * Inserts a task for an app whose push is switched on, in one statement: the check and the insert are one round
-     * trip, which is what keeps an accept fast while an expansion takes the machine (docs/benchmarks.md "The accept
-     * in one statement"). Empty when push is off for the app (no push_apps row, or switched off).
+     * Inserts a task for an app whose push is switched on, in one statement: an accept waits for a busy PostgreSQL
+     * once instead of for a select, an insert and a commit (docs/benchmarks.md "The accept in one statement, and
+     * receipts reading each task once"). Empty when push is off for the app (no push_apps row, or switched off).
      */
     public Optional<Long> insertIfEnabled(Connection c, String appId, TaskState state, String request,
             Instant showBeginAt, Instant showEndAt) throws SQLException {
