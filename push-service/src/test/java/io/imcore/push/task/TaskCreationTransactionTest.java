@@ -99,10 +99,12 @@ class TaskCreationTransactionTest {
         assertEquals(0, readCount("push_request_ids where app_id = '" + appId + "'"));
 
         apps.setEnabled(appId, true);
-        Stored stored = creation.store(appId, request(null), TaskState.SCHEDULED);
+        PushRequest scheduled = request(null);
+        Stored stored = creation.store(appId, scheduled, TaskState.SCHEDULED);
         assertTrue(stored.isNew());
         assertEquals(1, readCount("push_tasks where app_id = '" + appId + "' and task_id = " + stored.taskId()
-                + " and state = 'scheduled' and show_begin_at is not null and request->>'strategy' is not null"));
+                + " and state = 'scheduled' and show_begin_at = to_timestamp(" + scheduled.showBeginTime() + ")"
+                + " and show_end_at is null and request->>'strategy' is not null"));
     }
 
     private String enabledApp() {
