@@ -44,7 +44,6 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -361,9 +360,14 @@ class ConsoleBrowserIT {
     }
 
     /**
-     * Clicks a button that sends a form and waits for the next page to replace this one. chromedriver can fail the
-     * click with "Node with given id does not belong to the document" when the page's DOM changed between finding the
-     * button and clicking it (seen once in CI on the System page); the page is then read and clicked again.
+     * chromedriver's error when an element's node left the document between finding it and using it, besides the
+     * stale-element error (seen in CI on a click and on the wait for the next page).
+     */
+    private static final String DETACHED = "does not belong to the document";
+
+    /**
+     * Clicks a button that sends a form and waits for the next page to replace this one. A click that fails because
+     * the page's DOM changed between finding the button and clicking it reads the page and clicks again.
      */
     private static void submit(String buttonId) {
         for (int attempt = 1; ; attempt++) {
@@ -371,13 +375,28 @@ class ConsoleBrowserIT {
             try {
                 browser.findElement(By.id(buttonId)).click();
             } catch (WebDriverException detached) {
-                if (attempt < 3 && String.valueOf(detached.getMessage()).contains("does not belong to the document")) {
+                if (attempt < 3 && String.valueOf(detached.getMessage()).contains(DETACHED)) {
                     continue;
                 }
                 throw detached;
             }
-            new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.stalenessOf(page));
+            new WebDriverWait(browser, Duration.ofSeconds(20)).until(driver -> leftTheDocument(page));
             return;
+        }
+    }
+
+    /** Whether the element's node was replaced: a stale element, or chromedriver's detached-node error. */
+    private static boolean leftTheDocument(WebElement element) {
+        try {
+            element.isEnabled();
+            return false;
+        } catch (StaleElementReferenceException replaced) {
+            return true;
+        } catch (WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains(DETACHED)) {
+                return true;
+            }
+            throw e;
         }
     }
 
