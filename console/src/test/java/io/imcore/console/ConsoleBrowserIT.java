@@ -359,11 +359,6 @@ class ConsoleBrowserIT {
         browser.get(console.baseUrl() + "/console" + path);
     }
 
-    /**
-     * chromedriver's error when an element's node left the document between finding it and using it, besides the
-     * stale-element error (seen in CI on a click and on the wait for the next page).
-     */
-    private static final String DETACHED = "does not belong to the document";
 
     /**
      * Clicks a button that sends a form and waits for the next page to replace this one. A click that fails because
@@ -375,7 +370,7 @@ class ConsoleBrowserIT {
             try {
                 browser.findElement(By.id(buttonId)).click();
             } catch (WebDriverException detached) {
-                if (attempt < 3 && String.valueOf(detached.getMessage()).contains(DETACHED)) {
+                if (attempt < 3 && isDetachedNode(detached)) {
                     continue;
                 }
                 throw detached;
@@ -393,11 +388,19 @@ class ConsoleBrowserIT {
         } catch (StaleElementReferenceException replaced) {
             return true;
         } catch (WebDriverException e) {
-            if (String.valueOf(e.getMessage()).contains(DETACHED)) {
+            if (isDetachedNode(e)) {
                 return true;
             }
             throw e;
         }
+    }
+
+    /**
+     * chromedriver's error when an element's node left the document between finding it and using it, besides the
+     * stale-element error (seen in CI on a click and on the wait for the next page).
+     */
+    private static boolean isDetachedNode(WebDriverException e) {
+        return String.valueOf(e.getMessage()).contains("does not belong to the document");
     }
 
     private static List<String> cells(By row) {
