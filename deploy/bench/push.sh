@@ -30,13 +30,18 @@
 #      delivery per channel (its threads' CPU from /proc, by the channel each thread serves, and the shared sender
 #      threads' CPU per channel as push-worker counts it), and Kafka's own
 #      ConsumerPerformance reading the same number of records from the channel topics;
+#   With PAUSE_WORKER=1, push-worker is stopped (SIGSTOP) from just before step 4's notify until the expansion is
+#   measured, then resumed (SIGCONT): the expansion and its accepts run with no delivery beside them (the issue's
+#   "expansion with nothing else running"), and the delivery afterwards with push-service idle; its rate is then
+#   also printed from the resume. The pause stays below the consumers' session timeout (45 s) while the expansion
+#   does; a longer one costs a rebalance at the resume, not data.
 #   7. prints a summary with the targets (expansion <= 30 s, push-service RSS < 400 MB, >= 20,000 deliveries/s,
 #      push-worker RSS < 300 MB).
 # The previous run's bench app (kept in .local/bench/push-apps for inspection) is deleted from the push
 # database when the next run starts.
 # Usage: deploy/bench/push.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
 # Knobs: DEVICES (1000000), ACCEPT_N (300), ACCEPT_C (4), ACCEPT_DELAY (2), LOAD_JAVA_OPTS, WORKERS (1 or 2),
-#   DELIVERY_TIMEOUT (900 s).
+#   DELIVERY_TIMEOUT (900 s), PAUSE_WORKER (0 or 1).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/../local/lib.sh" # ROOT, LOCAL, PG_PORT, KAFKA_PORT, SERVICE_PORT
@@ -47,6 +52,7 @@ ACCEPT_N="${ACCEPT_N:-300}"
 ACCEPT_C="${ACCEPT_C:-4}"
 ACCEPT_DELAY="${ACCEPT_DELAY:-2}"
 WORKERS="${WORKERS:-1}"
+PAUSE_WORKER="${PAUSE_WORKER:-0}"
 DELIVERY_TIMEOUT="${DELIVERY_TIMEOUT:-900}"
 LOAD_JAVA_OPTS="${LOAD_JAVA_OPTS:--XX:+UseSerialGC -Xmx256m}"
 PAGE_SIZE=5000 # im.push.fanout.page-size of push-service (application.properties)
@@ -112,6 +118,7 @@ curl -sS --max-time 10 -X PUT -H "platform-key: $PLATFORM_KEY" -H "app_id: $APP_
 
 # Every task of the bench app that is still scheduled (the accept-latency ones) is expired, however the run ends.
 cleanup() {
+  [[ -z "${paused_pids:-}" ]] || kill -CONT $paused_pids 2>/dev/null || true
   [[ -z "${sampler_pid:-}" ]] || kill "$sampler_pid" 2>/dev/null || true
   [[ -z "${extra_worker_pid:-}" ]] || kill "$extra_worker_pid" 2>/dev/null || true
   psql_push -c "update push_tasks set state = 'expired', finished_at = now()
@@ -239,7 +246,18 @@ worker_sender_cpu() {
 worker_threads_before="$(worker_thread_cpu)"
 senders_before="$(worker_sender_cpu)"
 kafka_tool deploy/bench/PushTopics.java snapshot "$BENCH_DIR/push-topics.before"
+if [[ "$PAUSE_WORKER" == 1 ]]; then
+  paused_pids="${worker_pids[*]}"
+  kill -STOP $paused_pids
+  log "push-worker paused (SIGSTOP) for the expansion"
+fi
 run push-expand accept_n="$ACCEPT_N" accept_c="$ACCEPT_C" accept_delay="$ACCEPT_DELAY" where="via the gateway"
+if [[ -n "${paused_pids:-}" ]]; then
+  kill -CONT $paused_pids
+  paused_pids=""
+  worker_resumed=$(now_ms)
+  log "push-worker resumed (SIGCONT)"
+fi
 expand_line="$(printf '%s\n' "${lines[@]}" | grep '^EXPAND|')"
 IFS='|' read -r _ task_id expand_s task_state devices_expanded batches_total target_sum targets first_page_s polls \
   <<<"$expand_line"
@@ -482,10 +500,15 @@ awk -v devices="$DEVICES" -v seed="$seed_s" -v task="$task_id" -v s="$expand_s" 
   printf "target: push-service RSS < 400 MB during the expansion: max %.1f MiB = %.1f MB -> %s\n", rm, rm * 1.048576, (rm * 1.048576 < 400 ? "met" : "MISSED")
 }'
 awk -v workers="$WORKERS" -v state="$d_state" -v s="$d_seconds" -v sent="$d_sent" -v failed="$d_failed" \
-  -v rejected="$d_rejected" -v batches="$d_batches" -v rss="$worker_rss_max_kb" -v consume="$consume_rate" 'BEGIN {
+  -v rejected="$d_rejected" -v batches="$d_batches" -v rss="$worker_rss_max_kb" -v consume="$consume_rate" \
+  -v resumed="${worker_resumed:-0}" -v created="$d_created_ms" 'BEGIN {
   processed = sent + failed + rejected
   printf "delivery (%d push-worker replica(s)): %d targets final (%s) %.1f s after acceptance: %.0f deliveries/s (%.0f sent/s)\n", workers, processed, state, s, processed / s, sent / s
   printf "delivery vs Kafka: push-worker %.1f records/s (%d records); ConsumerPerformance %s records/s -> ratio %.0f\n", batches / s, batches, consume, (batches > 0 && s > 0 ? consume / (batches / s) : 0)
+  if (resumed > 0) {
+    resumed_s = s - (resumed - created) / 1000
+    printf "delivery from the resume of push-worker (PAUSE_WORKER=1; push-service idle): %.1f s: %.0f deliveries/s\n", resumed_s, processed / resumed_s
+  }
   printf "target: >= 20,000 deliveries/s on 2 cores: %.0f/s -> %s\n", processed / s, (processed / s >= 20000 && state == "done" ? "met" : "MISSED")
   printf "target: push-worker RSS < 300 MB: max %.1f MiB = %.1f MB (sum of %d replica(s)) -> %s\n", rss / 1024, rss * 1.024 / 1000, workers, (rss * 1.024 / 1000 < 300 * workers ? "met" : "MISSED")
 }'
