@@ -68,8 +68,10 @@ source "$LOCAL/env" # BASE_URL, PLATFORM_KEY (the demo app's APP_ID and ADMIN_TO
 mkdir -p "$BENCH_DIR"
 
 log() { echo "push-bench: $*" >&2; }
+# the server's own psql, not Debian's wrapper script (a Perl interpreter per call)
+PSQL="$(dirname "$(tr '\0' '\n' <"/proc/$(<"$LOCAL/pids/postgres.pid")/cmdline" | head -n 1)")/psql"
 psql_push() {
-  PGPASSWORD=push psql -h 127.0.0.1 -p "$PG_PORT" -U push -d push -v ON_ERROR_STOP=1 -Atq "$@"
+  PGPASSWORD=push PGSSLMODE=disable "$PSQL" -h 127.0.0.1 -p "$PG_PORT" -U push -d push -v ON_ERROR_STOP=1 -Atq "$@"
 }
 load() {
   local java_opts
@@ -120,6 +122,7 @@ curl -sS --max-time 10 -X PUT -H "platform-key: $PLATFORM_KEY" -H "app_id: $APP_
 cleanup() {
   [[ -z "${paused_pids:-}" ]] || kill -CONT $paused_pids 2>/dev/null || true
   [[ -z "${sampler_pid:-}" ]] || kill "$sampler_pid" 2>/dev/null || true
+  [[ -z "${rss_sampler_pid:-}" ]] || kill "$rss_sampler_pid" 2>/dev/null || true
   [[ -z "${extra_worker_pid:-}" ]] || kill "$extra_worker_pid" 2>/dev/null || true
   psql_push -c "update push_tasks set state = 'expired', finished_at = now()
     where app_id = '$APP_ID' and state in ('scheduled', 'accepted')" >/dev/null 2>&1 || true
@@ -198,26 +201,37 @@ fi
 for url in $(for c in "${SIMULATOR_CHANNELS[@]}"; do simulator_url "$c"; done); do
   curl -fsS -k -X POST "$url/_sim/reset" >/dev/null
 done
-# every 500 ms: time, push-worker RSS (sum over replicas, KiB), and per channel processed/target of the task
-# being delivered (the newest of the app that is not scheduled)
+# Every 500 ms, without starting a process per sample (psql, ps and date started twice a second took ~0.3 of the
+# 2 cores from the system measured: perf, docs/benchmarks.md "The harness's own samples"):
+# - $samples, from one psql session (\watch): time, the state of the task being delivered (the newest of the app
+#   that is not scheduled) and per channel its processed/target;
+# - $worker_rss_file, from /proc with shell builtins: time and push-worker's RSS (sum over replicas, KiB).
 samples="$BENCH_DIR/push-delivery.samples"
-: >"$samples"
+worker_rss_file="$BENCH_DIR/push-delivery.rss"
+PGPASSWORD=push PGSSLMODE=disable "$PSQL" -h 127.0.0.1 -p "$PG_PORT" -U push -d push -Atq >"$samples" 2>/dev/null <<SQL &
+select (extract(epoch from clock_timestamp()) * 1000)::bigint || '|' || t.task_id || '|' || t.state || '|'
+  || coalesce((select string_agg(n.channel || '=' || (n.sent + n.failed + n.rejected) || '/'
+    || (n.target - n.fallback_out + n.fallback_in), ',' order by n.channel) from push_task_counts n
+    where n.task_id = t.task_id), '')
+from (select max(task_id) as task_id from push_tasks where app_id = '$APP_ID'
+  and state in ('expanding', 'dispatching', 'done', 'expired')) m join push_tasks t on t.task_id = m.task_id
+\watch 0.5
+SQL
+sampler_pid=$!
 (
+  exec {tick}<> <(:) # read -t on a pipe nobody writes to: a 500 ms pause without a sleep process
   while :; do
     rss=0
     for p in "${worker_pids[@]}"; do
-      r="$(ps -o rss= -p "$p" 2>/dev/null || echo 0)"
-      rss=$((rss + r))
+      while read -r key value _; do
+        [[ "$key" == VmRSS: ]] && { rss=$((rss + value)); break; }
+      done <"/proc/$p/status" 2>/dev/null || true
     done
-    counts="$(psql_push -c "select coalesce(string_agg(n.channel || '=' || (n.sent + n.failed + n.rejected) || '/'
-      || (n.target - n.fallback_out + n.fallback_in), ',' order by n.channel), '') from push_task_counts n
-      where n.task_id = (select max(task_id) from push_tasks where app_id = '$APP_ID'
-      and state in ('expanding', 'dispatching', 'done', 'expired'))" 2>/dev/null || true)"
-    echo "$(now_ms) $rss $counts" >>"$samples"
-    sleep 0.5
+    echo "$((${EPOCHREALTIME/[.,]/} / 1000)) $rss"
+    read -r -t 0.5 -u "$tick" _ || true
   done
-) &
-sampler_pid=$!
+) >"$worker_rss_file" &
+rss_sampler_pid=$!
 # CPU seconds (utime + stime) of one process or thread from its /proc/.../stat, 0 when it is gone. The fields are
 # counted after the name's closing parenthesis: names may hold spaces (the JVM's "VM Thread", "C2 CompilerThre").
 # utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
@@ -292,8 +306,17 @@ cpu_seconds() {
 cpu_before="$(cpu_seconds)"
 delivery_started=$(now_ms)
 deadline=$((SECONDS + DELIVERY_TIMEOUT))
-until [[ "$(psql_push -c "select state in ('done', 'expired') from push_tasks where task_id = $task_id")" == t ]]; do
+# the task's state from the sampler's newest line (no process per poll)
+task_finished() {
+  local lines sample_task state
+  mapfile -t lines <"$samples"
+  ((${#lines[@]} > 0)) || return 1
+  IFS='|' read -r _ sample_task state _ <<<"${lines[-1]}"
+  [[ "$sample_task" == "$task_id" && ("$state" == done || "$state" == expired) ]]
+}
+until task_finished; do
   ((SECONDS < deadline)) || { echo "task $task_id not done after $DELIVERY_TIMEOUT s" >&2; break; }
+  kill -0 "$sampler_pid" 2>/dev/null || { echo "the delivery sampler (psql) stopped" >&2; exit 1; }
   sleep 0.5
 done
 delivery_wall="$(awk -v a="$delivery_started" -v b="$(now_ms)" 'BEGIN { print (b - a) / 1000 }')"
@@ -302,8 +325,9 @@ echo "CPU in cores over the delivery after the expansion ($delivery_wall s; post
 join <(sort <<<"$cpu_before") <(sort <<<"$cpu_after") \
   | awk -v w="$delivery_wall" '{ printf "  %s %.2f\n", $1, ($3 - $2) / w }'
 sleep 1 # one more sample at the final counts
-kill "$sampler_pid" 2>/dev/null || true
+kill "$sampler_pid" "$rss_sampler_pid" 2>/dev/null || true
 sampler_pid=""
+rss_sampler_pid=""
 delivery_line="$(psql_push -F '|' -c "select t.state, extract(epoch from t.finished_at - t.created_at),
   (extract(epoch from t.created_at) * 1000)::bigint, t.batches_total, t.batches_done,
   sum(n.sent), sum(n.failed), sum(n.rejected), sum(n.fallback_in),
@@ -379,17 +403,17 @@ print(f"push-worker CPU, whole push: {total:.1f} CPU-s / {sum(processed.values()
       f"{spent.get('vendor http', 0):.1f} CPU-s (shared among the vendor channels above)")
 PY
 # per channel: the first sample at which its processed count reached its target, from acceptance
-channel_rates="$(python3 - "$samples" "$d_created_ms" <<'PY'
+channel_rates="$(python3 - "$samples" "$worker_rss_file" "$d_created_ms" "$task_id" <<'PY'
 import sys
-samples, created = sys.argv[1], int(sys.argv[2])
-rows, rss_max = [], 0
+samples, rss_samples, created, task = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+rss_max = max((int(line.split()[1]) for line in open(rss_samples) if len(line.split()) == 2), default=0)
+rows = []
 for line in open(samples):
-    parts = line.split()
-    if len(parts) < 2:
+    parts = line.strip().split("|")
+    if len(parts) != 4 or parts[1] != task:
         continue
-    rss_max = max(rss_max, int(parts[1]))
     counts = {}
-    for item in (parts[2].split(",") if len(parts) > 2 else []):
+    for item in (parts[3].split(",") if parts[3] else []):
         channel, pair = item.split("=")
         counts[channel] = tuple(map(int, pair.split("/")))
     rows.append((int(parts[0]), counts))
@@ -510,7 +534,7 @@ awk -v workers="$WORKERS" -v state="$d_state" -v s="$d_seconds" -v sent="$d_sent
     printf "delivery from the resume of push-worker (PAUSE_WORKER=1; push-service idle): %.1f s: %.0f deliveries/s\n", resumed_s, processed / resumed_s
   }
   printf "target: >= 20,000 deliveries/s on 2 cores: %.0f/s -> %s\n", processed / s, (processed / s >= 20000 && state == "done" ? "met" : "MISSED")
-  printf "target: push-worker RSS < 300 MB: max %.1f MiB = %.1f MB (sum of %d replica(s)) -> %s\n", rss / 1024, rss * 1.024 / 1000, workers, (rss * 1.024 / 1000 < 300 * workers ? "met" : "MISSED")
+  printf "target: push-worker RSS < 300 MB: max %.1f MiB = %.1f MB (sum of %d replica(s)) -> %s\n", rss / 1024, rss * 1.024 / 1000, workers, (rss > 0 && rss * 1.024 / 1000 < 300 * workers ? "met" : "MISSED")
 }'
 for pidfile in "$LOCAL"/pids/*.pid; do
   name="$(basename "$pidfile" .pid)"
