@@ -68,8 +68,13 @@ source "$LOCAL/env" # BASE_URL, PLATFORM_KEY (the demo app's APP_ID and ADMIN_TO
 mkdir -p "$BENCH_DIR"
 
 log() { echo "push-bench: $*" >&2; }
-# the server's own psql, not Debian's wrapper script (a Perl interpreter per call)
-PSQL="$(dirname "$(tr '\0' '\n' <"/proc/$(<"$LOCAL/pids/postgres.pid")/cmdline" | head -n 1)")/psql"
+# the server's own psql, not Debian's wrapper script (a Perl interpreter per call); the one on PATH when the server
+# has none beside it (PG_MODE=embedded)
+PSQL=psql
+if [[ -f "$LOCAL/pids/postgres.pid" ]]; then
+  server_psql="$(dirname "$(tr '\0' '\n' <"/proc/$(<"$LOCAL/pids/postgres.pid")/cmdline" | head -n 1)")/psql"
+  [[ -x "$server_psql" ]] && PSQL="$server_psql"
+fi
 psql_push() {
   PGPASSWORD=push PGSSLMODE=disable "$PSQL" -h 127.0.0.1 -p "$PG_PORT" -U push -d push -v ON_ERROR_STOP=1 -Atq "$@"
 }
