@@ -359,7 +359,6 @@ class ConsoleBrowserIT {
         browser.get(console.baseUrl() + "/console" + path);
     }
 
-
     /**
      * Clicks a button that sends a form and waits for the next page to replace this one. A click that fails because
      * the page's DOM changed between finding the button and clicking it reads the page and clicks again.
