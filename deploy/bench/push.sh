@@ -206,13 +206,14 @@ fi
 for url in $(for c in "${SIMULATOR_CHANNELS[@]}"; do simulator_url "$c"; done); do
   curl -fsS -k -X POST "$url/_sim/reset" >/dev/null
 done
-# Every 500 ms, without starting a process per sample (psql, ps and date started twice a second took ~0.3 of the
-# 2 cores from the system measured: perf, docs/benchmarks.md "The harness's own samples"):
+# Every 500 ms, without starting a process per sample (psql, ps and date started twice a second: ~0.4 of the
+# 2 cores in a perf profile of a delivery, docs/benchmarks.md "The harness's own samples"):
 # - $samples, from one psql session (\watch): time, the state of the task being delivered (the newest of the app
 #   that is not scheduled) and per channel its processed/target;
 # - $worker_rss_file, from /proc with shell builtins: time and push-worker's RSS (sum over replicas, KiB).
 samples="$BENCH_DIR/push-delivery.samples"
 worker_rss_file="$BENCH_DIR/push-delivery.rss"
+# psql itself in the background, not psql_push: $! must be the process that the kills below stop
 PGPASSWORD=push PGSSLMODE=disable "$PSQL" -h 127.0.0.1 -p "$PG_PORT" -U push -d push -Atq >"$samples" 2>/dev/null <<SQL &
 select (extract(epoch from clock_timestamp()) * 1000)::bigint || '|' || t.task_id || '|' || t.state || '|'
   || coalesce((select string_agg(n.channel || '=' || (n.sent + n.failed + n.rejected) || '/'
