@@ -36,7 +36,8 @@
 #   also printed from the resume. The pause stays below the consumers' session timeout (45 s) while the expansion
 #   does; a longer one costs a rebalance at the resume, not data.
 #   7. prints a summary with the targets (expansion <= 30 s, push-service RSS < 400 MB, >= 20,000 deliveries/s,
-#      push-worker RSS < 300 MB).
+#      push-worker RSS < 300 MB), and the JIT's work in push-service and push-worker from just before the notify
+#      until done (methods compiled, wall time of the compilations): how cold the run was.
 # The previous run's bench app (kept in .local/bench/push-apps for inspection) is deleted from the push
 # database when the next run starts.
 # Usage: deploy/bench/push.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
@@ -263,6 +264,17 @@ worker_sender_cpu() {
       | sed -n 's/^push_worker_sender_cpu_seconds_total{.*channel="\([a-z_]*\)".*} \(.*\)$/\1 \2/p'
   done | awk '{ s[$1] += $2 } END { for (c in s) print c, s[c] }'
 }
+# the JIT's work in push-service and push-worker over the push (methods compiled, time in the compiler threads):
+# what separates a cold run from a warm one. jcmd starts a JVM, so this is read only before and after the push.
+jit_counters() {
+  local name
+  for name in push-service push-worker; do
+    jcmd "$(<"$LOCAL/pids/$name.pid")" PerfCounter.print 2>/dev/null | awk -v name="$name" -F= '
+      /^sun.ci.totalCompiles=/ { n = $2 } /^java.ci.totalTime=/ { t = $2 } /^sun.os.hrt.frequency=/ { f = $2 }
+      END { printf "%s %d %.1f\n", name, n, (f > 0 ? t / f : 0) }'
+  done
+}
+jit_before="$(jit_counters)"
 worker_threads_before="$(worker_thread_cpu)"
 senders_before="$(worker_sender_cpu)"
 kafka_tool deploy/bench/PushTopics.java snapshot "$BENCH_DIR/push-topics.before"
@@ -542,6 +554,10 @@ awk -v workers="$WORKERS" -v state="$d_state" -v s="$d_seconds" -v sent="$d_sent
   printf "target: >= 20,000 deliveries/s on 2 cores: %.0f/s -> %s\n", processed / s, (processed / s >= 20000 && state == "done" ? "met" : "MISSED")
   printf "target: push-worker RSS < 300 MB: max %.1f MiB = %.1f MB (sum of %d replica(s)) -> %s\n", rss / 1024, rss * 1.024 / 1000, workers, (rss > 0 && rss * 1.024 / 1000 < 300 * workers ? "met" : "MISSED")
 }'
+jit_after="$(jit_counters)"
+awk 'NR == FNR { n[$1] = $2; t[$1] = $3; next } $1 in n {
+  printf "JIT over the push, %s: %d methods compiled, %.1f s in the compiler threads (wall time of the compilations)\n",
+    $1, $2 - n[$1], $3 - t[$1] }' <(echo "$jit_before") <(echo "$jit_after")
 for pidfile in "$LOCAL"/pids/*.pid; do
   name="$(basename "$pidfile" .pid)"
   rss_kb="$(ps -o rss= -p "$(<"$pidfile")" 2>/dev/null || true)"
