@@ -25,6 +25,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -44,14 +45,17 @@ final class ChannelTopics implements AutoCloseable {
     private final String bootstrapServers;
     private final String transactionalId;
     private final Duration transactionTimeout;
+    private final String compression;
     private final ObjectMapper mapper;
     private final Admin admin;
     private KafkaProducer<String, byte[]> producer;
 
-    ChannelTopics(String bootstrapServers, String transactionalId, Duration transactionTimeout, ObjectMapper mapper) {
+    ChannelTopics(String bootstrapServers, String transactionalId, Duration transactionTimeout, String compression,
+            ObjectMapper mapper) {
         this.bootstrapServers = bootstrapServers;
         this.transactionalId = transactionalId;
         this.transactionTimeout = transactionTimeout;
+        this.compression = compression(compression);
         this.mapper = mapper;
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -83,6 +87,16 @@ final class ChannelTopics implements AutoCloseable {
         } catch (ExecutionException | RuntimeException e) {
             drop();
             throw e instanceof KafkaException k ? k : new KafkaException("fan-out step not committed", e);
+        }
+    }
+
+    /** The name as the producer's {@code compression.type}; a name Kafka does not know fails at start, not per step. */
+    static String compression(String name) {
+        try {
+            return CompressionType.forName(name).name;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("im.push.fanout.compression: not one of Kafka's compression types "
+                    + "(none, gzip, snappy, lz4, zstd): " + name, e);
         }
     }
 
@@ -169,7 +183,7 @@ final class ChannelTopics implements AutoCloseable {
             props.put(ProducerConfig.ACKS_CONFIG, "all");
             props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
             props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-            props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+            props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
             props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
             KafkaProducer<String, byte[]> created =
                     new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());

@@ -79,6 +79,7 @@ public class Expander {
         this.mapper = mapper;
         this.bootstrapServers = bootstrapServers;
         this.batchSizes = batchSizes(config);
+        ChannelTopics.compression(config.compression()); // fails the start on a name Kafka does not know
         for (Channel channel : Channel.values()) {
             routedTargets.put(channel, Counter.builder("im_push_targets_routed").tag("channel", channel.wireName())
                     .description("devices the expansion routed to the channel").register(registry));
@@ -125,7 +126,7 @@ public class Expander {
 
     private void loop(String transactionalId) {
         try (ChannelTopics topics = new ChannelTopics(bootstrapServers, transactionalId,
-                config.transactionTimeout(), mapper)) {
+                config.transactionTimeout(), config.compression(), mapper)) {
             while (running) {
                 boolean worked = false;
                 try {

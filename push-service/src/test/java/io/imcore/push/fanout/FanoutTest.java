@@ -295,7 +295,8 @@ class FanoutTest {
                 Instant.now().getEpochSecond() + 3_600, null);
         String bootstrap = org.eclipse.microprofile.config.ConfigProvider.getConfig()
                 .getValue("kafka.bootstrap.servers", String.class);
-        try (ChannelTopics crashed = new ChannelTopics(bootstrap, "test-crashed-" + task, Duration.ofSeconds(5), mapper)) {
+        try (ChannelTopics crashed = new ChannelTopics(bootstrap, "test-crashed-" + task, Duration.ofSeconds(5),
+                "lz4", mapper)) {
             long floor = crashed.checkpointFloor(task);
             database.inTransaction(c -> {
                 tasks.startExpanding(c, task, floor);
