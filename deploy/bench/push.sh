@@ -19,9 +19,9 @@
 #      clients, gateway): accepts while an expansion runs;
 #   5. counts what the expansion wrote to the push.* topics (deploy/bench/PushTopics.java: records, bytes, bytes
 #      on disk) and runs Kafka's own org.apache.kafka.tools.ProducerPerformance for the same record count to a
-#      6-partition scratch topic with acks=all, lz4 and the expander's batching (linger.ms=5, batch.size=256 KiB),
-#      --throughput -1: once with random payloads of the same average size (--record-size), once with a sample
-#      of the expansion's own records (--payload-file: same sizes and compressibility);
+#      6-partition scratch topic with acks=all, the expander's compression.type and batching (linger.ms=5,
+#      batch.size=256 KiB), --throughput -1: once with random payloads of the same average size (--record-size),
+#      once with a sample of the expansion's own records (--payload-file: same sizes and compressibility);
 #   6. delivery: push-worker (WORKERS replicas: 1, or 2 with a second process started for the run) sends the
 #      same task through every channel to the provider simulators (the bench app's certificates point at them;
 #      the 10 % online devices go to svcpush, find no live connection in message-service and fall back to their OS
@@ -467,14 +467,19 @@ kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTST
 sleep 1
 kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create \
   --topic "$PERF_TOPIC" --partitions 6 --replication-factor 1 >/dev/null
+# the expander's compression.type: what the stack gave push-service (up.sh: none), else its default (lz4)
+expander_compression="$(tr '\0' '\n' <"/proc/$(<"$LOCAL/pids/push-service.pid")/environ" \
+  | sed -n 's/^IM_PUSH_FANOUT_COMPRESSION=//p')"
+expander_compression="${expander_compression:-lz4}"
 # perf PAYLOAD_ARGS...: ProducerPerformance's summary line ("N records sent, R records/sec (M MB/sec), ...")
 perf() {
   kafka_tool org.apache.kafka.tools.ProducerPerformance --topic "$PERF_TOPIC" --num-records "$records" \
-    --throughput -1 "$@" --producer-props bootstrap.servers="$KAFKA_BOOTSTRAP" acks=all compression.type=lz4 \
+    --throughput -1 "$@" --producer-props bootstrap.servers="$KAFKA_BOOTSTRAP" acks=all \
+    compression.type="$expander_compression" \
     linger.ms=5 batch.size=262144 max.request.size=8388608 2>/dev/null | grep 'records sent' | tail -n 1
 }
 perf_random="$(perf --record-size "$avg_bytes")"
-echo "ProducerPerformance, random payloads of $avg_bytes bytes: $perf_random"
+echo "ProducerPerformance ($expander_compression), random payloads of $avg_bytes bytes: $perf_random"
 perf_real="$(perf --payload-file "$BENCH_DIR/push-payloads.txt")"
 echo "ProducerPerformance, the expansion's own records (1000 sampled): $perf_real"
 # seconds = records / (records/sec)
@@ -531,7 +536,7 @@ awk -v devices="$DEVICES" -v seed="$seed_s" -v task="$task_id" -v s="$expand_s" 
   printf "expansion: %.0f devices/s; targets %s (sum %s, unreachable %d)\n", expanded / s, targets, tsum, expanded - tsum
   printf "expansion: one page (three statements) mid-table %.1f ms in EXPLAIN ANALYZE -> ~%.1f s of the %.2f s for %d pages\n", page_ms, page_ms * pages / 1000, s, pages
   printf "expansion CPU: push-service %.1f CPU-s (%.2f cores), postgres %.1f CPU-s, kafka %.1f CPU-s\n", pcpu * s, pcpu, gcpu * s, kcpu * s
-  printf "kafka: the expansion wrote %d records (batches + checkpoints), %.1f MB (key+value), avg %d bytes; %.1f MB on disk (lz4, x%.1f)\n", records, bytes / 1e6, avg, disk / 1e6, (disk > 0 ? bytes / disk : 0)
+  printf "kafka: the expansion wrote %d records (batches + checkpoints), %.1f MB (key+value), avg %d bytes; %.1f MB on disk (compressed x%.1f)\n", records, bytes / 1e6, avg, disk / 1e6, (disk > 0 ? bytes / disk : 0)
   printf "kafka: per topic records/bytes: %s\n", per_topic
   printf "ProducerPerformance, same count, random %d-byte payloads: %.2f s (%s MB/s)\n", avg, pr, prm
   printf "ProducerPerformance, same count, a sample of the expansion records: %.2f s (%s MB/s)\n", pp, ppm
