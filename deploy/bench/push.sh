@@ -271,7 +271,7 @@ jit_counters() {
   for name in push-service push-worker; do
     jcmd "$(<"$LOCAL/pids/$name.pid")" PerfCounter.print 2>/dev/null | awk -v name="$name" -F= '
       /^sun.ci.totalCompiles=/ { n = $2 } /^java.ci.totalTime=/ { t = $2 } /^sun.os.hrt.frequency=/ { f = $2 }
-      END { printf "%s %d %.1f\n", name, n, (f > 0 ? t / f : 0) }'
+      END { if (n != "" && f > 0) printf "%s %d %.1f\n", name, n, t / f }'
   done
 }
 jit_before="$(jit_counters)"
