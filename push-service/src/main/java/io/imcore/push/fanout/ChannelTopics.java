@@ -50,12 +50,13 @@ final class ChannelTopics implements AutoCloseable {
     private final Admin admin;
     private KafkaProducer<String, byte[]> producer;
 
+    /** {@code compression}: a name {@link #compression(String)} accepted. */
     ChannelTopics(String bootstrapServers, String transactionalId, Duration transactionTimeout, String compression,
             ObjectMapper mapper) {
         this.bootstrapServers = bootstrapServers;
         this.transactionalId = transactionalId;
         this.transactionTimeout = transactionTimeout;
-        this.compression = compression(compression);
+        this.compression = compression;
         this.mapper = mapper;
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

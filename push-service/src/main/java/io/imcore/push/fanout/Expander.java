@@ -57,6 +57,7 @@ public class Expander {
     private final ObjectMapper mapper;
     private final String bootstrapServers;
     private final Map<Channel, Integer> batchSizes;
+    private final String compression;
     private final Map<Channel, Counter> routedTargets = new EnumMap<>(Channel.class);
     private final Timer stepTimer;
     private final Object signal = new Object();
@@ -79,7 +80,7 @@ public class Expander {
         this.mapper = mapper;
         this.bootstrapServers = bootstrapServers;
         this.batchSizes = batchSizes(config);
-        ChannelTopics.compression(config.compression()); // fails the start on a name Kafka does not know
+        this.compression = ChannelTopics.compression(config.compression()); // fails the start on an unknown name
         for (Channel channel : Channel.values()) {
             routedTargets.put(channel, Counter.builder("im_push_targets_routed").tag("channel", channel.wireName())
                     .description("devices the expansion routed to the channel").register(registry));
@@ -126,7 +127,7 @@ public class Expander {
 
     private void loop(String transactionalId) {
         try (ChannelTopics topics = new ChannelTopics(bootstrapServers, transactionalId,
-                config.transactionTimeout(), config.compression(), mapper)) {
+                config.transactionTimeout(), compression, mapper)) {
             while (running) {
                 boolean worked = false;
                 try {
