@@ -61,12 +61,10 @@ public class RecordCodec {
         }
         System.out.printf("%s: %d channel batches, %d targets, %d rounds, %s%n", payloads, batches.size(), targets,
                 rounds, System.getProperty("java.vm.version"));
+        List<byte[]> jsonRecords = encode(json, batches);
         for (ObjectMapper mapper : List.of(json, positional)) {
             String name = mapper == json ? "JSON objects" : "positional arrays";
-            List<byte[]> encoded = new ArrayList<>();
-            for (PushBatch batch : batches) {
-                encoded.add(mapper.writeValueAsBytes(batch));
-            }
+            List<byte[]> encoded = mapper == json ? jsonRecords : encode(mapper, batches);
             List<String> strings = encoded.stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList();
             long bytes = encoded.stream().mapToLong(b -> b.length).sum();
             report(name + ", write", targets, rounds, () -> {
@@ -108,14 +106,18 @@ public class RecordCodec {
             System.out.printf("  %s: %d bytes per target, LZ4 ratio %.2f%n", name, bytes / targets,
                     (double) bytes / compressed[0]);
         }
-        List<byte[]> records = new ArrayList<>();
-        for (PushBatch batch : batches) {
-            records.add(json.writeValueAsBytes(batch));
-        }
         for (CompressionType type : List.of(CompressionType.LZ4, CompressionType.SNAPPY, CompressionType.ZSTD,
                 CompressionType.GZIP)) {
-            kafkaCodec(type, records, targets, rounds);
+            kafkaCodec(type, jsonRecords, targets, rounds);
         }
+    }
+
+    private static List<byte[]> encode(ObjectMapper mapper, List<PushBatch> batches) throws Exception {
+        List<byte[]> encoded = new ArrayList<>();
+        for (PushBatch batch : batches) {
+            encoded.add(mapper.writeValueAsBytes(batch));
+        }
+        return encoded;
     }
 
     /** Compresses and decompresses every record with one of Kafka's codecs, as its producer and consumer do. */
