@@ -38,6 +38,32 @@ public record Notification(long taskId, String appId, ObjectNode message) {
         return text(message, "attachment_url");
     }
 
+    /**
+     * collapse_key (ASCII, at most 64 bytes: notifications with the same key replace each other on the device), or
+     * null when absent, null or empty.
+     */
+    public String collapseKey() {
+        return text(message, "collapse_key");
+    }
+
+    /**
+     * notify_id (the Android notification id of the conversation, 1..2147483647), or null when absent, null, not an
+     * integer or out of that range: an adapter then sends no id of its own and the provider's default applies.
+     */
+    public Integer notifyId() {
+        JsonNode value = message.get("notify_id");
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+            return null;
+        }
+        long id = value.asLong();
+        return id >= 1 && id <= Integer.MAX_VALUE ? (int) id : null;
+    }
+
+    /** group (a per-conversation grouping key, at most 64 ASCII characters), or null when absent, null or empty. */
+    public String group() {
+        return text(message, "group");
+    }
+
     /** ext (custom key/values for the app), or an empty object. */
     public ObjectNode ext() {
         JsonNode ext = message.get("ext");

@@ -97,7 +97,11 @@ public class ApnsAdapter implements ChannelAdapter {
         boolean background = notification.isPassThrough();
         PushType pushType = background ? PushType.BACKGROUND : PushType.ALERT;
         DeliveryPriority priority = background ? DeliveryPriority.CONSERVE_POWER : DeliveryPriority.IMMEDIATE;
+        // apns-collapse-id: the push's own ios_collapse_id wins, else the conversation's collapse_key
         String collapseId = Notification.text(notification.ios(), "ios_collapse_id");
+        if (collapseId == null) {
+            collapseId = notification.collapseKey();
+        }
         // Pushy writes apns-expiration as a 32-bit int: later times are capped (2038; far beyond any real task)
         Instant expiration = notification.message().hasNonNull("show_end_time")
                 ? Instant.ofEpochSecond(Math.min(Integer.MAX_VALUE,

@@ -185,6 +185,27 @@ class ApnsAdapterTest {
     }
 
     @Test
+    void collapseKeyIsTheCollapseIdUnlessIosCollapseIdIsSet() throws Exception {
+        Credentials credentials = tokenAuth(1, "KEY1234567", p8());
+        String chat = "{\"type\":\"text\",\"title\":\"Alice\",\"body\":\"hi\",\"badge\":\"+1\",\"channels\":{},"
+                + "\"collapse_key\":\"c-3f9a1b2c\",\"notify_id\":77,\"group\":\"c-3f9a1b2c\"";
+        assertEquals(List.of(Outcome.ACCEPTED),
+                adapter.send(credentials, notification(chat + "}"), deliveries("tok-ck")));
+        Recorder.Request request = lastPush(production);
+        assertEquals("c-3f9a1b2c", request.headers().get("apns-collapse-id"));
+        JsonNode aps = MAPPER.readTree(request.body()).get("aps");
+        assertFalse(aps.has("thread-id"), "group is not thread-id (push-service sets ios.thread_id): " + request.body());
+        assertFalse(request.body().contains("77"), "APNs has no numeric notification id: " + request.body());
+
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials,
+                notification(chat + ",\"ios\":{\"ios_collapse_id\":\"own\"}}"), deliveries("tok-ck2")));
+        assertEquals("own", lastPush(production).headers().get("apns-collapse-id"), "ios_collapse_id wins");
+
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials, notification(SIMPLE), deliveries("tok-ck3")));
+        assertNull(lastPush(production).headers().get("apns-collapse-id"), "no collapse_key, no header");
+    }
+
+    @Test
     void cmdIsABackgroundPush() throws Exception {
         Notification n = notification("""
                 {"type":"cmd","title":"sync","body":"inbox","badge":"+1","ext":{"op":"refresh"},
