@@ -323,6 +323,12 @@ public class FcmSimulator extends ProviderSimulator {
                 return "message.android.ttl:Invalid value at 'message.android.ttl' (type.googleapis.com/"
                         + "google.protobuf.Duration)";
             }
+            // AndroidConfig.collapse_key: a string (FCM v1 reference); the "four keys at a time" limit is per
+            // device and not checked here
+            Object collapseKey = a.getValue("collapse_key");
+            if (collapseKey != null && !(collapseKey instanceof String)) {
+                return "message.android.collapse_key:Invalid value at 'message.android.collapse_key' (TYPE_STRING)";
+            }
             Object priority = a.getValue("priority");
             if (priority != null && !"NORMAL".equals(priority) && !"HIGH".equals(priority)) {
                 return "message.android.priority:Invalid value at 'message.android.priority'";
@@ -336,6 +342,12 @@ public class FcmSimulator extends ProviderSimulator {
                 if (count != null && !(count instanceof Integer || count instanceof Long)) {
                     return "message.android.notification.notification_count:Invalid value at "
                             + "'message.android.notification.notification_count' (TYPE_INT32)";
+                }
+                // AndroidNotification.tag: a string (FCM v1 reference)
+                Object tag = an.getValue("tag");
+                if (tag != null && !(tag instanceof String)) {
+                    return "message.android.notification.tag:Invalid value at 'message.android.notification.tag' "
+                            + "(TYPE_STRING)";
                 }
                 size += an.encode().getBytes(StandardCharsets.UTF_8).length;
             }

@@ -121,6 +121,11 @@ final class FcmMessage {
             if (badge != null) {
                 androidNotification.put("notification_count", badge);
             }
+            // the conversation's key: a notification with the same tag replaces the shown one (AndroidNotification.tag)
+            String collapseKey = notification.collapseKey();
+            if (collapseKey != null) {
+                androidNotification.put("tag", collapseKey);
+            }
             if (!androidNotification.isEmpty()) {
                 android.set("notification", androidNotification);
             }
@@ -129,6 +134,11 @@ final class FcmMessage {
         if (end != null && end.canConvertToLong()) {
             long ttl = Math.max(0, Math.min(MAX_TTL_SECONDS, end.asLong() - nowSeconds));
             android.put("ttl", ttl + "s");
+        }
+        // FCM keeps only the last message of a collapse key for an offline device (AndroidConfig.collapse_key)
+        String collapseKey = notification.collapseKey();
+        if (collapseKey != null) {
+            android.put("collapse_key", collapseKey);
         }
         if (!android.isEmpty()) {
             message.set("android", android);

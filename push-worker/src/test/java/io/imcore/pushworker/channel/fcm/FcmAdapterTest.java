@@ -187,6 +187,32 @@ class FcmAdapterTest {
     }
 
     @Test
+    void collapseKeyIsTheCollapseKeyAndTheTag() throws Exception {
+        Notification n = notification("""
+                {"type":"text","title":"Alice","body":"hi","badge":"+1","channels":{},
+                 "collapse_key":"c-3f9a1b2c","notify_id":77,"group":"grp-1"}""");
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials(1, account), n,
+                List.of(new Delivery(null, "tok-ck", null))));
+        JsonNode message = MAPPER.readTree(lastSend(production).body()).get("message");
+        assertEquals(MAPPER.readTree("""
+                {"token":"tok-ck","notification":{"title":"Alice","body":"hi"},
+                 "android":{"notification":{"tag":"c-3f9a1b2c"},"collapse_key":"c-3f9a1b2c"}}"""), message,
+                "notify_id and group have no FCM field");
+
+        Notification cmd = notification("""
+                {"type":"cmd","body":"sync","badge":"+1","channels":{},"collapse_key":"c-3f9a1b2c"}""");
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials(1, account), cmd, deliveries("tok-ck2")));
+        JsonNode data = MAPPER.readTree(lastSend(production).body()).get("message");
+        assertEquals(MAPPER.readTree("{\"collapse_key\":\"c-3f9a1b2c\"}"), data.get("android"),
+                "a data message collapses too, with no notification tag: " + data);
+
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials(1, account), notification(SIMPLE),
+                List.of(new Delivery(null, "tok-ck3", null))));
+        assertFalse(MAPPER.readTree(lastSend(production).body()).get("message").has("android"),
+                "without collapse_key nothing is added");
+    }
+
+    @Test
     void openAppHasNoClickAction() throws Exception {
         Notification n = notification("""
                 {"type":"text","title":"t","body":"b","badge":"+1",
