@@ -115,6 +115,17 @@ final class MessageRules {
         if (badgeRefused != null) {
             return illegal(badgeRefused);
         }
+        // REST android.notification.notify_id: an Integer (demo AndroidNotification notifyId); -1 or none lets the
+        // device pick a new id; messages with the same id replace each other
+        Object notifyId = shown.getValue("notify_id");
+        if (notifyId != null && !(notifyId instanceof Integer)) {
+            return illegal("notify_id must be an integer");
+        }
+        // REST android.notification.group: a String (demo AndroidNotification group)
+        Object group = shown.getValue("group");
+        if (group != null && !(group instanceof String)) {
+            return illegal("group must be a string");
+        }
         String importance = shown.getString("importance");
         if (importance != null && !Set.of("LOW", "NORMAL", "HIGH").contains(importance)) {
             return illegal("importance should be [HIGH, NORMAL, LOW]"); // demo AndroidNotification.check

@@ -173,6 +173,16 @@ record HuaweiMessage(ObjectNode request, String failure) {
         } else {
             click.put("type", 3); // open the app
         }
+        // the conversation's notification: the same notify_id replaces the shown one, the same group shows only the
+        // latest message and the group's count (REST android.notification.notify_id, group)
+        Integer notifyId = notification.notifyId();
+        if (notifyId != null) {
+            shown.put("notify_id", notifyId);
+        }
+        String group = notification.group();
+        if (group != null) {
+            shown.put("group", group);
+        }
         if (badgeClass != null && badge != null) {
             ObjectNode b = shown.putObject("badge");
             b.put("class", badgeClass);

@@ -124,6 +124,41 @@ class HuaweiAdapterTest {
     }
 
     @Test
+    void notifyIdAndGroupMapToTheAndroidNotification() throws Exception {
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "Alice").put("body", "hi")
+                .put("badge", "+1").put("collapse_key", "c-3f9a1b2c").put("notify_id", 2_000_000_001)
+                .put("group", "c-3f9a1b2c");
+        m.putObject("channels");
+        assertEquals(List.of(Outcome.ACCEPTED),
+                adapter.send(credentials("s"), new Notification(77L, "app1", m), deliveries("tok1")));
+        JsonNode n = notificationSent(0);
+        assertEquals(2_000_000_001, n.get("notify_id").asInt());
+        assertTrue(n.get("notify_id").isInt(), "an Integer: " + n);
+        assertEquals("c-3f9a1b2c", n.get("group").asText());
+        assertFalse(n.has("tag"), "collapse_key is not sent: notify_id does the replacing");
+        assertFalse(JSON.readTree(sends().get(0).body()).at("/message/android").has("collapse_key"),
+                "android.collapse_key is Huawei's -1..100 offline cache key, not ours");
+
+        adapter.send(credentials("s"), text("t", "b"), deliveries("tok1"));
+        JsonNode plain = notificationSent(1);
+        assertFalse(plain.has("notify_id") || plain.has("group"), "nothing without the fields: " + plain);
+    }
+
+    @Test
+    void simulatorRefusesANotifyIdThatIsNotAnInteger() throws Exception {
+        String template = "{\"validate_only\":false,\"message\":{\"token\":[\"tok1\"],\"android\":{\"notification\":"
+                + "{\"title\":\"t\",\"body\":\"b\",\"click_action\":{\"type\":3},%s}}}}";
+        HttpResponse<String> ok = RawHuaweiClient.send(running.base(),
+                template.formatted("\"notify_id\":486,\"group\":\"Group1\""));
+        assertEquals("80000000", JSON.readTree(ok.body()).path("code").asText(), ok.body());
+        for (String wrong : List.of("\"notify_id\":\"486\"", "\"notify_id\":4294967296", "\"notify_id\":1.5",
+                "\"group\":7")) {
+            HttpResponse<String> refused = RawHuaweiClient.send(running.base(), template.formatted(wrong));
+            assertEquals("80100003", JSON.readTree(refused.body()).path("code").asText(), wrong + ": " + refused.body());
+        }
+    }
+
+    @Test
     void defaultsOpenTheAppAndCmdIsDataOnly() throws Exception {
         adapter.send(credentials("s"), text("t", "b"), deliveries("tok1"));
         JsonNode n = JSON.readTree(sends().get(0).body()).get("message").get("android").get("notification");

@@ -90,7 +90,8 @@ class HuaweiGoldenRequestTest {
         for (String path : List.of("message.android.category", "message.android.notification.title",
                 "message.android.notification.badge.set_num", "message.android.notification.click_action.intent",
                 "message.android.notification.click_action.action", "message.android.notification.image",
-                "message.android.notification.big_body", "message.android.ttl", "message.data", "message.token[]")) {
+                "message.android.notification.big_body", "message.android.ttl", "message.data", "message.token[]",
+                "message.android.notification.notify_id", "message.android.notification.group")) {
             assertTrue(ours.containsKey(path), path + " sent by the adapter");
         }
     }
@@ -100,7 +101,8 @@ class HuaweiGoldenRequestTest {
         ObjectNode full = JSON.createObjectNode().put("type", "image").put("title", "Alice").put("body", "hi")
                 .put("big_text", "a longer text").put("badge", "+1")
                 .put("attachment_url", "https://img.example.com/a.png")
-                .put("show_end_time", System.currentTimeMillis() / 1000 + 600);
+                .put("show_end_time", System.currentTimeMillis() / 1000 + 600)
+                .put("collapse_key", "c-3f9a1b2c").put("notify_id", 486).put("group", "c-3f9a1b2c");
         full.putObject("ext").put("conversation", 42);
         full.putObject("channels").putObject("vendor_a").put("sound", "ding").put("channel_id", "chat")
                 .put("click_action", "intent").put("intent", "intent://chat#Intent;scheme=app;end")
