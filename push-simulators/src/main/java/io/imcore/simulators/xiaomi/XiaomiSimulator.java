@@ -228,6 +228,12 @@ public class XiaomiSimulator extends ProviderSimulator {
             return new Refusal(10017,
                     "extra.notify_effect must be 1, 2 with extra.intent_uri or 3 with extra.web_uri");
         }
+        // 表1-1 notify_id: "要求notify_id为取值在0~2147483647的整数"; 错误码 10017 参数值非法 (unverified that this is
+        // the code answered)
+        String notifyId = form.get("notify_id");
+        if (notifyId != null && !validNotifyId(notifyId)) {
+            return new Refusal(10017, "notify_id must be an integer 0..2147483647");
+        }
         // Java SDK doc, payload "长度小于4K"; 错误码 65009 消息内容太长 (unverified that this is the code answered)
         String payload = form.get("payload");
         if (payload != null && payload.getBytes(StandardCharsets.UTF_8).length >= PAYLOAD_LIMIT_BYTES) {
@@ -240,6 +246,13 @@ public class XiaomiSimulator extends ProviderSimulator {
             return new Refusal(27001, "channel " + channelId + " is not registered for " + pkg);
         }
         return null;
+    }
+
+    private static boolean validNotifyId(String value) {
+        if (!value.matches("\\d{1,10}")) {
+            return false;
+        }
+        return Long.parseLong(value) <= Integer.MAX_VALUE;
     }
 
     /** A private-message (私信) channel: not counted against the public quota (推送消息限制说明: 私信消息不限量). */

@@ -169,7 +169,10 @@ public class XiaomiAdapter extends BatchAdapter {
             f.put("payload", ext.toString());
         }
         f.put("notify_type", "-1");
-        f.put("notify_id", Long.toString(notification.taskId() & 0x7fffffffL));
+        // the same notify_id replaces the shown notification (表1-1: an integer 0..2147483647): the conversation's id
+        // when push-service set one, else one per task
+        Integer notifyId = notification.notifyId();
+        f.put("notify_id", notifyId != null ? notifyId.toString() : Long.toString(notification.taskId() & 0x7fffffffL));
         JsonNode end = notification.message().get("show_end_time");
         if (end != null && end.canConvertToLong()) {
             long ttl = Math.max(1000, end.asLong() * 1000 - System.currentTimeMillis());

@@ -106,6 +106,22 @@ class XiaomiAdapterTest {
     }
 
     @Test
+    void notifyIdIsTheConversationsElseTheTasks() throws Exception {
+        ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "Alice").put("body", "hi")
+                .put("badge", "+1").put("collapse_key", "c-3f9a1b2c").put("notify_id", 2_147_483_647)
+                .put("group", "c-3f9a1b2c");
+        m.putObject("channels");
+        assertEquals(List.of(Outcome.ACCEPTED),
+                adapter.send(credentials("sec"), new Notification(88L, "app1", m), deliveries("r1")));
+        Map<String, String> f = form(sends().get(0).body());
+        assertEquals("2147483647", f.get("notify_id"));
+        assertFalse(sends().get(0).body().contains("c-3f9a1b2c"), "Xiaomi has no collapse or group field: " + f);
+
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("sec"), text("t", "b"), deliveries("r1")));
+        assertEquals("88", form(sends().get(1).body()).get("notify_id"), "without notify_id: the task id");
+    }
+
+    @Test
     void defaults() {
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("sec"), text("t", "b"), deliveries("r1")));
         Map<String, String> f = form(sends().get(0).body());

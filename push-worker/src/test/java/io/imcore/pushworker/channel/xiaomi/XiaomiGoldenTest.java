@@ -72,6 +72,10 @@ class XiaomiGoldenTest {
         assertRefused(10017, f -> f.put("description", "长".repeat(128)));
         assertRefused(10017, f -> f.remove("extra.notify_effect"));
         assertRefused(10017, f -> f.remove("extra.intent_uri"));
+        // 表1-1 notify_id: an integer 0..2147483647
+        assertRefused(10017, f -> f.put("notify_id", "2147483648"));
+        assertRefused(10017, f -> f.put("notify_id", "-1"));
+        assertRefused(10017, f -> f.put("notify_id", "c-3f9a1b2c"));
         assertRefused(65009, f -> f.put("payload", "{\"k\":\"" + "v".repeat(4090) + "\"}"));
         assertRefused(10016, f -> f.remove("restricted_package_name"));
         assertRefused(10017, f -> f.put("registration_id", String.join(",", Collections.nCopies(1001, "r"))));
