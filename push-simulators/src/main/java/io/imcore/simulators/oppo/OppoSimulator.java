@@ -284,6 +284,12 @@ public class OppoSimulator extends ProviderSimulator {
         if (characters(text(n, "call_back_parameter")) > 50) {
             return "call_back_parameter longer than 50";
         }
+        // field table notify_id ("每条消息在通知显示时的唯一标识，主要用于新旧消息的覆盖"); SDK Notification.notifyId is an
+        // Integer: a 32-bit integer (OPPO states no narrower range)
+        Object notifyId = n.getValue("notify_id");
+        if (notifyId != null && !(notifyId instanceof Integer)) {
+            return "notify_id must be an integer";
+        }
         return categoryProblem(n);
     }
 

@@ -206,6 +206,11 @@ public class OppoAdapter extends TokenBatchAdapter {
         n.put("category", category == null || category.asText().isBlank() ? DEFAULT_CATEGORY : category.asText());
         JsonNode level = notification.option(Channel.VENDOR_C, credentials, "notify_level");
         n.put("notify_level", level != null && level.canConvertToInt() ? level.asInt() : DEFAULT_NOTIFY_LEVEL);
+        // 通知栏消息 notify_id: a new message with the same id replaces the shown one (the conversation's id)
+        Integer notifyId = notification.notifyId();
+        if (notifyId != null) {
+            n.put("notify_id", notifyId);
+        }
         return n;
     }
 

@@ -91,6 +91,23 @@ class OppoAdapterTest {
     }
 
     @Test
+    void notifyIdMapsToTheNotificationsNotifyId() throws Exception {
+        Notification chat = text("Alice", "hi");
+        chat.message().put("collapse_key", "c-3f9a1b2c").put("notify_id", 1_234_567).put("group", "c-3f9a1b2c");
+        assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED),
+                adapter.send(credentials("ms"), chat, deliveries("r1", "r2")));
+        JsonNode messages = JSON.readTree(form(sends().get(sends().size() - 1).body()).get("messages"));
+        for (JsonNode message : messages) {
+            assertEquals(1_234_567, message.at("/notification/notify_id").asInt(), message.toString());
+            assertTrue(message.at("/notification/notify_id").isInt(), message.toString());
+        }
+        assertFalse(messages.toString().contains("c-3f9a1b2c"), "OPPO has no collapse or group key: " + messages);
+
+        adapter.send(credentials("ms"), text("t", "b"), deliveries("r1"));
+        assertFalse(lastNotification().has("notify_id"), "nothing without notify_id: " + lastNotification());
+    }
+
+    @Test
     void mapsEveryField() throws Exception {
         long end = System.currentTimeMillis() / 1000 + 600;
         ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "T".repeat(70))

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.AdapterTestSupport;
 import io.imcore.pushworker.channel.InJvmSimulator;
@@ -70,6 +72,39 @@ class OppoGoldenRequestTest {
         assertEquals(2, answer.path("data").size());
         for (JsonNode item : answer.path("data")) {
             assertFalse(item.has("errorCode"), item.toString());
+        }
+    }
+
+    @Test
+    void theSimulatorTakesOnlyAnIntegerNotifyId() throws Exception {
+        sim.registerApp("", "golden-app-key", "golden-master-secret", "");
+        HttpClient http = HttpClient.newHttpClient();
+        String timestamp = Long.toString(System.currentTimeMillis());
+        Map<String, String> auth = new LinkedHashMap<>();
+        auth.put("app_key", "golden-app-key");
+        auth.put("timestamp", timestamp);
+        auth.put("sign", OppoAdapter.sign("golden-app-key", timestamp, "golden-master-secret"));
+        String token = JSON.readTree(post(http, OppoAdapter.AUTH_PATH, auth)).path("data").path("auth_token").asText();
+        // 通知栏消息 notify_id; SDK Notification.notifyId is an Integer
+        Map<String, Integer> expected = new LinkedHashMap<>();
+        expected.put("486", null);
+        expected.put("2147483647", null);
+        expected.put("\"486\"", 41);
+        expected.put("2147483648", 41);
+        expected.put("4.5", 41);
+        for (Map.Entry<String, Integer> notifyId : expected.entrySet()) {
+            ArrayNode messages = (ArrayNode) golden().path("form").path("messages").deepCopy();
+            ((ObjectNode) messages.get(0).get("notification")).set("notify_id", JSON.readTree(notifyId.getKey()));
+            Map<String, String> send = new LinkedHashMap<>();
+            send.put("auth_token", token);
+            send.put("messages", messages.toString());
+            JsonNode answer = JSON.readTree(post(http, OppoAdapter.SEND_PATH, send));
+            JsonNode item = answer.path("data").get(0);
+            if (notifyId.getValue() == null) {
+                assertFalse(item.has("errorCode"), notifyId.getKey() + ": " + answer);
+            } else {
+                assertEquals(41, item.path("errorCode").asInt(), notifyId.getKey() + ": " + answer);
+            }
         }
     }
 
