@@ -91,7 +91,7 @@ class WorkerCrashIT {
             List<PushBatch.Target> all = targets.get(channel);
             for (int from = 0; from < all.size(); from += BATCH) {
                 PushBatch batch = new PushBatch(PushBatch.VERSION, task, APP, batchNo++, channel.wireName(), message,
-                        null, all.subList(from, from + BATCH));
+                        null, all.subList(from, from + BATCH), null);
                 TopicWriter.send(channel.topic(), batch.key(), JSON.writeValueAsString(batch));
             }
         }

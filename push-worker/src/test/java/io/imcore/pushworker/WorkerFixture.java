@@ -119,7 +119,7 @@ final class WorkerFixture {
     void send(long taskId, int batchNo, Channel channel, ObjectNode message, Long showEndTime,
             List<PushBatch.Target> targets) throws Exception {
         PushBatch batch = new PushBatch(PushBatch.VERSION, taskId, appId, batchNo, channel.wireName(), message,
-                showEndTime, targets);
+                showEndTime, targets, null);
         TopicWriter.send(channel.topic(), batch.key(), mapper.writeValueAsString(batch));
     }
 

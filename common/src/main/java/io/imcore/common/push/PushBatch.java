@@ -1,5 +1,6 @@
 package io.imcore.common.push;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
@@ -11,6 +12,8 @@ import java.util.List;
  *
  * @param message      the normalized push message (docs/push-notify.md)
  * @param showEndTime  epoch seconds after which nothing of the task is sent, or null
+ * @param offline      set on the records of a chat message's offline push (docs/offline-push.md): there is no task
+ *                     ({@code taskId} 0); the devices' rows in {@code offline_push_trace} are the claim and the count
  */
 public record PushBatch(
         int v,
@@ -20,14 +23,24 @@ public record PushBatch(
         String channel,
         ObjectNode message,
         Long showEndTime,
-        List<Target> targets) {
+        List<Target> targets,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Offline offline) {
 
     public static final int VERSION = 1;
 
-    /** The record key: spreads one task's batches over the topic's partitions. */
+    /**
+     * The record key: spreads one task's batches (an offline push: one message's records, one per recipient) over the
+     * topic's partitions.
+     */
     public String key() {
-        return taskId + ":" + batchNo;
+        return offline != null ? appId + ":m" + offline.msgId() + ":" + batchNo : taskId + ":" + batchNo;
     }
+
+    /**
+     * The message an offline push notifies of, and the recipient's conversation it belongs to ({@code u:<peer>},
+     * {@code g:<group>} or {@code s}): a newer message of one conversation supersedes an older one not yet sent.
+     */
+    public record Offline(long msgId, String conversation) {}
 
     /**
      * One device. For an OS channel {@code token}, {@code notifierName} and {@code environment} say where to send;

@@ -41,6 +41,31 @@ public interface MessageConfig {
     @WithDefault("10M")
     Duration liveNotificationRetention();
 
+    /** Offline push of messages to devices without a live connection (docs/offline-push.md). */
+    OfflinePush offlinePush();
+
+    interface OfflinePush {
+
+        /** Announce stored messages on message.events for push-service. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * A recipient device connected when the message was stored that has not acknowledged it (no {@code ack}
+         * frame of any of the user's devices) within this time is announced for an OS notification.
+         */
+        @WithDefault("3S")
+        Duration ackTimeout();
+
+        /** How often the publisher looks for due messages when it found none. */
+        @WithDefault("20MS")
+        Duration pollInterval();
+
+        /** Messages announced per transaction at most. */
+        @WithDefault("200")
+        int batchSize();
+    }
+
     /** Group commit of 1:1 sends (docs/messages.md "Group commit"). */
     SendCommit sendCommit();
 

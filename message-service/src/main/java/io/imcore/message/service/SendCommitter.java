@@ -6,6 +6,7 @@ import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.config.MessageConfig;
 import io.imcore.message.live.LiveRouter;
+import io.imcore.message.offlinepush.OfflinePushQueue;
 import io.imcore.message.store.ConversationKind;
 import io.imcore.message.store.ConversationStore;
 import io.imcore.message.store.DedupStore;
@@ -143,6 +144,7 @@ public class SendCommitter {
     private final GroupStore groups;
     private final ConversationStore conversations;
     private final LiveRouter live;
+    private final OfflinePushQueue offlinePush;
     private final MessageConfig config;
     private final DistributionSummary batchSizes;
     private final Timer waits;
@@ -153,13 +155,15 @@ public class SendCommitter {
     private volatile boolean running;
 
     public SendCommitter(Database database, SendStore sends, DedupStore dedup, GroupStore groups,
-            ConversationStore conversations, LiveRouter live, MessageConfig config, MeterRegistry registry) {
+            ConversationStore conversations, LiveRouter live, OfflinePushQueue offlinePush, MessageConfig config,
+            MeterRegistry registry) {
         this.database = database;
         this.sends = sends;
         this.dedup = dedup;
         this.groups = groups;
         this.conversations = conversations;
         this.live = live;
+        this.offlinePush = offlinePush;
         this.config = config;
         this.batchSizes = DistributionSummary.builder("imcore.messages.commit.batch")
                 .description("messages with one target stored per group commit").register(registry);
@@ -343,6 +347,7 @@ public class SendCommitter {
         }
         for (Map.Entry<String, List<Placed>> app : announced.entrySet()) {
             live.announce(c, app.getKey(), app.getValue());
+            offlinePush.enqueue(c, app.getKey(), app.getValue());
         }
         return outcomes;
     }

@@ -10,6 +10,7 @@ import io.imcore.common.store.Database;
 import io.imcore.message.api.Dtos.SendRequest;
 import io.imcore.message.config.MessageConfig;
 import io.imcore.message.live.LiveRouter;
+import io.imcore.message.offlinepush.OfflinePushQueue;
 import io.imcore.message.store.ConversationKind;
 import io.imcore.message.store.ConversationStore;
 import io.imcore.message.store.DedupStore;
@@ -56,13 +57,14 @@ public class SendService {
     private final DedupStore dedup;
     private final LiveRouter live;
     private final SendCommitter committer;
+    private final OfflinePushQueue offlinePush;
     private final MessageConfig config;
     private final MeterRegistry registry;
     private final Timer sendTimer;
 
     public SendService(Database database, IdentityDirectory directory, ConversationStore conversations,
             SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
-            MessageConfig config, MeterRegistry registry) {
+            OfflinePushQueue offlinePush, MessageConfig config, MeterRegistry registry) {
         this.database = database;
         this.directory = directory;
         this.conversations = conversations;
@@ -71,6 +73,7 @@ public class SendService {
         this.dedup = dedup;
         this.live = live;
         this.committer = committer;
+        this.offlinePush = offlinePush;
         this.config = config;
         this.registry = registry;
         this.sendTimer = Timer.builder("imcore.messages.send.service")
@@ -228,8 +231,8 @@ public class SendService {
             repeated = committer.submit(new SendCommitter.GroupSend(appId, groupId,
                     message(sender, senderDevice, request), !admin, request.transactionId(), ANSWER));
         } else if (request.transactionId() == null) {
-            // no claim to make: the send is one auto-committed statement
-            repeated = CompletableFuture.completedFuture(database.autoCommit(c -> {
+            // no claim to make; one transaction still, so that the offline push mark commits with the messages
+            repeated = CompletableFuture.completedFuture(database.inTransaction(c -> {
                 store(c, appId, sender, senderDevice, request, targets, targetGroups);
                 return Optional.<String>empty();
             }));
@@ -325,6 +328,7 @@ public class SendService {
                     existing.stream().mapToLong(Placed::seq).toArray());
         }
         live.announce(c, appId, result.placed());
+        offlinePush.enqueue(c, appId, result.placed());
     }
 
     private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request) {

@@ -317,7 +317,7 @@ public class Expander {
     private static PushBatch batch(TaskRow task, int batchNo, Channel channel, List<Target> targets) {
         PushRequest request = task.request();
         return new PushBatch(PushBatch.VERSION, task.taskId(), task.appId(), batchNo, channel.wireName(),
-                request.message(), request.showEndTime(), List.copyOf(targets));
+                request.message(), request.showEndTime(), List.copyOf(targets), null);
     }
 
     private void finish(long taskId, TaskState state) {

@@ -305,7 +305,7 @@ class FanoutTest {
             List<PushBatch.Target> firstSeven = devices.subList(0, 7).stream()
                     .map(id -> new PushBatch.Target(id, alice, 0, null, null, null, null)).toList();
             PushBatch batch = new PushBatch(PushBatch.VERSION, task, api.appId, 0, "svcpush",
-                    mapper.createObjectNode(), null, firstSeven);
+                    mapper.createObjectNode(), null, firstSeven, null);
             // the step reaches Kafka; the process dies before PostgreSQL hears of it
             crashed.commitStep(List.of(batch), ExpansionCheckpoint.start(task).next(devices.get(6), 7, 1,
                     Map.of("svcpush", 7)));

@@ -1,0 +1,234 @@
+package io.imcore.push.offline;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.events.MessageEvent;
+import io.imcore.common.events.MessageEvent.Recipient;
+import io.imcore.common.push.Channel;
+import io.imcore.common.push.PushBatch;
+import io.imcore.common.push.PushBatch.OsRoute;
+import io.imcore.common.push.PushBatch.Target;
+import io.imcore.push.offline.OfflinePushStore.AppSettings;
+import io.imcore.push.offline.OfflinePushStore.Device;
+import io.imcore.push.offline.OfflinePushStore.TraceRow;
+import io.imcore.push.offline.OfflinePushStore.UserSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32;
+
+/**
+ * Decides, per recipient device of a {@link MessageEvent}, whether it gets an OS notification, writes the decisions
+ * to {@code offline_push_trace} and returns the channel records to send (docs/offline-push.md "Who gets one").
+ */
+@ApplicationScoped
+public class OfflinePushPlanner {
+
+    /** Decisions, as the trace shows them. */
+    static final String LIVE = "live";
+    static final String OFFLINE_PUSH = "offline_push";
+    static final String LIVE_UNACKNOWLEDGED = "live_unacknowledged";
+    static final String MUTED = "muted";
+    static final String DO_NOT_DISTURB = "do_not_disturb";
+    static final String NO_TOKEN = "no_token";
+    static final String NO_DEVICE = "no_device";
+    static final String USER_OPTED_OUT = "user_opted_out";
+    static final String SENDER_OPTED_OUT = "sender_opted_out";
+
+    /** The OS channel of a device without an ios token: the default ospush_sequence ({@code [ups, cloud]}). */
+    private static final List<Channel> ANDROID_SEQUENCE = List.of(Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C,
+            Channel.VENDOR_D, Channel.VENDOR_E, Channel.CLOUD);
+    private static final int MAX_BADGE = 99999;
+
+    private final OfflinePushStore store;
+    private final ObjectMapper mapper;
+
+    public OfflinePushPlanner(OfflinePushStore store, ObjectMapper mapper) {
+        this.store = store;
+        this.mapper = mapper;
+    }
+
+    /** The records to send for the event, after this transaction commits; empty when nothing is to be sent. */
+    public List<PushBatch> plan(Connection c, MessageEvent event, Instant now) throws SQLException {
+        boolean unacknowledged = MessageEvent.UNACKNOWLEDGED.equals(event.type());
+        if (!unacknowledged && !MessageEvent.CREATED.equals(event.type()) || event.recipients() == null
+                || event.recipients().isEmpty()) {
+            return List.of();
+        }
+        AppSettings app = store.appSettings(c, event.appId());
+        if (!app.pushEnabled() || !app.enabled()) {
+            return List.of(); // the app does not use offline push: nothing to trace either
+        }
+        long[] users = event.recipients().stream().mapToLong(Recipient::userId).toArray();
+        long[] withSender = new long[users.length + 1];
+        System.arraycopy(users, 0, withSender, 0, users.length);
+        withSender[users.length] = event.senderId();
+        Map<Long, UserSettings> settings = store.userSettings(c, event.appId(), withSender);
+        Map<Long, Set<Long>> mutes = store.mutes(c, event.appId(), users);
+        Map<Long, List<Device>> devices = new HashMap<>();
+        for (Device device : store.devices(c, event.appId(), users)) {
+            devices.computeIfAbsent(device.userId(), u -> new ArrayList<>()).add(device);
+        }
+        boolean senderOptedOut = event.push() != null && Boolean.FALSE.equals(event.push().enabled());
+        List<TraceRow> rows = new ArrayList<>();
+        // per recipient: the devices to notify, with their route
+        Map<Recipient, Map<Device, OsRoute>> toSend = new LinkedHashMap<>();
+        for (Recipient recipient : event.recipients()) {
+            String conversation = conversationKey(event, recipient);
+            List<Device> own = devices.getOrDefault(recipient.userId(), List.of());
+            if (own.isEmpty() && !unacknowledged) {
+                rows.add(new TraceRow(recipient.userId(), 0, null, conversation, NO_DEVICE, null, "decided"));
+                continue;
+            }
+            UserSettings user = settings.getOrDefault(recipient.userId(), UserSettings.DEFAULT);
+            boolean mentioned = mentioned(event, recipient.userId());
+            boolean muted = mutes.getOrDefault(recipient.userId(), Set.of()).contains(recipient.conversationId())
+                    && !mentioned;
+            boolean quiet = quietHours(user, now);
+            List<Integer> live = recipient.liveDevices() == null ? List.of() : recipient.liveDevices();
+            for (Device device : own) {
+                boolean isLive = live.contains(device.deviceSn());
+                if (unacknowledged && !isLive) {
+                    continue; // decided when the message came
+                }
+                OsRoute route = osRoute(device);
+                String decision = !unacknowledged && isLive ? LIVE
+                        : senderOptedOut ? SENDER_OPTED_OUT
+                        : device.optedOut() ? USER_OPTED_OUT
+                        : muted ? MUTED
+                        : quiet ? DO_NOT_DISTURB
+                        : route == null ? NO_TOKEN
+                        : unacknowledged ? LIVE_UNACKNOWLEDGED : OFFLINE_PUSH;
+                boolean send = OFFLINE_PUSH.equals(decision) || LIVE_UNACKNOWLEDGED.equals(decision);
+                rows.add(new TraceRow(recipient.userId(), device.deviceSn(), device.deviceId(), conversation, decision,
+                        route == null ? null : route.channel(), send ? "queued" : "decided"));
+                if (send) {
+                    toSend.computeIfAbsent(recipient, r -> new LinkedHashMap<>()).put(device, route);
+                }
+            }
+        }
+        store.insertTrace(c, event.appId(), event.msgId(), rows, unacknowledged);
+        if (toSend.isEmpty()) {
+            return List.of();
+        }
+        // what is still queued: this call's decisions, or a crash's leftovers when the event is read again
+        Set<Long> queued = store.queued(c, event.appId(), event.msgId());
+        String senderName = settings.getOrDefault(event.senderId(), UserSettings.DEFAULT).displayName();
+        List<PushBatch> records = new ArrayList<>();
+        for (Map.Entry<Recipient, Map<Device, OsRoute>> entry : toSend.entrySet()) {
+            Recipient recipient = entry.getKey();
+            UserSettings user = settings.getOrDefault(recipient.userId(), UserSettings.DEFAULT);
+            String conversation = conversationKey(event, recipient);
+            ObjectNode message = message(event, recipient, conversation, app.language(),
+                    event.senderId() == 0 ? null : senderName, user.showPreview());
+            Map<String, List<Target>> byChannel = new LinkedHashMap<>();
+            for (Map.Entry<Device, OsRoute> send : entry.getValue().entrySet()) {
+                Device device = send.getKey();
+                if (!queued.contains(device.deviceId())) {
+                    continue;
+                }
+                OsRoute route = send.getValue();
+                byChannel.computeIfAbsent(route.channel(), ch -> new ArrayList<>()).add(new Target(device.deviceId(),
+                        device.userId(), device.deviceSn(), route.token(), route.notifierName(), route.environment(),
+                        null));
+            }
+            for (Map.Entry<String, List<Target>> channel : byChannel.entrySet()) {
+                records.add(new PushBatch(PushBatch.VERSION, 0, event.appId(), records.size(), channel.getKey(),
+                        message, null, List.copyOf(channel.getValue()),
+                        new PushBatch.Offline(event.msgId(), conversation)));
+            }
+        }
+        return records;
+    }
+
+    /** The recipient's conversation: {@code u:<peer>}, {@code g:<group>} or {@code s} (system notifications). */
+    static String conversationKey(MessageEvent event, Recipient recipient) {
+        return switch (event.kind()) {
+            case MessageEvent.GROUP -> "g:" + event.groupId();
+            case MessageEvent.SYSTEM -> "s";
+            default -> "u:" + recipient.conversationId();
+        };
+    }
+
+    private static boolean mentioned(MessageEvent event, long userId) {
+        return event.mentionAll() || event.mentions() != null && event.mentions().contains(userId);
+    }
+
+    /** ios when the device has an ios token, else the first Android channel of the default sequence it has. */
+    private static OsRoute osRoute(Device device) {
+        OsRoute ios = device.routes().get(Channel.IOS);
+        if (ios != null) {
+            return ios;
+        }
+        for (Channel channel : ANDROID_SEQUENCE) {
+            OsRoute route = device.routes().get(channel);
+            if (route != null) {
+                return route;
+            }
+        }
+        return null;
+    }
+
+    /** Inside the user's do-not-disturb hours, in their time zone (an overnight range wraps past midnight). */
+    static boolean quietHours(UserSettings user, Instant now) {
+        if (user.dndStart() == null || user.dndEnd() == null || user.dndStart().equals(user.dndEnd())) {
+            return false;
+        }
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(user.timeZone());
+        } catch (DateTimeException e) {
+            zone = ZoneId.of("UTC");
+        }
+        LocalTime local = LocalTime.ofInstant(now, zone);
+        int minute = local.getHour() * 60 + local.getMinute();
+        int start = user.dndStart();
+        int end = user.dndEnd();
+        return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+    }
+
+    /**
+     * The normalized message (docs/push-notify.md) of one recipient's notification: texts, the unread count as the
+     * badge, the conversation and message in ext for the tap, and the conversation as thread, collapse key,
+     * notification id and group, so that a newer message of the conversation replaces the older notification.
+     */
+    private ObjectNode message(MessageEvent event, Recipient recipient, String conversation, String language,
+            String senderName, boolean preview) {
+        OfflineTexts.Texts texts = OfflineTexts.of(language, event, senderName, preview,
+                mentioned(event, recipient.userId()));
+        ObjectNode message = mapper.createObjectNode();
+        message.put("type", "text");
+        message.put("title", texts.title());
+        message.put("body", texts.body());
+        message.put("badge", Long.toString(Math.min(Math.max(recipient.unread(), 0), MAX_BADGE)));
+        ObjectNode ext = message.putObject("ext");
+        ext.put("conversation_type", event.kind());
+        ext.put("conversation_id", Long.toString(recipient.conversationId()));
+        ext.put("msg_id", Long.toString(event.msgId()));
+        message.putObject("ios").put("thread_id", conversation);
+        message.putObject("channels");
+        String key = "im-" + conversation;
+        message.put("collapse_key", key);
+        message.put("notify_id", notifyId(event.appId() + "/" + conversation));
+        message.put("group", key);
+        return message;
+    }
+
+    /** A positive 31-bit notification id per conversation. */
+    private static int notifyId(String conversation) {
+        CRC32 crc = new CRC32();
+        crc.update(conversation.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        int id = (int) (crc.getValue() & 0x7fffffffL);
+        return id == 0 ? 1 : id;
+    }
+}
