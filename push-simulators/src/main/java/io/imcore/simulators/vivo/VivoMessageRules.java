@@ -94,6 +94,10 @@ final class VivoMessageRules {
         if (body.containsKey("pushMode") && !intIn(body.getValue("pushMode"), 0, 1)) {
             return invalid("pushMode 不合法");
         }
+        // doc 362 notifyId: optional, "值范围：1~2147483647" (SDK Message.notifyId is an Integer)
+        if (body.containsKey("notifyId") && !intIn(body.getValue("notifyId"), 1, Integer.MAX_VALUE)) {
+            return invalid("notifyId 不合法");
+        }
         // 分类 + doc: category upper case from the list (10096); with a classification, they must match (10097)
         Object category = body.getValue("category");
         if (category != null) {

@@ -76,6 +76,11 @@ final class VivoMessage {
         if (classing.category() != null) {
             body.put("category", classing.category().name());
         }
+        // doc 362 notifyId (1..2147483647): a new message with the same id replaces the shown one
+        Integer notifyId = notification.notifyId();
+        if (notifyId != null) {
+            body.put("notifyId", notifyId);
+        }
         int pushMode = pushMode(notification);
         body.put("pushMode", pushMode);
         if (pushMode == 0) { // vivo sends receipts for formal messages only

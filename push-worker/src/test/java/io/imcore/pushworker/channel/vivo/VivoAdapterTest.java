@@ -80,6 +80,27 @@ class VivoAdapterTest {
     }
 
     @Test
+    void notifyIdIsSentOnBothPaths() throws Exception {
+        Notification chat = notification(78, "{\"type\":\"text\",\"title\":\"Alice\",\"body\":\"hi\",\"badge\":\"+1\","
+                + "\"collapse_key\":\"c-3f9a1b2c\",\"notify_id\":424242,\"group\":\"c-3f9a1b2c\","
+                + "\"channels\":{\"vendor_d\":{\"push_mode\":0}}}");
+        VivoAdapter adapter = new VivoAdapter(settings(Optional.empty()));
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s", 1), chat, deliveries("tokA")));
+        JsonNode single = json(requests("/message/send").get(0));
+        assertEquals(424242, single.get("notifyId").asInt(), single.toString());
+        assertTrue(single.get("notifyId").isInt(), single.toString());
+        assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED),
+                adapter.send(credentials("s", 1), chat, deliveries("tokA", "tokB")));
+        JsonNode list = json(requests("/message/saveListPayload").get(0));
+        assertEquals(424242, list.get("notifyId").asInt(), list.toString());
+        assertFalse(single.toString().contains("c-3f9a1b2c") || list.toString().contains("c-3f9a1b2c"),
+                "vivo has no collapse or group key");
+
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s", 1), simple(79), deliveries("tokC")));
+        assertFalse(json(requests("/message/send").get(1)).has("notifyId"), "nothing without notify_id");
+    }
+
+    @Test
     void mapsTheMessageFieldByField() throws Exception {
         long end = Instant.now().getEpochSecond() + 3600;
         String longTitle = "标题".repeat(15) + "abc"; // 60 units + 3: cut to 40 units = 20 CJK characters

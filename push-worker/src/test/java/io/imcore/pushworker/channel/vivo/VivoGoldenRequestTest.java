@@ -95,6 +95,27 @@ class VivoGoldenRequestTest {
     }
 
     @Test
+    void theSimulatorTakesANotifyIdOf1To2147483647() throws Exception {
+        ObjectNode auth = golden("auth").put("timestamp", System.currentTimeMillis());
+        String token = post("/message/auth", auth, null).get("authToken").asText();
+        // doc 362 notifyId: "值范围：1~2147483647"
+        for (String ok : List.of("1", "2147483647")) {
+            ObjectNode send = golden("send").put("requestId", "nid-" + ok);
+            send.set("notifyId", MAPPER.readTree(ok));
+            assertAccepted("/message/send", post("/message/send", send, token));
+        }
+        for (String wrong : List.of("0", "-5", "2147483648", "\"12\"", "1.5")) {
+            ObjectNode send = golden("send").put("requestId", "nid-bad-" + wrong.length());
+            send.set("notifyId", MAPPER.readTree(wrong));
+            JsonNode answer = post("/message/send", send, token);
+            assertEquals(10055, answer.path("result").asInt(-1), wrong + ": " + answer);
+            ObjectNode list = golden("saveListPayload");
+            list.set("notifyId", MAPPER.readTree(wrong));
+            assertEquals(10055, post("/message/saveListPayload", list, token).path("result").asInt(-1), wrong);
+        }
+    }
+
+    @Test
     void theAdaptersRequestsHaveTheGoldenFieldsTypesAndNesting() throws Exception {
         Credentials plain = AdapterTestSupport.credentials(Channel.VENDOR_D, "vivo-prod", "10004", "key-abc", "s", 1);
         Credentials credentials = new Credentials(plain.appId(), plain.channel(), plain.environment(), plain.name(),
