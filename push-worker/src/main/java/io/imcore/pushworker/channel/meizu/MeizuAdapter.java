@@ -20,6 +20,8 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Iterator;
@@ -248,6 +250,10 @@ public class MeizuAdapter extends BatchAdapter {
         alerts.put("vibrate", 1);
         alerts.put("lights", 1);
         alerts.put("sound", 1); // on/off only: Meizu plays the system sound, no per-message sound file
+        String collapseKey = notification.collapseKey();
+        if (collapseKey != null) {
+            advance.put("notifyKey", notifyKey(collapseKey));
+        }
         settings.receiptUrl().ifPresent(url -> {
             String callback = url.toString();
             if (Utf8Text.bytes(callback) <= CALLBACK_MAX_BYTES) {
@@ -303,6 +309,24 @@ public class MeizuAdapter extends BatchAdapter {
         }
         time.put("validTime", hours);
         return time;
+    }
+
+    /** PushAPI advanceInfo.notifyKey: at most 8 characters of {@code [0-9A-Za-z_-]}. */
+    static final int NOTIFY_KEY_MAX = 8;
+
+    /**
+     * advanceInfo.notifyKey of a collapse_key ("凡是带有此key的通知栏消息只会显示最后到达的一条"; at most 8 characters of
+     * digits, letters, {@code _} and {@code -}): our keys are longer (up to 64 bytes), so every key is sent as the
+     * first 48 bits of its SHA-256 in base64url, which is exactly 8 characters of that alphabet. The same key gives
+     * the same notifyKey; two keys of one app share one with a chance of about 2^-48.
+     */
+    static String notifyKey(String collapseKey) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(collapseKey.getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, 6));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     // ---- signing ----

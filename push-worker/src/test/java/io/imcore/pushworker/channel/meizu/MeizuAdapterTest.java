@@ -31,7 +31,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -139,6 +141,31 @@ class MeizuAdapterTest {
         // Meizu's notifications carry no picture and no badge
         assertFalse(m.toString().contains("img.example"));
         assertEquals(1, simulator.recorder().deliveriesTo("pidA"));
+    }
+
+    @Test
+    void collapseKeyBecomesAnEightCharacterNotifyKey() throws Exception {
+        String chat = "{\"type\":\"text\",\"title\":\"Alice\",\"body\":\"hi\",\"badge\":\"+1\",\"channels\":{},"
+                + "\"notify_id\":77,\"group\":\"grp-1\",\"collapse_key\":";
+        MeizuAdapter adapter = adapter();
+        for (String key : List.of("c-3f9a1b2c", "c-00000001", "k".repeat(64))) {
+            assertEquals(List.of(Outcome.ACCEPTED),
+                    adapter.send(credentials("s"), notification(90, chat + "\"" + key + "\"}"), deliveries("pidA")));
+        }
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            JsonNode advance = messageJson(NOTIFY, i).get("advanceInfo");
+            String notifyKey = advance.get("notifyKey").asText();
+            assertTrue(notifyKey.matches("[0-9A-Za-z_-]{8}"), "PushAPI: at most 8 of [0-9A-Za-z_-]: " + notifyKey);
+            keys.add(notifyKey);
+        }
+        assertEquals(3, new HashSet<>(keys).size(), "different conversations, different keys: " + keys);
+        assertEquals(MeizuAdapter.notifyKey("c-3f9a1b2c"), keys.get(0), "the same conversation, the same key");
+        assertFalse(messageJson(NOTIFY, 0).toString().contains("grp-1"), "Meizu has no group key");
+        assertFalse(messageJson(NOTIFY, 0).toString().contains("77"), "Meizu has no numeric notification id");
+
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials("s"), simple(91), deliveries("pidA")));
+        assertFalse(messageJson(NOTIFY, 3).get("advanceInfo").has("notifyKey"), "nothing without collapse_key");
     }
 
     @Test
@@ -379,6 +406,9 @@ class MeizuAdapterTest {
             "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"pushTimeInfo\":{\"offLine\":1,\"validTime\":73}}",
             "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"pushTimeInfo\":{\"offLine\":1,\"validTime\":0}}",
             "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"advanceInfo\":{\"notifyKey\":\"123456789\"}}",
+            "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"advanceInfo\":{\"notifyKey\":\"c-3f9a1b2c\"}}",
+            "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"advanceInfo\":{\"notifyKey\":\"c.3f9a\"}}",
+            "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"advanceInfo\":{\"notifyKey\":12}}",
             "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"advanceInfo\":{\"suspend\":2}}",
             "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"extra\":{\"callback\":\"\"}}",
             "{\"noticeBarInfo\":{\"title\":\"t\",\"content\":\"c\"},\"extra\":{\"callback\":\"http://a/r\",\"callback.type\":4}}",

@@ -90,7 +90,8 @@ class MeizuGoldenRequestTest {
         MeizuAdapter adapter = new MeizuAdapter(AdapterTestSupport.settings(Channel.VENDOR_E, running.base(),
                 Optional.empty(), Optional.of(URI.create("http://127.0.0.1:9/push/receipt/vendor_e"))));
         String richest = "\"title\":\"Hi\",\"body\":\"Hello\",\"big_text\":\"more\",\"badge\":\"+1\","
-                + "\"ext\":{\"k\":\"v\",\"n\":1},\"show_end_time\":" + (Instant.now().getEpochSecond() + 7200);
+                + "\"ext\":{\"k\":\"v\",\"n\":1},\"collapse_key\":\"c-3f9a1b2c\",\"show_end_time\":"
+                + (Instant.now().getEpochSecond() + 7200);
         for (String click : List.of("{}", "{\"click_action\":\"intent\",\"intent\":\"com.example.Chat\"}",
                 "{\"click_action\":\"intent\",\"intent\":\"chat://room/1\"}")) {
             Notification n = AdapterTestSupport.notification(7, "{\"type\":\"text\"," + richest
