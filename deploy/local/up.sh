@@ -380,6 +380,10 @@ print(id)')"
       --topic "push.$channel" --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \
       || die_with_log kafka-topics "cannot create topic push.$channel"
   done
+  # stored messages from message-service to push-service's offline push (docs/offline-push.md)
+  "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
+    --topic message.events --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \
+    || die_with_log kafka-topics "cannot create topic message.events"
   # svcpush device acks from message-service to push-worker (docs/events.md)
   "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
     --topic push.receipts --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \

@@ -18,7 +18,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import io.imcore.push.offline.UserPushSettings;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The device push registry (decisions.md section 5, docs/push-devices.md): provider token binding, tags, alias and
@@ -31,10 +33,12 @@ public class DeviceRegistryResource {
 
     private final RequestContext caller;
     private final DeviceRegistryService registry;
+    private final UserPushSettings offlinePush;
 
-    public DeviceRegistryResource(RequestContext caller, DeviceRegistryService registry) {
+    public DeviceRegistryResource(RequestContext caller, DeviceRegistryService registry, UserPushSettings offlinePush) {
         this.caller = caller;
         this.registry = registry;
+        this.offlinePush = offlinePush;
     }
 
     @POST
@@ -102,5 +106,31 @@ public class DeviceRegistryResource {
     @Path("/push")
     public ApiResponse<PushSetting> pushSetting() {
         return ApiResponse.ok(registry.pushSetting(caller));
+    }
+
+    /** The user's offline push settings (docs/offline-push.md). */
+    @GET
+    @Path("/push/settings")
+    public ApiResponse<Map<String, Object>> offlinePushSettings() {
+        return ApiResponse.ok(offlinePush.get(caller.appId(), caller.requireUserId()));
+    }
+
+    @POST
+    @Path("/push/settings")
+    public ApiResponse<Map<String, Object>> saveOfflinePushSettings(UserPushSettings.UserSettingsBody body) {
+        return ApiResponse.ok(offlinePush.save(caller.appId(), caller.requireUserId(), body));
+    }
+
+    /** The user's muted conversations. */
+    @GET
+    @Path("/push/mute")
+    public ApiResponse<List<Long>> mutedConversations() {
+        return ApiResponse.ok(offlinePush.mutes(caller.appId(), caller.requireUserId()));
+    }
+
+    @POST
+    @Path("/push/mute")
+    public ApiResponse<Boolean> mute(UserPushSettings.MuteBody body) {
+        return ApiResponse.ok(offlinePush.mute(caller.appId(), caller.requireUserId(), body));
     }
 }

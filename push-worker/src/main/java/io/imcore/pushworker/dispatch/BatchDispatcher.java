@@ -58,6 +58,7 @@ public class BatchDispatcher {
 
     private final Database database;
     private final BatchLedger ledger;
+    private final OfflineLedger offlineLedger;
     private final AdapterRegistry adapters;
     private final CredentialCache credentials;
     private final WorkerMetrics metrics;
@@ -66,10 +67,11 @@ public class BatchDispatcher {
     private final Map<String, RateLimiter> appLimits = new ConcurrentHashMap<>();
     private final SenderPool senders;
 
-    public BatchDispatcher(Database database, BatchLedger ledger, AdapterRegistry adapters,
+    public BatchDispatcher(Database database, BatchLedger ledger, OfflineLedger offlineLedger, AdapterRegistry adapters,
             CredentialCache credentials, WorkerMetrics metrics, WorkerConfig config, SenderPool senders) {
         this.database = database;
         this.ledger = ledger;
+        this.offlineLedger = offlineLedger;
         this.adapters = adapters;
         this.credentials = credentials;
         this.metrics = metrics;
@@ -119,16 +121,24 @@ public class BatchDispatcher {
         private final Tally tally = new Tally();
         private final Instant deadline;
         private boolean claimed;
+        /** An offline push record: the devices this worker claimed (the others are sent or held elsewhere). */
+        private Set<Long> offlineDevices = Set.of();
 
         BatchRun(PushBatch batch, Channel channel, CompletableFuture<Void> done) {
             this.batch = batch;
             this.channel = channel;
-            this.notification = new Notification(batch.taskId(), batch.appId(), batch.message());
+            // an offline push has no task: its adapters' ids (receipt parameters) carry the message as -msg_id
+            this.notification = new Notification(batch.offline() == null ? batch.taskId() : -batch.offline().msgId(),
+                    batch.appId(), batch.message());
             this.done = done;
             this.deadline = batch.showEndTime() == null ? null : Instant.ofEpochSecond(batch.showEndTime());
         }
 
         void claim() {
+            if (batch.offline() != null) {
+                claimOffline();
+                return;
+            }
             boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough()
                     && (channel != Channel.VENDOR_A || notification.channelSettings(channel).hasNonNull("badge_class"));
             long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
@@ -153,6 +163,22 @@ public class BatchDispatcher {
             }
         }
 
+        /** An offline push record: its devices' trace rows are the claim (docs/offline-push.md). */
+        private void claimOffline() {
+            OfflineLedger.Claimed found = database.inTransaction(c -> offlineLedger.claim(c, batch));
+            if (found.devices().isEmpty()) {
+                if (found.held()) {
+                    later(ledger.lease().dividedBy(10), this::claim);
+                } else {
+                    done.complete(null);
+                }
+                return;
+            }
+            claimed = true;
+            offlineDevices = found.devices();
+            deliver(OfflineLedger.badges(batch));
+        }
+
         private void deliver(Map<Long, Integer> badges) {
             if (deadline != null && Instant.now().isAfter(deadline)) {
                 tally.failed(channel, SHOW_END_TIME_PASSED, batch.targets().size());
@@ -162,6 +188,9 @@ public class BatchDispatcher {
             }
             List<Pending> pending = new ArrayList<>();
             for (Target target : batch.targets()) {
+                if (batch.offline() != null && !offlineDevices.contains(target.deviceId())) {
+                    continue;
+                }
                 pending.add(new Pending(new Delivery(target, target.token(), badges.get(target.deviceId())),
                         target.environment() == null ? 1 : target.environment()));
             }
@@ -203,6 +232,11 @@ public class BatchDispatcher {
         }
 
         private void finish(boolean expired) {
+            if (batch.offline() != null) {
+                offlineLedger.finish(batch, offlineDevices, tally, channel.wireName());
+                done.complete(null);
+                return;
+            }
             if (!ledger.finish(batch.taskId(), batch.batchNo(), tally, expired)) {
                 LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
             }
@@ -211,7 +245,9 @@ public class BatchDispatcher {
 
         /** Ends the batch unfinished: its claim is released for the record's next reading. */
         void fail(Throwable failure) {
-            if (claimed) {
+            if (claimed && batch.offline() != null) {
+                offlineLedger.release(batch, offlineDevices);
+            } else if (claimed) {
                 ledger.release(batch.taskId(), batch.batchNo());
             }
             done.completeExceptionally(failure);
@@ -271,6 +307,8 @@ public class BatchDispatcher {
                                 group.getValue().size());
                         run.tally.failed(channel, "no certificate for environment " + group.getKey(),
                                 group.getValue().size());
+                        group.getValue().forEach(p -> run.tally.device(p.delivery.target().deviceId(), "failed",
+                                "no certificate for environment " + group.getKey()));
                         metrics.targets(channel, Result.FAILED, group.getValue().size());
                         continue;
                     }
@@ -321,6 +359,7 @@ public class BatchDispatcher {
                 switch (outcome.kind()) {
                     case ACCEPTED -> {
                         tally.of(channel).sent++;
+                        tally.device(p.delivery.target().deviceId(), "sent", null);
                         metrics.targets(channel, Result.SENT, 1);
                     }
                     case REJECTED -> {
@@ -334,6 +373,7 @@ public class BatchDispatcher {
                     }
                     case FAILED -> {
                         tally.failed(channel, outcome.reason(), 1);
+                        tally.device(p.delivery.target().deviceId(), "failed", outcome.reason());
                         metrics.targets(channel, Result.FAILED, 1);
                     }
                     case RETRY -> {
@@ -366,6 +406,10 @@ public class BatchDispatcher {
                     run.tally.failed(channel, SHOW_END_TIME_PASSED, retry.size());
                 } else {
                     lastReasons.forEach(reason -> run.tally.failed(channel, reason, 1));
+                }
+                for (int i = 0; i < retry.size(); i++) {
+                    run.tally.device(retry.get(i).delivery.target().deviceId(), "failed",
+                            pastDeadline ? SHOW_END_TIME_PASSED : lastReasons.get(i));
                 }
                 metrics.targets(channel, pastDeadline ? Result.EXPIRED : Result.FAILED, retry.size());
                 nextGroup();

@@ -79,6 +79,11 @@ public class BatchLedger {
         renewer.shutdownNow();
     }
 
+    /** This replica's name on its claims. */
+    String owner() {
+        return owner;
+    }
+
     /** How long a claim on a batch stands without renewal. */
     Duration lease() {
         return lease;
@@ -268,18 +273,7 @@ public class BatchLedger {
                 }
                 ps.executeBatch();
             }
-            if (!tally.rejectedTokens().isEmpty()) {
-                try (PreparedStatement ps = c.prepareStatement("delete from push_device_tokens"
-                        + " where device_id = ? and channel = ? and token = ?")) {
-                    for (Tally.RejectedToken rejected : tally.rejectedTokens()) {
-                        ps.setLong(1, rejected.deviceId());
-                        ps.setString(2, rejected.channel().wireName());
-                        ps.setString(3, rejected.token());
-                        ps.addBatch();
-                    }
-                    ps.executeBatch();
-                }
-            }
+            unbind(c, tally.rejectedTokens());
             // The task row last, just before the commit: it is one row for every batch of the task, so every worker
             // thread and the expansion's mirror queue on it, and it is held only for the commit. The counter rows
             // come before it, in channel-name order, as in the expansion's mirror (TaskStore.saveCheckpoint), so
@@ -299,6 +293,23 @@ public class BatchLedger {
             }
             return true;
         });
+    }
+
+    /** Unbinds the provider tokens refused for good, so that they are not targeted again. */
+    static void unbind(Connection c, List<Tally.RejectedToken> rejectedTokens) throws SQLException {
+        if (rejectedTokens.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("delete from push_device_tokens"
+                + " where device_id = ? and channel = ? and token = ?")) {
+            for (Tally.RejectedToken rejected : rejectedTokens) {
+                ps.setLong(1, rejected.deviceId());
+                ps.setString(2, rejected.channel().wireName());
+                ps.setString(3, rejected.token());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 
     /** The rows' lock order, shared with the expansion's mirror: channel by wire name. */

@@ -28,7 +28,11 @@ final class Tally {
     /** A push_task_failures key within the task. */
     record FailureKey(Channel channel, String outcome, String reason) {}
 
+    /** How one device's delivery ended: sent, failed or rejected, with the provider's reason (offline push traces). */
+    record DeviceOutcome(String state, String reason) {}
+
     private final Map<Channel, Counts> counts = new EnumMap<>(Channel.class);
+    private final Map<Long, DeviceOutcome> deviceOutcomes = new HashMap<>();
     private final List<RejectedToken> rejectedTokens = new ArrayList<>();
     private final Map<FailureKey, Integer> failures = new HashMap<>();
 
@@ -44,8 +48,18 @@ final class Tally {
 
     synchronized void rejected(long deviceId, Channel channel, String token, String reason) {
         of(channel).rejected++;
+        deviceOutcomes.put(deviceId, new DeviceOutcome("rejected", shortReason(reason)));
         rejectedTokens.add(new RejectedToken(deviceId, channel, token));
         failures.merge(new FailureKey(channel, "rejected", shortReason(reason)), 1, Integer::sum);
+    }
+
+    /** The device's outcome, beside the counts (a sent device's reason is null). */
+    synchronized void device(long deviceId, String state, String reason) {
+        deviceOutcomes.put(deviceId, new DeviceOutcome(state, reason == null ? null : shortReason(reason)));
+    }
+
+    Map<Long, DeviceOutcome> deviceOutcomes() {
+        return deviceOutcomes;
     }
 
     private static String shortReason(String reason) {
