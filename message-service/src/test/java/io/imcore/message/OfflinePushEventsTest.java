@@ -1,0 +1,178 @@
+package io.imcore.message;
+
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.store.Database;
+import io.imcore.testing.InfrastructureResource;
+import io.imcore.testing.LiveClient;
+import io.imcore.testing.TopicReader;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * message.events for offline push (docs/offline-push.md): what message-service announces after a message commits,
+ * and after the ack window for live devices that did not acknowledge it.
+ */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class OfflinePushEventsTest {
+
+    private static final String TOPIC = "message.events";
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Inject
+    Database database;
+
+    MessageApi api;
+    long alice;
+    long bob;
+
+    @BeforeEach
+    void setUp() {
+        api = MessageApi.newApp(database);
+        alice = api.newUser();
+        bob = api.newUser();
+    }
+
+    /** The app's events of the given type that the filter accepts, once {@code expected} arrived. */
+    private List<JsonNode> events(String type, int expected, java.util.function.Predicate<JsonNode> filter) {
+        return TopicReader.await(TOPIC, r -> r.key().startsWith(api.appId + ":") && matches(r, type, filter), expected,
+                WAIT).stream().map(OfflinePushEventsTest::parse).toList();
+    }
+
+    private static boolean matches(ConsumerRecord<String, String> record, String type,
+            java.util.function.Predicate<JsonNode> filter) {
+        JsonNode event = parse(record);
+        return type.equals(event.path("type").asText()) && filter.test(event);
+    }
+
+    private static JsonNode parse(ConsumerRecord<String, String> record) {
+        try {
+            return JSON.readTree(record.value());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean hasPreview(JsonNode event, String text) {
+        return text.equals(event.path("preview").asText());
+    }
+
+    @Test
+    void directMessageNamesTheRecipientItsAddressAndUnreadCount() {
+        api.sendText(alice, bob, "first");
+        api.sendText(alice, bob, "hi bob, dinner?");
+        JsonNode event = events("message.created", 1, e -> hasPreview(e, "hi bob, dinner?")).get(0);
+        assertEquals(1, event.path("v").asInt());
+        assertEquals("direct", event.path("kind").asText());
+        assertEquals(alice, event.path("sender_id").asLong());
+        assertEquals(0, event.path("content_type").asInt());
+        JsonNode recipients = event.path("recipients");
+        assertEquals(1, recipients.size(), "only the peer: never the sender");
+        assertEquals(bob, recipients.get(0).path("user_id").asLong());
+        assertEquals(alice, recipients.get(0).path("conversation_id").asLong(), "bob sees the conversation as alice");
+        assertEquals(2, recipients.get(0).path("unread").asLong(), "both messages are unread: the badge");
+        assertEquals(0, recipients.get(0).path("live_devices").size());
+    }
+
+    @Test
+    void groupMessageGoesToEveryMemberButTheSenderWithTheGroupsName() {
+        long carol = api.newUser();
+        long group = api.createGroup(alice, List.of(bob, carol));
+        api.send(bob, Map.of("content_type", 1, "content", "{\"url\":\"x\"}", "targets", List.of(group), "type", 2,
+                "config", "{\"mentions\":[" + carol + "],\"offline_push\":{\"title\":\"Custom\"}}"))
+                .body("code", equalTo(200));
+        JsonNode event = events("message.created", 1, e -> "group".equals(e.path("kind").asText())).get(0);
+        assertEquals(group, event.path("group_id").asLong());
+        assertTrue(event.path("group_name").isTextual(), event.toString());
+        assertFalse(event.has("preview"), "no text preview for an image");
+        assertEquals(List.of(carol), List.of(event.path("mentions").get(0).asLong()));
+        assertEquals("Custom", event.path("push").path("title").asText());
+        Set<Long> users = new TreeSet<>();
+        event.path("recipients").forEach(r -> {
+            users.add(r.path("user_id").asLong());
+            assertEquals(group, r.path("conversation_id").asLong());
+        });
+        assertEquals(new TreeSet<>(List.of(alice, carol)), users, "the members but the sender bob");
+    }
+
+    @Test
+    void systemNotificationComesFromZeroInConversationZero() {
+        api.asAdmin().body(MessageApi.text("maintenance tonight", List.of(bob))).post("/message/notify")
+                .then().body("code", equalTo(200));
+        JsonNode event = events("message.created", 1, e -> hasPreview(e, "maintenance tonight")).get(0);
+        assertEquals("system", event.path("kind").asText());
+        assertEquals(0, event.path("sender_id").asLong());
+        assertEquals(bob, event.path("recipients").get(0).path("user_id").asLong());
+        assertEquals(0, event.path("recipients").get(0).path("conversation_id").asLong());
+    }
+
+    @Test
+    void aLiveDeviceThatDoesNotAcknowledgeIsAnnouncedAfterTheWindow() {
+        try (LiveClient bobPhone = LiveClient.authenticated("localhost", RestAssured.port, api.appId,
+                api.userToken(bob, 1), null)) {
+            api.sendText(alice, bob, "are you there?");
+            assertNotNull(bobPhone.next("message", WAIT), "delivered on the socket");
+            JsonNode created = events("message.created", 1, e -> hasPreview(e, "are you there?")).get(0);
+            assertEquals(List.of(1), ints(created.path("recipients").get(0).path("live_devices")));
+            // no ack: after the window (1 s in tests) the device is announced for an OS notification
+            JsonNode missed = events("message.unacknowledged", 1, e -> hasPreview(e, "are you there?")).get(0);
+            assertEquals(created.path("msg_id").asLong(), missed.path("msg_id").asLong());
+            assertEquals(bob, missed.path("recipients").get(0).path("user_id").asLong());
+            assertEquals(List.of(1), ints(missed.path("recipients").get(0).path("live_devices")));
+        }
+    }
+
+    @Test
+    void anAcknowledgedMessageIsNotAnnouncedAgain() throws InterruptedException {
+        Map<String, Long> ids = new HashMap<>();
+        try (LiveClient bobPhone = LiveClient.authenticated("localhost", RestAssured.port, api.appId,
+                api.userToken(bob, 1), null)) {
+            api.sendText(alice, bob, "ack me");
+            JsonNode frame = bobPhone.next("message", WAIT);
+            ids.put("msg", frame.path("message").path("msg_id").asLong());
+            bobPhone.send("{\"type\":\"ack\",\"conversation_id\":" + alice + ",\"msg_id\":" + ids.get("msg") + "}");
+            assertEquals(200, bobPhone.next("ack", WAIT).path("code").asInt());
+        }
+        assertEquals(1, events("message.created", 1, e -> hasPreview(e, "ack me")).size());
+        // well past the window: the row was checked and dropped without a second event
+        Thread.sleep(2_500);
+        assertTrue(TopicReader.await(TOPIC, r -> r.key().startsWith(api.appId + ":")
+                && matches(r, "message.unacknowledged", e -> hasPreview(e, "ack me")), 1, Duration.ofSeconds(2))
+                .isEmpty(), "acknowledged live: no OS notification");
+        Long left = database.read(c -> {
+            try (var ps = c.prepareStatement("select count(*) from offline_push_queue where app_id = ?")) {
+                ps.setString(1, api.appId);
+                try (var rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+        assertEquals(0L, left, "the queue is empty once every row was announced");
+    }
+
+    private static List<Integer> ints(JsonNode array) {
+        List<Integer> values = new java.util.ArrayList<>();
+        array.forEach(v -> values.add(v.asInt()));
+        return values;
+    }
+}
