@@ -24,7 +24,10 @@ import java.util.Map;
  * Subclasses add the provider's routes; this class records every request, serves the control API under
  * {@code /_sim/} and holds the injected faults and the answer latency.
  *
- * <p>Control API (JSON): {@code GET /_sim/stats}, {@code GET /_sim/requests?limit=N},
+ * <p>Control API (JSON): {@code GET /_sim/stats}, {@code GET /_sim/requests?limit=N} (each with
+ * {@code received_at}, epoch ms), {@code GET /_sim/received?since=MS} (per chat message whose first accepted
+ * notification came at or after MS: {@code msg_id}, {@code first} and {@code last} accepted, epoch ms, and
+ * {@code deliveries}; see {@link Recorder#delivered(String, String)}),
  * {@code POST /_sim/faults {"kind":"transient|auth","count":N}}, {@code POST /_sim/latency {"millis":N}},
  * {@code POST /_sim/reset}, {@code POST /_sim/apps {"app_id","app_key","app_secret","certificate"}} (see
  * {@link #registerApp}).
@@ -74,6 +77,7 @@ public abstract class ProviderSimulator {
         router.route().handler(this::record);
         router.get("/_sim/stats").handler(ctx -> json(ctx, 200, stats()));
         router.get("/_sim/requests").handler(this::requests);
+        router.get("/_sim/received").handler(this::received);
         router.post("/_sim/faults").handler(ctx -> {
             JsonObject body = ctx.body().asJsonObject();
             faults.inject(Faults.Kind.valueOf(body.getString("kind").toUpperCase(Locale.ROOT)),
@@ -217,8 +221,31 @@ public abstract class ProviderSimulator {
         JsonArray out = new JsonArray();
         for (Recorder.Request r : all.subList(Math.max(0, all.size() - limit), all.size())) {
             out.add(new JsonObject().put("method", r.method()).put("path", r.path())
-                    .put("headers", new JsonObject(new LinkedHashMap<>(r.headers()))).put("body", r.body()));
+                    .put("headers", new JsonObject(new LinkedHashMap<>(r.headers()))).put("body", r.body())
+                    .put("received_at", r.receivedAt()));
         }
         json(ctx, 200, new JsonObject().put("requests", out));
+    }
+
+    private void received(RoutingContext ctx) {
+        long since;
+        try {
+            String value = ctx.queryParams().get("since");
+            since = value == null ? 0 : Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            json(ctx, 400, new JsonObject().put("error", "since must be epoch milliseconds"));
+            return;
+        }
+        // built as text: a benchmark phase reads tens of thousands of entries
+        StringBuilder out = new StringBuilder(64 * 1024).append("{\"channel\":\"").append(channel())
+                .append("\",\"not_kept\":").append(recorder.messagesNotKept()).append(",\"messages\":[");
+        boolean first = true;
+        for (Recorder.Received r : recorder.received(since)) {
+            out.append(first ? "" : ",").append("{\"msg_id\":\"").append(r.msgId()).append("\",\"first\":")
+                    .append(r.firstMillis()).append(",\"last\":").append(r.lastMillis()).append(",\"deliveries\":")
+                    .append(r.deliveries()).append('}');
+            first = false;
+        }
+        json(ctx, 200, out.append("]}").toString());
     }
 }

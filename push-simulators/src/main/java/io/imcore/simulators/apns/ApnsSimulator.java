@@ -204,7 +204,7 @@ public class ApnsSimulator extends ProviderSimulator {
             error(ctx, 429, "TooManyRequests");
             return;
         }
-        recorder().delivered(token);
+        recorder().delivered(token, new String(body, java.nio.charset.StandardCharsets.UTF_8));
         String apnsId = ctx.request().getHeader("apns-id");
         String id = apnsId != null ? apnsId : UUID.randomUUID().toString();
         later(() -> ctx.response().setStatusCode(200).putHeader("apns-id", id).end());

@@ -273,7 +273,7 @@ public class FcmSimulator extends ProviderSimulator {
             error(ctx, 503, "UNAVAILABLE", "The service is currently unavailable.", "UNAVAILABLE", null);
             return;
         }
-        recorder().delivered(token);
+        recorder().delivered(token, message.encode());
         reply(ctx, 200, new JsonObject().put("name",
                 "projects/" + project + "/messages/0:" + messageIds.incrementAndGet() + "%sim"));
     }

@@ -164,7 +164,8 @@ public class HuaweiSimulator extends ProviderSimulator {
             reply(ctx, 400, result("80300007", "All the tokens are invalid"));
             return;
         }
-        accepted.forEach(recorder()::delivered);
+        String text = message.encode();
+        accepted.forEach(token -> recorder().delivered(token, text));
         String requestId = Long.toString(System.currentTimeMillis()) + requestIds.incrementAndGet();
         if (illegal.isEmpty()) {
             reply(ctx, 200, result("80000000", "Success").put("requestId", requestId));

@@ -192,7 +192,7 @@ public class MeizuSimulator extends ProviderSimulator {
             if (code != null) {
                 failed.computeIfAbsent(code, c -> new JsonArray()).add(pushId);
             } else {
-                recorder().delivered(pushId);
+                recorder().delivered(pushId, messageJson);
                 if (queue != null) {
                     queue.add(new PendingReceipt(msgId, param, pushId));
                 }

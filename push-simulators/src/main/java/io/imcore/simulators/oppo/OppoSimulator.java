@@ -189,7 +189,7 @@ public class OppoSimulator extends ProviderSimulator {
                 if (!PRIVATE_CATEGORIES.contains(n.getString("category"))) {
                     publicSent.incrementAndGet();
                 }
-                recorder().delivered(regId);
+                recorder().delivered(regId, m.encode());
                 String url = n.getString("call_back_url");
                 if (!blank(url)) {
                     receipts.computeIfAbsent(url, u -> new JsonArray()).add(new JsonObject()

@@ -47,7 +47,9 @@ public class VivoSimulator extends ProviderSimulator {
     /** A regId starting with this is answered 10302 (malformed); other {@link Faults#INVALID_PREFIX} ones invalidUser. */
     public static final String MALFORMED_REGID_PREFIX = "invalid-regid";
 
-    private record Payload(String appId, String callback, String callbackId, String param, int pushMode) {}
+    /** What saveListPayload stored for pushToList; {@code text} the message as sent (its data names the chat message). */
+    private record Payload(String appId, String callback, String callbackId, String param, int pushMode,
+            String text) {}
 
     private record PendingReceipt(String taskId, String param, String regId) {}
 
@@ -271,7 +273,7 @@ public class VivoSimulator extends ProviderSimulator {
             if (Faults.isInvalid(regId)) {
                 invalid.add(new JsonObject().put("status", 1).put("userid", regId));
             } else {
-                recorder().delivered(regId);
+                recorder().delivered(regId, payload.text());
                 accepted.add(regId);
             }
         }
@@ -305,8 +307,9 @@ public class VivoSimulator extends ProviderSimulator {
             reply(ctx, 200, answer.put("invalidUser", new JsonObject().put("userid", regId).put("status", 1)));
             return;
         }
-        recorder().delivered(regId);
-        receipts(payload(appId, body), taskId, List.of(regId));
+        Payload payload = payload(appId, body);
+        recorder().delivered(regId, payload.text());
+        receipts(payload, taskId, List.of(regId));
         reply(ctx, 200, answer);
     }
 
@@ -315,7 +318,8 @@ public class VivoSimulator extends ProviderSimulator {
         Integer pushMode = intOrNull(body.getValue("pushMode"));
         return new Payload(appId, extra == null ? null : extra.getString("callback"),
                 extra == null ? null : extra.getString("callback.id"),
-                extra == null ? null : extra.getString("callback.param"), pushMode == null ? 0 : pushMode);
+                extra == null ? null : extra.getString("callback.param"), pushMode == null ? 0 : pushMode,
+                body.encode());
     }
 
     // ---- receipts ----

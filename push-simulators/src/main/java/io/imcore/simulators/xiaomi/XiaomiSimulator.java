@@ -153,7 +153,7 @@ public class XiaomiSimulator extends ProviderSimulator {
                 bad.add(token);
             } else {
                 good.add(token);
-                recorder().delivered(token);
+                recorder().delivered(token, form.get("payload"));
                 accepted++;
             }
         }
