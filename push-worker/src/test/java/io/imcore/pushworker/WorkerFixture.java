@@ -123,6 +123,48 @@ final class WorkerFixture {
         TopicWriter.send(channel.topic(), batch.key(), mapper.writeValueAsString(batch));
     }
 
+    /** A device's offline_push_trace row as push-service's decision leaves it (state queued, or as given). */
+    void traceRow(long msgId, Device device, String conversation, String state) {
+        execute("insert into offline_push_trace (app_id, msg_id, user_id, device_sn, device_id, conversation,"
+                + " decision, channel, state) values (?, ?, ?, ?, ?, ?, 'offline_push', ?, ?)", appId, msgId,
+                device.userId(), device.deviceSn(), device.deviceId(), conversation, device.channel().wireName(),
+                state);
+    }
+
+    /** An offline push channel record (task id 0, the message and the recipient's conversation), as push-service's. */
+    void sendOffline(long msgId, String conversation, Channel channel, ObjectNode message,
+            List<PushBatch.Target> targets) throws Exception {
+        PushBatch batch = new PushBatch(PushBatch.VERSION, 0, appId, 0, channel.wireName(), message, null, targets,
+                new PushBatch.Offline(msgId, conversation));
+        TopicWriter.send(channel.topic(), batch.key(), mapper.writeValueAsString(batch));
+    }
+
+    /** A column of the device's trace row of the message (null when there is no row or the value is null). */
+    String trace(long msgId, Device device, String column) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select " + column + "::text from offline_push_trace"
+                    + " where app_id = ? and msg_id = ? and device_id = ?")) {
+                ps.setString(1, appId);
+                ps.setLong(2, msgId);
+                ps.setLong(3, device.deviceId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getString(1) : null;
+                }
+            }
+        });
+    }
+
+    void awaitTrace(long msgId, Device device, String state) {
+        Eventually.until(Duration.ofSeconds(30), "message " + msgId + " to device " + device.deviceId() + " " + state,
+                () -> state.equals(trace(msgId, device, "state")));
+    }
+
+    /** offline_push_daily of this app, today (UTC), on the channel: sent, failed, rejected or received. */
+    int daily(Channel channel, String column) {
+        return Math.max(0, intValue("select " + column + " from offline_push_daily where app_id = ?"
+                + " and day = (now() at time zone 'UTC')::date and channel = ?", appId, channel.wireName()));
+    }
+
     void awaitState(long taskId, String state) {
         Eventually.until(Duration.ofSeconds(30), "task " + taskId + " " + state, () -> state.equals(state(taskId)));
     }

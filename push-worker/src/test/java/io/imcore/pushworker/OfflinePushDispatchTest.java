@@ -1,0 +1,219 @@
+package io.imcore.pushworker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.push.Channel;
+import io.imcore.common.store.Database;
+import io.imcore.pushworker.WorkerFixture.Device;
+import io.imcore.simulators.Faults;
+import io.imcore.simulators.ProviderSimulator;
+import io.imcore.simulators.Recorder;
+import io.imcore.simulators.Simulators;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Offline push records (docs/offline-push.md) through the worker against the real topics, the push schema and the
+ * provider simulators: the devices' trace rows are the claim, so a device is sent a message once, an older message
+ * of a conversation queued behind a newer one is superseded, another worker's standing claim is waited for, and the
+ * outcomes land in the trace and in offline_push_daily.
+ */
+@QuarkusTest
+@QuarkusTestResource(ProvidersResource.class)
+class OfflinePushDispatchTest {
+
+    @Inject
+    Database database;
+
+    @Inject
+    ObjectMapper mapper;
+
+    private WorkerFixture fixture;
+    private final Simulators simulators = ProvidersResource.simulators();
+
+    @BeforeEach
+    void app() {
+        fixture = new WorkerFixture(database, mapper).withCertificates();
+    }
+
+    private ProviderSimulator simulator(Channel channel) {
+        return simulators.get(channel.wireName());
+    }
+
+    private int deliveries(Device device) {
+        return simulator(device.channel()).recorder().deliveriesTo(device.token());
+    }
+
+    /** The chat message's notification as push-service's planner writes it (the badge: the unread count). */
+    private ObjectNode chatMessage(long msgId, String conversation, String badge) {
+        ObjectNode message = fixture.message("message " + msgId, badge);
+        ObjectNode ext = message.putObject("ext");
+        ext.put("conversation_type", "direct");
+        ext.put("conversation_id", conversation.substring(2));
+        ext.put("msg_id", Long.toString(msgId));
+        message.put("collapse_key", "im-" + conversation);
+        return message;
+    }
+
+    @Test
+    void queuedDevicesAreSentOnceAndARedeliveredRecordNeitherSendsNorCountsAgain() throws Exception {
+        Device first = fixture.device(Channel.VENDOR_C, "tok");
+        Device second = fixture.device(Channel.VENDOR_C, "tok");
+        long msgId = 1;
+        fixture.traceRow(msgId, first, "u:42", "queued");
+        fixture.traceRow(msgId, second, "u:42", "queued");
+        fixture.sendOffline(msgId, "u:42", Channel.VENDOR_C, chatMessage(msgId, "u:42", "3"),
+                List.of(first.target(), second.target()));
+        fixture.awaitTrace(msgId, first, "sent");
+        fixture.awaitTrace(msgId, second, "sent");
+        for (Device device : List.of(first, second)) {
+            assertEquals(1, deliveries(device), device.token() + " sent once");
+            assertNotNull(fixture.trace(msgId, device, "sent_at"), "sent_at of " + device.token());
+            assertNull(fixture.trace(msgId, device, "lease_until"), "the claim's lease ends with the outcome");
+        }
+        assertEquals(2, fixture.daily(Channel.VENDOR_C, "sent"));
+        assertEquals(0, fixture.daily(Channel.VENDOR_C, "failed"));
+        assertEquals(0, fixture.intValue("select count(*) from push_tasks where app_id = ?", fixture.appId),
+                "no task for an offline push");
+
+        // Kafka delivers the record again (or push-service writes it again after a crash)
+        fixture.sendOffline(msgId, "u:42", Channel.VENDOR_C, chatMessage(msgId, "u:42", "3"),
+                List.of(first.target(), second.target()));
+        WorkerFixture.awaitConsumed(Channel.VENDOR_C.topic(), "push-worker.vendor_c");
+        assertEquals(1, deliveries(first), "not sent again");
+        assertEquals(1, deliveries(second), "not sent again");
+        assertEquals(2, fixture.daily(Channel.VENDOR_C, "sent"), "not counted again");
+        assertEquals("sent", fixture.trace(msgId, first, "state"));
+    }
+
+    @Test
+    void anOlderMessageQueuedBehindANewerOneOfTheConversationIsSupersededAndOnlyTheNewerSent() throws Exception {
+        Device device = fixture.device(Channel.VENDOR_B, "tok");
+        Device otherConversation = fixture.device(Channel.VENDOR_B, "tok");
+        fixture.traceRow(10, device, "u:7", "queued");
+        fixture.traceRow(11, device, "u:7", "queued");
+        // a newer message of another conversation supersedes nothing
+        fixture.traceRow(10, otherConversation, "u:7", "queued");
+        fixture.traceRow(11, otherConversation, "u:8", "queued");
+
+        fixture.sendOffline(10, "u:7", Channel.VENDOR_B, chatMessage(10, "u:7", "1"),
+                List.of(device.target(), otherConversation.target()));
+        fixture.awaitTrace(10, device, "superseded");
+        fixture.awaitTrace(10, otherConversation, "sent");
+        assertEquals(0, deliveries(device), "the older message is not sent");
+        assertNotNull(fixture.trace(10, device, "reason"));
+        assertNull(fixture.trace(10, device, "sent_at"));
+
+        fixture.sendOffline(11, "u:7", Channel.VENDOR_B, chatMessage(11, "u:7", "2"), List.of(device.target()));
+        fixture.awaitTrace(11, device, "sent");
+        assertEquals(1, deliveries(device), "only the newer message");
+        assertTrue(lastRequestTo(Channel.VENDOR_B, device.token()).contains("message+11")
+                || lastRequestTo(Channel.VENDOR_B, device.token()).contains("message 11"),
+                lastRequestTo(Channel.VENDOR_B, device.token()));
+        assertEquals(2, fixture.daily(Channel.VENDOR_B, "sent"), "message 11 to one device, 10 to the other");
+        assertEquals(0, fixture.daily(Channel.VENDOR_B, "failed"), "a superseded message is not counted");
+    }
+
+    @Test
+    void aDeviceAnotherWorkerHoldsIsWaitedForAndTakenOverOnlyWhenItsLeaseLapses() throws Exception {
+        Device finishedByHolder = fixture.device(Channel.VENDOR_B, "tok");
+        Device holderDied = fixture.device(Channel.VENDOR_B, "tok");
+        fixture.traceRow(20, finishedByHolder, "u:1", "queued");
+        fixture.traceRow(21, holderDied, "u:2", "queued");
+        // another replica claimed both and is sending them (a rebalance gave the records to this worker too)
+        fixture.execute("update offline_push_trace set state = 'sending', owner = 'other-replica', lease_until ="
+                + " now() + interval '1 minute' where app_id = ? and msg_id = 20", fixture.appId);
+        fixture.execute("update offline_push_trace set state = 'sending', owner = 'other-replica', lease_until ="
+                + " now() + interval '2 seconds' where app_id = ? and msg_id = 21", fixture.appId);
+        fixture.sendOffline(20, "u:1", Channel.VENDOR_B, chatMessage(20, "u:1", "1"),
+                List.of(finishedByHolder.target()));
+        fixture.sendOffline(21, "u:2", Channel.VENDOR_B, chatMessage(21, "u:2", "1"), List.of(holderDied.target()));
+        Thread.sleep(1_000);
+        assertEquals(0, deliveries(finishedByHolder), "not sent while the holder's lease stands");
+        assertEquals(0, deliveries(holderDied), "not sent while the holder's lease stands");
+        assertEquals("other-replica", fixture.trace(21, holderDied, "owner"));
+
+        // the holder of message 20 finishes it; message 21's holder is gone: its lease lapses and this worker
+        // takes it over
+        fixture.execute("update offline_push_trace set state = 'sent', sent_at = now(), lease_until = null"
+                + " where app_id = ? and msg_id = 20", fixture.appId);
+        fixture.awaitTrace(21, holderDied, "sent");
+        assertNotEquals("other-replica", fixture.trace(21, holderDied, "owner"));
+        assertEquals(1, deliveries(holderDied));
+        WorkerFixture.awaitConsumed(Channel.VENDOR_B.topic(), "push-worker.vendor_b");
+        assertEquals(0, deliveries(finishedByHolder), "the row its holder finished is not sent again");
+        assertEquals(1, fixture.daily(Channel.VENDOR_B, "sent"), "only the taken-over device counts here");
+    }
+
+    @Test
+    void aTokenTheProviderRefusesEndsRejectedWithTheReasonIsUnboundAndCounted() throws Exception {
+        for (Channel channel : List.of(Channel.VENDOR_B, Channel.IOS)) {
+            Device good = fixture.device(channel, "tok");
+            Device invalid = fixture.device(channel, Faults.INVALID_PREFIX);
+            long msgId = channel == Channel.IOS ? 31 : 30;
+            fixture.traceRow(msgId, good, "u:3", "queued");
+            fixture.traceRow(msgId, invalid, "u:3", "queued");
+            fixture.sendOffline(msgId, "u:3", channel, chatMessage(msgId, "u:3", "1"),
+                    List.of(good.target(), invalid.target()));
+            fixture.awaitTrace(msgId, invalid, "rejected");
+            fixture.awaitTrace(msgId, good, "sent");
+            String reason = fixture.trace(msgId, invalid, "reason");
+            assertNotNull(reason, channel + ": the provider's reason");
+            assertTrue(!reason.isBlank() && !reason.equals("no answer recorded") && !reason.equals("unknown"),
+                    channel + " reason " + reason);
+            if (channel == Channel.VENDOR_B) {
+                // Xiaomi names the refused regids of a partly valid request in bad_regids (docs/channels/vendor_b.md)
+                assertEquals("bad_regids", reason);
+            }
+            assertNull(fixture.trace(msgId, invalid, "sent_at"));
+            assertEquals(0, fixture.intValue("select count(*) from push_device_tokens where device_id = ?",
+                    invalid.deviceId()), channel + ": the refused token is unbound");
+            assertEquals(1, fixture.intValue("select count(*) from push_device_tokens where device_id = ?",
+                    good.deviceId()), channel + ": the good token stays");
+            assertEquals(1, fixture.daily(channel, "rejected"), channel + " rejected");
+            assertEquals(1, fixture.daily(channel, "sent"), channel + " sent");
+            assertEquals(0, fixture.daily(channel, "failed"), channel + " failed");
+        }
+    }
+
+    @Test
+    void theUnreadCountReachesTheBadgeChannelsAsSet() throws Exception {
+        Device ios = fixture.device(Channel.IOS, "tok");
+        Device cloud = fixture.device(Channel.CLOUD, "tok");
+        // a badge counter from earlier task pushes is neither raised nor read: the unread count is the badge
+        fixture.execute("insert into push_device_badges (device_id, badge) values (?, 40)", ios.deviceId());
+        fixture.traceRow(40, ios, "g:5", "queued");
+        fixture.traceRow(40, cloud, "g:5", "queued");
+        fixture.sendOffline(40, "g:5", Channel.IOS, chatMessage(40, "g:5", "7"), List.of(ios.target()));
+        fixture.sendOffline(40, "g:5", Channel.CLOUD, chatMessage(40, "g:5", "7"), List.of(cloud.target()));
+        fixture.awaitTrace(40, ios, "sent");
+        fixture.awaitTrace(40, cloud, "sent");
+        String apns = lastRequestTo(Channel.IOS, ios.token());
+        assertTrue(apns.contains("\"badge\":7"), apns);
+        String fcm = lastRequestTo(Channel.CLOUD, cloud.token());
+        assertTrue(fcm.contains("\"notification_count\":7"), fcm);
+        assertEquals(40, fixture.intValue("select badge from push_device_badges where device_id = ?",
+                ios.deviceId()), "the task badge counter is left alone");
+    }
+
+    /** The body of the last request naming the token whole (tok-ios-12 must not match a request to tok-ios-123). */
+    private String lastRequestTo(Channel channel, String token) {
+        Pattern whole = Pattern.compile("(?<![A-Za-z0-9_-])" + Pattern.quote(token) + "(?![A-Za-z0-9_-])");
+        return simulator(channel).recorder().requests().stream()
+                .filter(r -> whole.matcher(r.path()).find() || whole.matcher(r.body()).find())
+                .reduce((first, second) -> second)
+                .map(Recorder.Request::body)
+                .orElseThrow(() -> new AssertionError("no request to " + token));
+    }
+}
