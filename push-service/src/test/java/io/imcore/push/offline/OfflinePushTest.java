@@ -1,0 +1,304 @@
+package io.imcore.push.offline;
+
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.events.MessageEvent;
+import io.imcore.common.events.MessageEvent.PushOptions;
+import io.imcore.common.events.MessageEvent.Recipient;
+import io.imcore.common.store.Database;
+import io.imcore.push.PushApi;
+import io.imcore.push.offline.OfflinePushStore.UserSettings;
+import io.imcore.testing.Eventually;
+import io.imcore.testing.InfrastructureResource;
+import io.imcore.testing.TopicReader;
+import io.imcore.testing.TopicWriter;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * push-service's side of offline push (docs/offline-push.md): message.events in, a decision per recipient device in
+ * offline_push_trace, the notification on the device's OS channel topic; and the settings endpoints.
+ */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class OfflinePushTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final AtomicLong MSG_IDS = new AtomicLong(System.currentTimeMillis());
+
+    @Inject
+    Database database;
+
+    @Inject
+    ObjectMapper mapper;
+
+    PushApi api;
+    long alice;
+
+    @BeforeEach
+    void setUp() {
+        api = PushApi.newApp(database);
+        alice = api.newUser();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** A user with one device (device_sn 1) bound to the channel; returns the user id. */
+    private long userOn(String channel) {
+        long user = api.newUser();
+        String pushToken = api.newDevice(user, 1);
+        api.bindToken(pushToken, channel, channel + "-token-" + user);
+        return user;
+    }
+
+    private MessageEvent direct(long msgId, long sender, String text, Recipient... recipients) {
+        return new MessageEvent(1, MessageEvent.CREATED, api.appId, msgId, MessageEvent.DIRECT, sender, 1, null, null,
+                0, text, null, List.of(), false, List.of(recipients), System.currentTimeMillis(),
+                System.currentTimeMillis());
+    }
+
+    private MessageEvent group(long msgId, long groupId, long sender, List<Long> mentions, Recipient... recipients) {
+        return new MessageEvent(1, MessageEvent.CREATED, api.appId, msgId, MessageEvent.GROUP, sender, 1, groupId,
+                "friends", 1, null, null, mentions, false, List.of(recipients), System.currentTimeMillis(),
+                System.currentTimeMillis());
+    }
+
+    private void publish(MessageEvent event) throws Exception {
+        TopicWriter.send(MessageEvent.TOPIC, api.appId + ":1", mapper.writeValueAsString(event));
+    }
+
+    /** The message's trace as {user_id:device_sn -> decision/state}, once it has {@code rows} rows. */
+    private Map<String, String> trace(long msgId, int rows) {
+        Map<String, String> found = new HashMap<>();
+        Eventually.until(WAIT, rows + " trace rows of message " + msgId, () -> {
+            found.clear();
+            found.putAll(database.read(c -> {
+                Map<String, String> r = new HashMap<>();
+                try (PreparedStatement ps = c.prepareStatement("select user_id, device_sn, decision, state, channel"
+                        + " from offline_push_trace where app_id = ? and msg_id = ?")) {
+                    ps.setString(1, api.appId);
+                    ps.setLong(2, msgId);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            r.put(rs.getLong(1) + ":" + rs.getInt(2), rs.getString(3) + "/" + rs.getString(4)
+                                    + (rs.getString(5) == null ? "" : "/" + rs.getString(5)));
+                        }
+                    }
+                }
+                return r;
+            }));
+            return found.size() >= rows;
+        });
+        return found;
+    }
+
+    /** The message's records on the channel's topic. */
+    private List<JsonNode> records(String channel, long msgId, int expected, Duration wait) {
+        return TopicReader.await("push." + channel, r -> r.key().startsWith(api.appId + ":m" + msgId + ":"), expected,
+                wait).stream().map(r -> {
+                    try {
+                        return mapper.readTree(r.value());
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }).toList();
+    }
+
+    // ------------------------------------------------------------------ what it says
+
+    @Test
+    void offlineRecipientGetsSenderPreviewBadgeAndTheConversationToOpen() throws Exception {
+        api.asAdmin().header("user_id", alice).body(Map.of("display_name", "Alice")).post("/user/push/settings")
+                .then().body("code", equalTo(200)).body("data.display_name", equalTo("Alice"));
+        long bob = userOn("vendor_b");
+        long msgId = MSG_IDS.incrementAndGet();
+        publish(direct(msgId, alice, "hi bob, dinner?", new Recipient(bob, alice, 3, List.of())));
+
+        assertEquals(Map.of(bob + ":1", "offline_push/queued/vendor_b"), trace(msgId, 1));
+        JsonNode record = records("vendor_b", msgId, 1, WAIT).get(0);
+        assertEquals(0, record.path("task_id").asLong(), "no push task per message");
+        assertEquals(msgId, record.path("offline").path("msg_id").asLong());
+        assertEquals("u:" + alice, record.path("offline").path("conversation").asText());
+        JsonNode message = record.path("message");
+        assertEquals("Alice", message.path("title").asText());
+        assertEquals("hi bob, dinner?", message.path("body").asText());
+        assertEquals("3", message.path("badge").asText(), "the unread count, set");
+        assertEquals(String.valueOf(alice), message.path("ext").path("conversation_id").asText());
+        assertEquals(String.valueOf(msgId), message.path("ext").path("msg_id").asText());
+        assertEquals("direct", message.path("ext").path("conversation_type").asText());
+        assertEquals("u:" + alice, message.path("ios").path("thread_id").asText());
+        assertEquals("im-u:" + alice, message.path("collapse_key").asText());
+        assertTrue(message.path("notify_id").asInt() > 0);
+        assertEquals("vendor_b-token-" + bob, record.path("targets").get(0).path("token").asText());
+    }
+
+    @Test
+    void groupTitleIsTheGroupAndTheBodyNamesTheSenderInTheAppsLanguage() throws Exception {
+        api.asAdmin().body(Map.of("language", "zh-CN")).post("/push/offline/settings")
+                .then().body("code", equalTo(200)).body("data.language", equalTo("zh-CN"));
+        api.asAdmin().header("user_id", alice).body(Map.of("display_name", "爱丽丝")).post("/user/push/settings")
+                .then().body("code", equalTo(200));
+        long bob = userOn("vendor_a");
+        long carol = userOn("vendor_c");
+        api.asAdmin().header("user_id", carol).body(Map.of("show_preview", false)).post("/user/push/settings")
+                .then().body("code", equalTo(200));
+        long groupId = 1_000_000_000_123L;
+        long msgId = MSG_IDS.incrementAndGet();
+        publish(group(msgId, groupId, alice, List.of(), new Recipient(bob, groupId, 1, List.of()),
+                new Recipient(carol, groupId, 1, List.of())));
+        trace(msgId, 2);
+        JsonNode toBob = records("vendor_a", msgId, 1, WAIT).get(0).path("message");
+        assertEquals("friends", toBob.path("title").asText());
+        assertEquals("爱丽丝: [图片]", toBob.path("body").asText());
+        JsonNode toCarol = records("vendor_c", msgId, 1, WAIT).get(0).path("message");
+        assertEquals("新消息", toCarol.path("title").asText(), "preview off: neither sender nor content");
+        assertEquals("你收到了一条新消息", toCarol.path("body").asText());
+    }
+
+    // ------------------------------------------------------------------ who gets one
+
+    @Test
+    void eachDeviceIsDecidedByTheDocumentedRules() throws Exception {
+        long groupId = 1_000_000_000_456L;
+        long bob = api.newUser(); // phone live with a token, tablet without a token
+        api.bindToken(api.newDevice(bob, 1), "ios", "ios-token-" + bob);
+        api.newDevice(bob, 2);
+        long carol = userOn("vendor_b"); // muted the group
+        long dave = userOn("vendor_b"); // muted the group but is mentioned
+        long erin = userOn("vendor_b"); // in her quiet hours
+        long frank = userOn("vendor_b"); // opted out of push
+        long gina = api.newUser(); // no device at all
+        for (long user : List.of(carol, dave)) {
+            api.asAdmin().header("user_id", user).body(Map.of("conversation_id", groupId)).post("/user/push/mute")
+                    .then().body("code", equalTo(200)).body("data", equalTo(true));
+        }
+        LocalTime now = LocalTime.now(ZoneOffset.UTC);
+        api.asAdmin().header("user_id", erin).body(Map.of("dnd_start", now.minusHours(1).toString().substring(0, 5),
+                "dnd_end", now.plusHours(1).toString().substring(0, 5), "time_zone", "UTC"))
+                .post("/user/push/settings").then().body("code", equalTo(200));
+        api.optOut(frank);
+        long msgId = MSG_IDS.incrementAndGet();
+        publish(group(msgId, groupId, alice, List.of(dave), new Recipient(bob, groupId, 1, List.of(1)),
+                new Recipient(carol, groupId, 1, List.of()), new Recipient(dave, groupId, 1, List.of()),
+                new Recipient(erin, groupId, 1, List.of()), new Recipient(frank, groupId, 1, List.of()),
+                new Recipient(gina, groupId, 1, List.of())));
+
+        Map<String, String> decided = trace(msgId, 7);
+        assertEquals("live/decided/ios", decided.get(bob + ":1"));
+        assertEquals("no_token/decided", decided.get(bob + ":2"));
+        assertEquals("muted/decided/vendor_b", decided.get(carol + ":1"));
+        assertEquals("offline_push/queued/vendor_b", decided.get(dave + ":1"), "a mention breaks through the mute");
+        assertEquals("do_not_disturb/decided/vendor_b", decided.get(erin + ":1"));
+        assertEquals("user_opted_out/decided/vendor_b", decided.get(frank + ":1"));
+        assertEquals("no_device/decided", decided.get(gina + ":0"));
+        List<JsonNode> sent = records("vendor_b", msgId, 2, Duration.ofSeconds(3));
+        assertEquals(1, sent.size(), "only dave's device is notified on vendor_b");
+        assertTrue(sent.get(0).path("message").path("body").asText().startsWith("[Mentioned you] "));
+        assertTrue(records("ios", msgId, 1, Duration.ofSeconds(2)).isEmpty(), "the live phone gets no OS notification");
+
+        // the live phone did not acknowledge within the window: message-service announces it again
+        MessageEvent created = group(msgId, groupId, alice, List.of(dave), new Recipient(bob, groupId, 1, List.of(1)));
+        publish(created.withType(MessageEvent.UNACKNOWLEDGED, created.recipients()));
+        Eventually.until(WAIT, "bob's phone re-decided", () -> "live_unacknowledged/queued/ios"
+                .equals(trace(msgId, 7).get(bob + ":1")));
+        assertEquals(1, records("ios", msgId, 1, WAIT).size());
+    }
+
+    @Test
+    void theSendersOptOutAndTheAppsSwitchStopIt() throws Exception {
+        long bob = userOn("vendor_b");
+        long msgId = MSG_IDS.incrementAndGet();
+        MessageEvent quiet = new MessageEvent(1, MessageEvent.CREATED, api.appId, msgId, MessageEvent.DIRECT, alice, 1,
+                null, null, 0, "psst", new PushOptions(false, null, null), List.of(), false,
+                List.of(new Recipient(bob, alice, 1, List.of())), 0, 0);
+        publish(quiet);
+        assertEquals(Map.of(bob + ":1", "sender_opted_out/decided/vendor_b"), trace(msgId, 1));
+
+        api.asAdmin().body(Map.of("enabled", false)).post("/push/offline/settings")
+                .then().body("code", equalTo(200)).body("data.enabled", equalTo(false));
+        long off = MSG_IDS.incrementAndGet();
+        publish(direct(off, alice, "nobody hears", new Recipient(bob, alice, 1, List.of())));
+        long later = MSG_IDS.incrementAndGet();
+        api.asAdmin().body(Map.of("enabled", true)).post("/push/offline/settings").then().body("code", equalTo(200));
+        publish(direct(later, alice, "heard", new Recipient(bob, alice, 1, List.of())));
+        trace(later, 1); // the later event is applied, so the earlier one was too (same partition, in order)
+        assertTrue(trace(off, 0).isEmpty(), "offline push off: nothing decided, nothing traced");
+        assertTrue(records("vendor_b", off, 1, Duration.ofSeconds(2)).isEmpty());
+    }
+
+    @Test
+    void aRedeliveredEventDecidesNothingNew() throws Exception {
+        long bob = userOn("vendor_b");
+        long msgId = MSG_IDS.incrementAndGet();
+        MessageEvent event = direct(msgId, alice, "once", new Recipient(bob, alice, 1, List.of()));
+        publish(event);
+        trace(msgId, 1);
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update offline_push_trace set state = 'sent'"
+                    + " where app_id = ? and msg_id = ?")) {
+                ps.setString(1, api.appId);
+                ps.setLong(2, msgId);
+                return ps.executeUpdate();
+            }
+        });
+        publish(event);
+        long marker = MSG_IDS.incrementAndGet();
+        publish(direct(marker, alice, "marker", new Recipient(bob, alice, 1, List.of())));
+        trace(marker, 1);
+        assertEquals(Map.of(bob + ":1", "offline_push/sent/vendor_b"), trace(msgId, 1), "the sent row stays sent");
+        assertEquals(1, records("vendor_b", msgId, 2, Duration.ofSeconds(3)).size(),
+                "a sent device is not written again");
+    }
+
+    @Test
+    void quietHoursWrapPastMidnightInTheUsersZone() {
+        UserSettings night = new UserSettings(null, true, 22 * 60, 7 * 60, "Asia/Shanghai");
+        assertTrue(OfflinePushPlanner.quietHours(night, Instant.parse("2026-11-28T15:30:00Z")), "23:30 in Shanghai");
+        assertTrue(OfflinePushPlanner.quietHours(night, Instant.parse("2026-11-28T22:00:00Z")), "06:00 in Shanghai");
+        assertFalse(OfflinePushPlanner.quietHours(night, Instant.parse("2026-11-28T04:00:00Z")), "12:00 in Shanghai");
+        assertFalse(OfflinePushPlanner.quietHours(UserSettings.DEFAULT, Instant.now()), "no quiet hours set");
+    }
+
+    // ------------------------------------------------------------------ the endpoints' input
+
+    @Test
+    void badSettingsAreRefusedNamingTheField() {
+        api.asAdmin().body(Map.of("language", "fr")).post("/push/offline/settings")
+                .then().body("code", equalTo(10002)).body("message", startsWith("language:"));
+        long bob = api.newUser();
+        Map<String, Map<String, Object>> bad = Map.of(
+                "dnd_start", Map.of("dnd_start", "25:00", "dnd_end", "07:00"),
+                "dnd_end", Map.of("dnd_start", "22:00"),
+                "time_zone", Map.of("time_zone", "Mars/Olympus"),
+                "display_name", Map.of("display_name", "x".repeat(65)));
+        bad.forEach((field, body) -> api.as(bob).body(body).post("/user/push/settings")
+                .then().body("code", equalTo(10002)).body("message", startsWith(field + ":")));
+        api.as(bob).body(Map.of("mute", true)).post("/user/push/mute")
+                .then().body("code", equalTo(10002)).body("message", startsWith("conversation_id:"));
+        api.as(bob).body(Map.of("conversation_id", alice)).post("/user/push/mute").then().body("code", equalTo(200));
+        assertEquals(List.of(alice), api.as(bob).get("/user/push/mute").then().extract().jsonPath()
+                .getList("data", Long.class));
+        api.asAdmin().get("/push/offline/trace?msg_id=abc").then().body("code", equalTo(10002));
+        api.asAdmin().get("/push/offline/stats?days=0").then().body("code", equalTo(10002));
+        api.as(bob).get("/push/offline/trace?msg_id=1").then().body("code", equalTo(10010));
+    }
+}
