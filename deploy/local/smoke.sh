@@ -259,9 +259,10 @@ step_push_every_channel() {
     'sum(v for k, v in d["data"][0].items() if k.endswith("_target")) == 0'
 }
 
-# sim_requests CHANNEL N: the last N requests the channel's simulator received (its /_sim/requests), as JSON.
+# sim_requests CHANNEL N: the last N requests the channel's simulator received (its /_sim/requests), as JSON. The
+# APNs simulator serves https with the local CA up.sh made.
 sim_requests() {
-  curl -sS --max-time 10 "$(simulator_url "$1")/_sim/requests?limit=$2"
+  curl -sS --max-time 10 --cacert "$LOCAL/simulators/apns-ca.pem" "$(simulator_url "$1")/_sim/requests?limit=$2"
 }
 
 # notify_message AUDIENCE_JSON MESSAGE_JSON: an ospush_only push of that message; waits until its task is final.
@@ -405,6 +406,140 @@ step_push_opt_out() {
   expect "push_disabled is false" 'd["code"] == 200 and d["data"]["push_disabled"] is False'
 }
 
+# ---- offline push of chat messages (docs/offline-push.md) ------------------------------------------------------
+
+# smoke_user NAME CHANNEL: registers NAME, logs its phone in (device_sn 1) and binds a CHANNEL token ("" for none);
+# sets U_ID, U_TOKEN and U_PROVIDER_TOKEN.
+smoke_user() {
+  call POST /user/register/v2 "{\"username\":\"${USERNAME}_$1\",\"password\":\"$PASSWORD\"}" "app_id: $APP_ID"
+  expect "$1 registered" 'd["code"] == 200'
+  U_ID="$(json_get "$RESPONSE" 'd["data"]["user_id"]')"
+  call POST /token/user "{\"name\":\"${USERNAME}_$1\",\"password\":\"$PASSWORD\",\"device_guid\":\"phone-$1\"}" \
+    "app_id: $APP_ID"
+  U_TOKEN="$(json_get "$RESPONSE" 'd["data"]["token"]')"
+  U_PROVIDER_TOKEN="$2-$1-$USERNAME"
+  if [[ -n "$2" ]]; then
+    call POST /user/token/bind "{\"device_sn\":1,\"device_token\":\"$U_PROVIDER_TOKEN\",\"notifier_name\":\"demo-$2\"}" \
+      "app_id: $APP_ID" "access-token: $U_TOKEN"
+    expect "$1's $2 token bound" 'd["code"] == 200'
+  fi
+}
+
+# send_as SENDER BODY: a message from SENDER (admin acting as the user); sets MSG_ID to the conversation's newest
+# message as the sender sees it (the answer of /message/send is only true).
+send_as() {
+  call POST /message/send "$2" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $1"
+  expect "message sent" 'd["code"] == 200 and d["data"] is True'
+  local opposite
+  opposite="$(json_get "$2" 'd["targets"][0]')"
+  call GET "/message/conversation?opposite_id=$opposite&limit=1" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
+    "user_id: $1"
+  MSG_ID="$(json_get "$RESPONSE" 'd["data"]["messages"][-1]["msg_id"]')"
+}
+
+# trace_until MSG_ID PYEXPR: polls the message's offline push trace (admin) until PYEXPR holds on it, or 20 s.
+trace_until() {
+  local deadline=$((SECONDS + 20))
+  while :; do
+    RESPONSE="$(curl -sS --max-time 10 -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
+      "$BASE_URL/push/offline/trace?msg_id=$1")"
+    [[ "$(json_get "$RESPONSE" "bool($2)" 2>/dev/null)" == True ]] && return
+    ((SECONDS < deadline)) || return 0
+    sleep 0.3
+  done
+}
+
+# a device of user U in the trace: {"decision", "state", ...}
+DEVICE='(lambda u: next((x for x in d["data"]["devices"] if x["user_id"] == u), {}))'
+
+step_offline_push() {
+  local sender sender_token huawei ios live live_token out device group
+  smoke_user op_sender vendor_b
+  sender="$U_ID" sender_token="$U_PROVIDER_TOKEN"
+  call POST /user/push/settings '{"display_name":"Smoke Sender"}' "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
+    "user_id: $sender"
+  expect "the sender's display name set" 'd["code"] == 200 and d["data"]["display_name"] == "Smoke Sender"'
+  smoke_user op_huawei vendor_a
+  huawei="$U_ID"
+  smoke_user op_ios ios
+  ios="$U_ID"
+  smoke_user op_live vendor_c
+  live="$U_ID" live_token="$U_TOKEN"
+
+  # 1:1 to a phone with no live connection: the Huawei simulator gets sender, preview and the IM category
+  send_as "$sender" "{\"content_type\":0,\"content\":\"offline hello $USERNAME\",\"targets\":[$huawei],\"type\":1}"
+  trace_until "$MSG_ID" "$DEVICE($huawei).get('state') == 'sent'"
+  expect "the offline phone's trace: offline push on vendor_a, sent" \
+    "$DEVICE($huawei).get('decision') == 'offline_push' and $DEVICE($huawei)['channel'] == 'vendor_a' and $DEVICE($huawei)['state'] == 'sent'"
+  expect "the sender's own phone is not a recipient" "$DEVICE($sender) == {}"
+  RESPONSE="$(sim_requests vendor_a 5)"
+  expect "Huawei got title = the sender's name, body = the text, category IM, the conversation in data" \
+    "any((lambda m: m['android']['notification']['title'] == 'Smoke Sender' and m['android']['notification']['body'] == 'offline hello $USERNAME' and m['android']['category'] == 'IM' and '\"conversation_id\":\"$sender\"' in m['data'])(__import__('json').loads(r['body'])['message']) for r in d['requests'] if 'messages:send' in r['path'])"
+
+  # the badge is the recipient's unread count: two messages to the iPhone, the second shows 2
+  send_as "$sender" "{\"content_type\":0,\"content\":\"one\",\"targets\":[$ios],\"type\":1}"
+  send_as "$sender" "{\"content_type\":1,\"content\":\"{}\",\"targets\":[$ios],\"type\":1}"
+  trace_until "$MSG_ID" "$DEVICE($ios).get('state') in ('sent', 'superseded')"
+  RESPONSE="$(sim_requests ios 5)"
+  expect "APNs got the image placeholder with badge 2 and the conversation as thread-id" \
+    "any((lambda b: b['aps']['badge'] == 2 and b['aps']['alert']['body'] == '[Image]' and b['aps']['thread-id'] == 'u:$sender')(__import__('json').loads(r['body'])) for r in d['requests'])"
+
+  # a connected phone that acknowledges gets the message live and no OS notification
+  out="$LOCAL/smoke-ws-live.out"
+  "$HERE/ws_device.py" "$BASE_URL" "$APP_ID" "$live_token" 1 30 message >"$out" 2>&1 &
+  device=$!
+  local deadline=$((SECONDS + 15))
+  until grep -q connected "$out"; do
+    ((SECONDS < deadline)) && kill -0 "$device" 2>/dev/null || { cat "$out" >&2; break; }
+    sleep 0.2
+  done
+  sleep 1 # presence reaches message-service's table at once; this only leaves room for a slow start
+  send_as "$sender" "{\"content_type\":0,\"content\":\"live hello\",\"targets\":[$live],\"type\":1}"
+  wait "$device" || true
+  RESPONSE="$(sed -n 2p "$out")"
+  expect "the connected phone got the message frame" "d['type'] == 'message' and d['message']['content'] == 'live hello'"
+  sleep 4 # past the ack window (3 s)
+  trace_until "$MSG_ID" "$DEVICE($live) != {}"
+  expect "the acknowledged live phone: decision live, nothing sent" \
+    "$DEVICE($live)['decision'] == 'live' and $DEVICE($live)['state'] == 'decided'"
+
+  # muted, do-not-disturb, preview off
+  call POST /user/push/mute "{\"conversation_id\":$sender}" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $huawei"
+  expect "the conversation muted" 'd["code"] == 200 and d["data"] is True'
+  send_as "$sender" "{\"content_type\":0,\"content\":\"muted\",\"targets\":[$huawei],\"type\":1}"
+  trace_until "$MSG_ID" "$DEVICE($huawei) != {}"
+  expect "muted: decided, not sent" "$DEVICE($huawei)['decision'] == 'muted'"
+  call POST /user/push/mute "{\"conversation_id\":$sender,\"mute\":false}" "app_id: $APP_ID" \
+    "access-token: $ADMIN_TOKEN" "user_id: $huawei"
+  local from to
+  from="$(date -u -d '-1 hour' +%H:%M)" to="$(date -u -d '+1 hour' +%H:%M)"
+  call POST /user/push/settings "{\"dnd_start\":\"$from\",\"dnd_end\":\"$to\",\"time_zone\":\"UTC\"}" \
+    "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $huawei"
+  expect "quiet hours set" 'd["code"] == 200'
+  send_as "$sender" "{\"content_type\":0,\"content\":\"at night\",\"targets\":[$huawei],\"type\":1}"
+  trace_until "$MSG_ID" "$DEVICE($huawei) != {}"
+  expect "do not disturb: decided, not sent" "$DEVICE($huawei)['decision'] == 'do_not_disturb'"
+  call POST /user/push/settings '{"show_preview":false}' "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $huawei"
+  send_as "$sender" "{\"content_type\":0,\"content\":\"secret\",\"targets\":[$huawei],\"type\":1}"
+  trace_until "$MSG_ID" "$DEVICE($huawei).get('state') == 'sent'"
+  RESPONSE="$(sim_requests vendor_a 3)"
+  expect "preview off: Huawei got 'New message' without the text" \
+    "any((lambda m: m['android']['notification']['title'] == 'New message' and 'secret' not in r['body'])(__import__('json').loads(r['body'])['message']) for r in d['requests'] if 'messages:send' in r['path'])"
+
+  # a group message reaches every offline member, not the sender
+  call POST /group/create "{\"name\":\"smoke group\",\"user_list\":[$huawei,$ios]}" "app_id: $APP_ID" \
+    "access-token: $ADMIN_TOKEN" "user_id: $sender"
+  group="$(json_get "$RESPONSE" 'd["data"]["group_id"]')"
+  send_as "$sender" "{\"content_type\":0,\"content\":\"hello group\",\"targets\":[$group],\"type\":2}"
+  trace_until "$MSG_ID" "all($DEVICE(u).get('state') == 'sent' for u in ($huawei, $ios))"
+  expect "the group message was sent to both offline members, not to the sender" \
+    "all($DEVICE(u).get('state') == 'sent' for u in ($huawei, $ios)) and $DEVICE($sender) == {}"
+  RESPONSE="$(curl -sS --max-time 10 "$(simulator_url vendor_b)/_sim/requests?limit=200")"
+  expect "the sender's own phone (Xiaomi) got nothing" "'$sender_token' not in json.dumps(d)"
+  call GET "/push/offline/stats?days=1" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "the day's offline pushes are counted" 'd["code"] == 200 and sum(r["sent"] for r in d["data"]) >= 5'
+}
+
 step_password_change_revokes() {
   call POST /user/change_password "{\"old_password\":\"$PASSWORD\",\"new_password\":\"new-secret-2\"}" \
     "app_id: $APP_ID" "access-token: $USER_TOKEN"
@@ -508,7 +643,7 @@ step_ingress_error_backend() {
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
   conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
-  push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out
+  push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push
   password_change_revokes wrong_password password_guessing_throttled unknown_path health console_sign_in
   ingress_error_backend)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A device on the live connection for the smoke test (standard library only): connects to BASE_URL's /ws,
-authenticates, prints "connected", waits for one push `notification` frame, acknowledges it with
-`notification_ack` and prints the frame. Usage: ws_device.py BASE_URL APP_ID TOKEN DEVICE_SN [TIMEOUT_S]"""
+authenticates, prints "connected", waits for one push `notification` frame (or, with WAIT_FOR=message, one chat
+`message` frame), acknowledges it (`notification_ack` / `ack`) and prints the frame.
+Usage: ws_device.py BASE_URL APP_ID TOKEN DEVICE_SN [TIMEOUT_S [WAIT_FOR]]"""
 import base64, json, os, socket, struct, sys, time
 from urllib.parse import urlparse
 
@@ -46,6 +47,7 @@ def read_frame(sock):
 def main():
     base, app_id, token, device_sn = sys.argv[1:5]
     deadline = time.time() + float(sys.argv[5] if len(sys.argv) > 5 else 30)
+    wait_for = sys.argv[6] if len(sys.argv) > 6 else "notification"
     url = urlparse(base)
     sock = socket.create_connection((url.hostname, url.port or 80), timeout=5)
     key = base64.b64encode(os.urandom(16)).decode()
@@ -67,13 +69,20 @@ def main():
             if frame.get("code") != 200:
                 sys.exit("auth refused: %r" % frame)
             print("connected", flush=True)
-        elif frame.get("type") == "notification":
+        elif frame.get("type") == "message" and wait_for == "message":
+            send_text(sock, json.dumps({"type": "ack", "conversation_id": frame["conversation_id"],
+                                        "msg_id": frame["message"]["msg_id"]}))
+            opcode, payload = read_frame(sock)
+            print(json.dumps(frame), flush=True)
+            print(payload.decode(), flush=True)
+            return
+        elif frame.get("type") == "notification" and wait_for == "notification":
             send_text(sock, json.dumps({"type": "notification_ack", "task_id": frame["task_id"]}))
             opcode, payload = read_frame(sock)
             print(json.dumps(frame), flush=True)
             print(payload.decode(), flush=True)
             return
-    sys.exit("no notification within the timeout")
+    sys.exit("no %s within the timeout" % wait_for)
 
 
 if __name__ == "__main__":
