@@ -19,7 +19,10 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
-/** Trends: daily sent and failed per channel (GET /push/stats/daily) as a uPlot chart and as a table. */
+/**
+ * Trends: daily sent and failed per channel (GET /push/stats/daily) as a uPlot chart and as a table; the offline push
+ * of chat messages per day and channel (GET /push/offline/stats) as a table of its own.
+ */
 @Path("/trends")
 @Produces(MediaType.TEXT_HTML)
 public class TrendPages {
@@ -48,7 +51,11 @@ public class TrendPages {
                 : List.of();
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         String chart = json.writeValueAsString(TrendSeries.of(rows, today.minusDays(range - 1L), today));
+        // offline push of chat messages, counted apart (no push task per message; docs/offline-push.md)
+        Answer offline = services.get(Service.PUSH, "/push/offline/stats?days=" + range, session.credentials());
         return Response.ok(Pages.page(trends, session).data("days", range).data("rows", rows)
-                .data("chart", chart).data("error", answer.ok() ? null : answer.error())).build();
+                .data("chart", chart).data("error", answer.ok() ? null : answer.error())
+                .data("offlineRows", services.plainList(offline.data()))
+                .data("offlineError", offline.ok() ? null : offline.error())).build();
     }
 }

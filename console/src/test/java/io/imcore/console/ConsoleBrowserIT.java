@@ -21,14 +21,20 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -331,6 +337,129 @@ class ConsoleBrowserIT {
         assertEquals(8, browser.findElements(By.cssSelector("#lag tbody tr")).size(), "a row per channel");
         screenshot("system");
         submit("sign-out");
+    }
+
+    @Test
+    void anAppAdminTracesAMessagesOfflinePushAndReadsItsDailyCounts() throws Exception {
+        JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"trace\"}");
+        String appId = app.get("app_id").asText();
+        long msgId = 1_000_000L + ThreadLocalRandom.current().nextInt(1_000_000);
+        Instant decided = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(90);
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        // push-service's and push-worker's rows as they would have written them (docs/offline-push.md), plus a row
+        // of another app under the same message id, which the page must not show
+        try (Connection c = DriverManager.getConnection(SharedInfrastructure.get().jdbcUrl("push"), "postgres",
+                "postgres")) {
+            try (PreparedStatement trace = c.prepareStatement("insert into offline_push_trace (app_id, msg_id, user_id,"
+                    + " device_sn, conversation, decision, channel, state, reason, created_at, sent_at)"
+                    + " values (?, ?, ?, ?, 'g:1000000000000', ?, ?, ?, ?, ?, ?)")) {
+                Object[][] rows = {
+                    {appId, 10017L, 1, "offline_push", "vendor_b", "sent", null, 1},
+                    {appId, 10017L, 2, "live", null, "decided", null, null},
+                    {appId, 10018L, 1, "muted", null, "decided", null, null},
+                    {appId, 10019L, 0, "no_device", null, "decided", null, null},
+                    {appId, 10020L, 3, "offline_push", "vendor_a", "rejected", "80300007 invalid token", 2},
+                    {appId, 10021L, 1, "do_not_disturb", null, "decided", null, null},
+                    {appId, 10022L, 1, "no_token", null, "decided", null, null},
+                    {"another-app", 99999L, 1, "offline_push", "ios", "sent", null, 1}};
+                for (Object[] row : rows) {
+                    trace.setString(1, (String) row[0]);
+                    trace.setLong(2, msgId);
+                    trace.setLong(3, (Long) row[1]);
+                    trace.setInt(4, (Integer) row[2]);
+                    trace.setString(5, (String) row[3]);
+                    trace.setString(6, (String) row[4]);
+                    trace.setString(7, (String) row[5]);
+                    trace.setString(8, (String) row[6]);
+                    trace.setTimestamp(9, Timestamp.from(decided));
+                    trace.setTimestamp(10, row[7] == null ? null
+                            : Timestamp.from(decided.plusSeconds((Integer) row[7])));
+                    trace.addBatch();
+                }
+                trace.executeBatch();
+            }
+            try (PreparedStatement daily = c.prepareStatement("insert into offline_push_daily (app_id, day, channel,"
+                    + " sent, failed, rejected, received) values (?, ?, ?, ?, ?, ?, ?)")) {
+                Object[][] rows = {
+                    {today, "vendor_b", 5, 2, 1, 0},
+                    {today.minusDays(1), "vendor_a", 3, 0, 0, 4},
+                    {today.minusDays(10), "vendor_b", 9, 9, 9, 9}}; // outside days=7
+                for (Object[] row : rows) {
+                    daily.setString(1, appId);
+                    daily.setObject(2, row[0]);
+                    daily.setString(3, (String) row[1]);
+                    for (int i = 2; i < 6; i++) {
+                        daily.setLong(i + 2, (Integer) row[i]);
+                    }
+                    daily.addBatch();
+                }
+                daily.executeBatch();
+            }
+        }
+
+        signInAsAdmin(appId, app.get("admin_token").asText());
+        browser.findElement(By.linkText("Message trace")).click();
+        assertEquals("/console/messages", path());
+        type("msg_id", Long.toString(msgId));
+        submit("trace-submit");
+        assertEquals(7, browser.findElements(By.cssSelector("#trace tbody tr")).size(), text("trace"));
+        assertEquals("Message " + msgId, browser.findElement(By.tagName("h2")).getText());
+        String decidedText = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC)
+                .format(decided);
+        // user, device, conversation, decision, channel, state, reason, decided, sent, received
+        assertEquals(List.of("10017", "1", "group 1000000000000", "offline push", "vendor_b", "sent", "-",
+                decidedText, DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC)
+                        .format(decided.plusSeconds(1)), "-"), cells(By.id("trace-10017-1")));
+        assertEquals(List.of("offline push", "vendor_a", "rejected", "80300007 invalid token"),
+                cells(By.id("trace-10020-3")).subList(3, 7));
+        Map<String, String> decisions = Map.of("trace-10017-2", "live (socket)", "trace-10018-1", "muted",
+                "trace-10019-0", "no device", "trace-10021-1", "do not disturb", "trace-10022-1", "no provider token");
+        decisions.forEach((row, decision) -> {
+            List<String> cells = cells(By.id(row));
+            assertEquals(List.of(decision, "-", "decided"), cells.subList(3, 6), row + ": " + cells);
+        });
+        assertEquals("none", cells(By.id("trace-10019-0")).get(1), "device_sn 0 is no device");
+        assertTrue(browser.findElements(By.id("trace-99999-1")).isEmpty(), "another app's row is shown");
+        assertEquals("7 recipient devices, 1 notified through a provider.", text("trace-summary"));
+        screenshot("message-trace");
+
+        // not a number: said without the API; a number the API refuses: its 10002; an id without rows
+        type("msg_id", "abc");
+        submit("trace-submit");
+        assertEquals("msg_id must be a number, not \"abc\".", text("trace-error"));
+        assertTrue(browser.findElements(By.id("trace")).isEmpty(), "no table for a bad id");
+        open("/messages?msg_id=%3Cb%3E1%3C%2Fb%3E");
+        assertEquals("msg_id must be a number, not \"<b>1</b>\".", text("trace-error"), "escaped as text");
+        type("msg_id", "0");
+        submit("trace-submit");
+        assertEquals("Trace not available: 10002: msg_id: must be between 1 and " + Long.MAX_VALUE,
+                text("trace-error"));
+        type("msg_id", Long.toString(msgId + 1));
+        submit("trace-submit");
+        assertEquals("No offline push recorded for message " + (msgId + 1) + ": it is older than 7 days, its app"
+                + " has offline push off, or the id is wrong.", text("trace-empty"));
+        assertTrue(browser.findElements(By.id("trace")).isEmpty(), "no table for an id without rows");
+
+        // trends: the offline figures of the page's days, apart from the task figures
+        open("/trends?days=7");
+        assertEquals(2, browser.findElements(By.cssSelector("#offline-table tbody tr")).size(), text("offline-table"));
+        assertEquals(List.of(today.toString(), "vendor_b", "5", "2", "1", "0"),
+                cells(By.xpath("//table[@id='offline-table']/tbody/tr[td[2]='vendor_b']")));
+        assertEquals(List.of(today.minusDays(1).toString(), "vendor_a", "3", "0", "0", "4"),
+                cells(By.xpath("//table[@id='offline-table']/tbody/tr[td[2]='vendor_a']")));
+        ((JavascriptExecutor) browser).executeScript("document.getElementById('offline-push').scrollIntoView()");
+        screenshot("trends-offline-push");
+        open("/trends?days=30");
+        assertEquals(3, browser.findElements(By.cssSelector("#offline-table tbody tr")).size(), text("offline-table"));
+        submit("sign-out");
+    }
+
+    private static void signInAsAdmin(String appId, String adminToken) {
+        open("/sign-in");
+        type("app_id", appId);
+        type("admin_token", adminToken);
+        submit("admin-submit");
+        assertEquals("/console/", path());
     }
 
     private static void testSend(String provider, String environment, String token) {

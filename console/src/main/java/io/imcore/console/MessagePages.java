@@ -1,0 +1,99 @@
+package io.imcore.console;
+
+import io.imcore.console.Services.Answer;
+import io.imcore.console.Services.Service;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Message trace: what offline push did with one chat message, per recipient device (GET /push/offline/trace,
+ * docs/offline-push.md "Who gets one"). The trace is kept 7 days by push-service.
+ */
+@Path("/messages")
+@Produces(MediaType.TEXT_HTML)
+public class MessagePages {
+
+    /** The decisions of docs/offline-push.md in words; an unknown one is shown as it came. */
+    static final Map<String, String> DECISIONS = Map.of(
+            "live", "live (socket)",
+            "live_unacknowledged", "live, not acknowledged: offline push",
+            "offline_push", "offline push",
+            "muted", "muted",
+            "do_not_disturb", "do not disturb",
+            "no_token", "no provider token",
+            "no_device", "no device",
+            "user_opted_out", "user opted out of push",
+            "sender_opted_out", "sender turned offline push off");
+
+    @Inject
+    SessionGuard guard;
+    @Inject
+    Services services;
+    @Inject
+    Template messages;
+
+    @GET
+    public Response trace(@Context HttpHeaders headers, @QueryParam("msg_id") String msgId) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        String id = Pages.text(msgId);
+        TemplateInstance page = Pages.page(messages, session).data("msgId", id);
+        if (id.isEmpty()) {
+            return Response.ok(page.data("traced", false)).build();
+        }
+        if (!id.matches("[+-]?\\d+")) {
+            // not worth a call: only a number can name a message (a number out of range is the API's to refuse)
+            return Response.ok(page.data("traced", false)
+                    .data("error", "msg_id must be a number, not \"" + id + "\".")).build();
+        }
+        Answer answer = services.get(Service.PUSH, "/push/offline/trace?msg_id="
+                + URLEncoder.encode(id, StandardCharsets.UTF_8), session.credentials());
+        if (!answer.ok() || answer.data() == null) {
+            return Response.ok(page.data("traced", false)
+                    .data("error", "Trace not available: " + answer.error())).build();
+        }
+        List<Map<String, Object>> devices = services.plainList(answer.data().get("devices"));
+        for (Map<String, Object> device : devices) {
+            String decision = String.valueOf(device.get("decision"));
+            device.put("decision_text", DECISIONS.getOrDefault(decision, decision));
+            device.put("conversation_text", conversation(device.get("conversation")));
+            device.put("channel_text", orDash(device.get("channel")));
+            device.put("reason_text", orDash(device.get("reason")));
+            device.put("decided_at_text", Pages.time(device.get("decided_at")));
+            device.put("sent_at_text", Pages.time(device.get("sent_at")));
+            device.put("received_at_text", Pages.time(device.get("received_at")));
+        }
+        long notified = devices.stream().filter(d -> "sent".equals(d.get("state"))).count();
+        // a flag, not the list: Qute's #if treats an empty list as false
+        return Response.ok(page.data("traced", true).data("tracedId", answer.data().path("msg_id").asText(id))
+                .data("devices", devices).data("found", !devices.isEmpty()).data("notified", notified)).build();
+    }
+
+    /** The recipient's conversation (u:&lt;peer&gt;, g:&lt;group&gt;, s) in words. */
+    static String conversation(Object value) {
+        String text = value == null ? "" : value.toString();
+        if (text.startsWith("u:")) {
+            return "direct, with user " + text.substring(2);
+        }
+        if (text.startsWith("g:")) {
+            return "group " + text.substring(2);
+        }
+        return text.equals("s") ? "system notification" : text;
+    }
+
+    private static String orDash(Object value) {
+        return value == null || value.toString().isEmpty() ? "-" : value.toString();
+    }
+}
