@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Parses a provider's receipt callback and counts each delivery once (common {@link Receipts}). */
+/**
+ * Parses a provider's receipt callback and counts each delivery once: a task's per task and device (common
+ * {@link Receipts}), an offline push's (task id {@code -msg_id}) per message and device ({@link OfflineReceipts}).
+ */
 @ApplicationScoped
 public class ReceiptService {
 
@@ -43,6 +46,14 @@ public class ReceiptService {
             throw new ApiException(ErrorCode.BAD_PARAMETER, "body: not a " + channelName + " receipt: "
                     + e.getMessage());
         }
-        return database.autoCommit(c -> Receipts.countTokens(c, channel, receipts));
+        // a task's receipts carry its id; an offline push's carry -msg_id (docs/offline-push.md): each is one
+        // statement of its own, so the task counters are locked only for theirs
+        List<Receipts.TokenReceipt> tasks = receipts.stream().filter(r -> r.taskId() > 0).toList();
+        List<Receipts.TokenReceipt> offline = receipts.stream().filter(r -> r.taskId() < 0).toList();
+        int counted = tasks.isEmpty() ? 0 : database.autoCommit(c -> Receipts.countTokens(c, channel, tasks));
+        if (!offline.isEmpty()) {
+            counted += database.autoCommit(c -> OfflineReceipts.count(c, channel, offline));
+        }
+        return counted;
     }
 }

@@ -4,6 +4,8 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.imcore.common.store.Database;
 import io.imcore.testing.InfrastructureResource;
@@ -97,6 +99,97 @@ class ReceiptEndpointTest {
             return null;
         });
         post("vendor_b", KEY, xiaomiCallback(task, token)).body("data", equalTo(0));
+    }
+
+    /** An offline push of message msgId sent to a new device with the token on vendor_b: its trace row. */
+    private void sentOfflinePush(long msgId, String token) {
+        long user = Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000_000L);
+        long device = insert("insert into push_devices (app_id, user_id, device_sn) values (?, ?, 1)"
+                + " returning device_id", appId, user);
+        insert("insert into push_device_tokens (device_id, channel, app_id, token, notifier_name, environment)"
+                + " values (?, 'vendor_b', ?, ?, 'mi', 1) returning device_id", device, appId, token);
+        insert("insert into offline_push_trace (app_id, msg_id, user_id, device_sn, device_id, conversation,"
+                + " decision, channel, state, sent_at) values (?, ?, ?, 1, ?, 'u:9', 'offline_push', 'vendor_b',"
+                + " 'sent', now()) returning msg_id", appId, msgId, user, device);
+    }
+
+    private void pushOn() {
+        insert("insert into push_apps (app_id, push_enabled) values (?, true) on conflict do nothing"
+                + " returning 1", appId);
+    }
+
+    private String receivedAt(long msgId, String token) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select t.received_at::text from offline_push_trace t"
+                    + " join push_device_tokens k on k.device_id = t.device_id and k.channel = 'vendor_b'"
+                    + " where t.app_id = ? and t.msg_id = ? and k.token = ?")) {
+                ps.setString(1, appId);
+                ps.setLong(2, msgId);
+                ps.setString(3, token);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getString(1) : "no row";
+                }
+            }
+        });
+    }
+
+    private long offlineReceived() {
+        return insert("select coalesce(sum(received), 0) from offline_push_daily where app_id = ?"
+                + " and day = (now() at time zone 'UTC')::date and channel = 'vendor_b'", appId);
+    }
+
+    @Test
+    void anOfflinePushReceiptMarksTheDeviceReceivedAndCountsItOnce() {
+        pushOn();
+        String a = "offa-" + UUID.randomUUID();
+        String b = "offb-" + UUID.randomUUID();
+        sentOfflinePush(41, a);
+        sentOfflinePush(41, b);
+        // the offline push's receipts carry -msg_id as the task id (push-worker's Notification.taskId)
+        post("vendor_b", KEY, xiaomiCallback(-41, a)).body("code", equalTo(200)).body("data", equalTo(1));
+        String first = receivedAt(41, a);
+        assertNotNull(first, "received_at of the device the receipt names");
+        assertNull(receivedAt(41, b), "the message's other device got no receipt");
+        assertEquals(1, offlineReceived());
+        assertEquals(0, insert("select count(*) from push_task_counts where task_id = -41"),
+                "no task counter for an offline push");
+
+        post("vendor_b", KEY, xiaomiCallback(-41, a)).body("code", equalTo(200)).body("data", equalTo(0));
+        assertEquals(first, receivedAt(41, a), "only the first receipt counts");
+        assertEquals(1, offlineReceived(), "a repeated receipt counts nothing");
+
+        post("vendor_b", KEY, xiaomiCallback(-41, b + ",unknown-token")).body("data", equalTo(1));
+        assertNotNull(receivedAt(41, b));
+        assertEquals(2, offlineReceived());
+    }
+
+    @Test
+    void aCallbackWithTaskAndOfflineReceiptsCountsEachWhereItBelongs() {
+        pushOn();
+        long task = task();
+        String taskToken = "regt-" + UUID.randomUUID();
+        deviceWithToken(taskToken);
+        String offlineToken = "offc-" + UUID.randomUUID();
+        sentOfflinePush(42, offlineToken);
+        String json = "{\"m1\":{\"param\":\"" + task + "\",\"type\":1,\"targets\":\"" + taskToken + "\"},"
+                + "\"m2\":{\"param\":\"-42\",\"type\":1,\"targets\":\"" + offlineToken + "\"},"
+                + "\"m3\":{\"param\":\"-43\",\"type\":1,\"targets\":\"" + offlineToken + "\"}}";
+        post("vendor_b", KEY, "data=" + URLEncoder.encode(json, StandardCharsets.UTF_8))
+                .body("code", equalTo(200)).body("data", equalTo(2));
+        assertEquals(1, received(task));
+        assertNotNull(receivedAt(42, offlineToken));
+        assertEquals(1, offlineReceived(), "message 43 has no trace row for the device: nothing");
+    }
+
+    @Test
+    void anOfflinePushReceiptForAnotherAppsMessageCountsNothing() {
+        pushOn();
+        String token = "offd-" + UUID.randomUUID();
+        sentOfflinePush(44, token);
+        // the same message id in another app, whose device has another token
+        post("vendor_b", KEY, xiaomiCallback(-44, "offd-other-" + UUID.randomUUID())).body("data", equalTo(0));
+        assertNull(receivedAt(44, token));
+        assertEquals(0, offlineReceived());
     }
 
     @Test
