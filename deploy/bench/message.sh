@@ -8,12 +8,19 @@
 #   4. conversation pages (GET /message/conversation, limit 20), READ_CONCURRENCY readers;
 #   5. baselines at SEND_CONCURRENCY: GET /user/device/list (auth-service) and nginx's own no-op (/bench-noop);
 #   6. WS_CONNECTIONS authenticated idle WebSockets held WS_HOLD seconds, with message-service's VmRSS.
+# PHASES=offline-push runs instead the offline push phases (deploy/bench/OfflinePushLoad.java, compiled with
+# MessageLoad.java): OFFLINE_RECIPIENTS users with a phone each and a phone-maker token (demo-vendor_a..e), never
+# connected; 1:1 sends to them at RATE per second, open loop, and the time from each send's answer to the provider
+# simulator's notification; the same sends with message-service restarted with offline push off (the send rate
+# beside it; OFFLINE_COMPARE=0 skips it and the restarts); GROUP_MESSAGES messages to a 500-member group of 490
+# offline members (and 9 with a WebSocket), each timed until all 490 notifications arrived.
 # Setup (users, tokens, the group, 20 messages per conversation) is kept in $LOCAL/bench/message-state.properties
 # and reused while its tokens work (BENCH_FORCE_SETUP=1 makes new users).
 # Usage: deploy/bench/message.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
 # Knobs: DURATION (default 20), WARMUP (3), SEND_CONCURRENCY (100), RATE (1000), RATE_CONNECTIONS (100),
 #        GROUP_SIZE (500), GROUP_CONCURRENCY (10), READ_CONCURRENCY (64), WS_CONNECTIONS (2000), WS_HOLD (20),
-#        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS.
+#        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS,
+#        PHASES (message; offline-push), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../local/lib.sh
@@ -32,6 +39,11 @@ WS_CONNECTIONS="${WS_CONNECTIONS:-2000}"
 WS_HOLD="${WS_HOLD:-20}"
 LOAD_CLIENT="${LOAD_CLIENT:-raw}"
 LOAD_JAVA_OPTS="${LOAD_JAVA_OPTS:--XX:+UseSerialGC -Xmx512m}"
+PHASES="${PHASES:-message}"
+OFFLINE_RECIPIENTS="${OFFLINE_RECIPIENTS:-1000}"
+OFFLINE_COMPARE="${OFFLINE_COMPARE:-1}"
+GROUP_MESSAGES="${GROUP_MESSAGES:-5}"
+[[ "$PHASES" == message || "$PHASES" == offline-push ]] || { echo "PHASES must be message or offline-push" >&2; exit 2; }
 PAIRS=100 # users who send (each with a peer); 100 users x 20 devices make the 2,000 WebSockets
 
 [[ "${BENCH_SKIP_UP:-}" == 1 ]] || deploy/local/up.sh >/dev/null
@@ -51,7 +63,7 @@ done
 load() {
   local java_opts
   read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
-  java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@" client="$LOAD_CLIENT" pairs="$PAIRS" \
+  java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@" client="$LOAD_CLIENT" pairs="$PAIRS" register_batch=20 \
     local_dir="$LOCAL" \
     duration="$DURATION" warmup="$WARMUP"
 }
@@ -103,6 +115,97 @@ latency_split() {
 }
 metrics_dir="$(mktemp -d)"
 trap 'rm -rf "$metrics_dir"' EXIT
+
+# The RESULT lines as a table, then the CPU lines.
+print_tables() {
+  echo
+  echo "| phase | ops/s | p50 ms | p99 ms | errors | measured ops | notes |"
+  echo "|---|---|---|---|---|---|---|"
+  for line in "${lines[@]}"; do
+    [[ "$line" == RESULT\|* ]] || continue
+    echo "| $(cut -d'|' -f2- <<<"$line" | sed 's/|/ | /g') |"
+  done
+
+  echo
+  echo "CPU in cores (of $(nproc)) during each measured window, per process tree:"
+  echo "| phase | message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for line in "${lines[@]}"; do
+    [[ "$line" == CPU\|* ]] || continue
+    IFS='|' read -r -a f <<<"$line"
+    row="| ${f[1]}"
+    for cell in "${f[@]:3}"; do
+      row+=" | ${cell#*=}"
+    done
+    echo "$row |"
+  done
+}
+
+# restart_message_service true|false: message-service of this stack (its recorded pid) stopped and started again by
+# up.sh with offline push on or off (im.message.offline-push.enabled; up.sh's processes inherit the environment).
+restart_message_service() {
+  local pid deadline=$((SECONDS + 30))
+  if pid="$(running_pid message-service)"; then
+    kill -TERM "$pid"
+    while running_pid message-service >/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+  fi
+  IM_MESSAGE_OFFLINE_PUSH_ENABLED="$1" SKIP_BUILD=1 deploy/local/up.sh >/dev/null
+  echo "bench: message-service restarted with offline push $([[ $1 == true ]] && echo on || echo off)" >&2
+}
+
+# offline_value KIND KEY [NTH]: a value of the NTH (1st) OFFLINE|KIND|... line
+offline_value() {
+  local line found=0
+  for line in "${lines[@]}"; do
+    if [[ "$line" == "OFFLINE|$1|"* ]]; then
+      found=$((found + 1))
+      if ((found == ${3:-1})); then
+        tr '|' '\n' <<<"$line" | awk -F= -v k="$2" '$1 == k { print $2 }'
+        return
+      fi
+    fi
+  done
+  echo nan
+}
+
+if [[ "$PHASES" == offline-push ]]; then
+  javac -d "$metrics_dir/classes" deploy/bench/MessageLoad.java deploy/bench/OfflinePushLoad.java
+  offline() {
+    local java_opts
+    read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
+    java "${java_opts[@]}" -cp "$metrics_dir/classes" OfflinePushLoad "$@" client="$LOAD_CLIENT" local_dir="$LOCAL" register_batch=20 \
+      simulator_port="$SIMULATOR_PORT" duration="$DURATION" warmup="$WARMUP"
+  }
+  run_offline() {
+    local out
+    out="$(offline "$@")"
+    echo "$out"
+    mapfile -t -O "${#lines[@]}" lines <<<"$out"
+  }
+  run_offline offline-setup recipients="$OFFLINE_RECIPIENTS" force="${BENCH_FORCE_SETUP:-0}"
+  if [[ "$OFFLINE_COMPARE" == 1 ]]; then
+    restart_message_service false
+    run_offline offline-rate rate="$RATE" workers="$RATE_CONNECTIONS" push=0
+    restart_message_service true
+  fi
+  run_offline offline-rate rate="$RATE" workers="$RATE_CONNECTIONS"
+  run_offline offline-group n="$GROUP_MESSAGES"
+  print_tables
+  echo
+  awk -v p99="$(offline_value push push_p99_ms)" -v notified="$(offline_value push notified)" \
+    -v measured="$(offline_value push measured)" -v on="$(offline_value send-on sent_per_s)" \
+    -v off="$(offline_value send-off sent_per_s)" -v onp99="$(offline_value send-on send_p99_ms)" \
+    -v offp99="$(offline_value send-off send_p99_ms)" -v cmp="$OFFLINE_COMPARE" -v gmax="$(offline_value group max_ms)" -v gok="$(offline_value group complete)" \
+    -v gn="$(offline_value group n)" -v rate="$RATE" 'BEGIN {
+    ok = (p99 < 1000 && notified == measured)
+    printf "target: offline push at %d msgs/s, p99 from the send answer to the simulator < 1 s: %.1f ms, %d of %d notified -> %s\n", rate, p99, notified, measured, (ok ? "met" : "MISSED")
+    if (cmp == 1)
+      printf "target: send rate within 10 %% of the run without offline push: %.1f vs %.1f msgs/s (%+.1f %%; send p99 %.1f vs %.1f ms) -> %s\n", on, off, (off > 0 ? 100 * (on - off) / off : 0), onp99, offp99, (on >= 0.9 * off ? "met" : "MISSED")
+    printf "target: 500-member group, 490 offline members all notified < 2 s: %d of %d messages complete, slowest %d ms -> %s\n", gok, gn, gmax, (gok == gn && gmax >= 0 && gmax < 2000 ? "met" : "MISSED")
+  }'
+  exit 0
+fi
+
 run send-closed c="$SEND_CONCURRENCY"
 scrape "$metrics_dir/before-rate"
 run send-rate rate="$RATE" workers="$RATE_CONNECTIONS"
@@ -129,27 +232,7 @@ value() {
   echo nan
 }
 
-echo
-echo "| phase | ops/s | p50 ms | p99 ms | errors | measured ops | notes |"
-echo "|---|---|---|---|---|---|---|"
-for line in "${lines[@]}"; do
-  [[ "$line" == RESULT\|* ]] || continue
-  echo "| $(cut -d'|' -f2- <<<"$line" | sed 's/|/ | /g') |"
-done
-
-echo
-echo "CPU in cores (of $(nproc)) during each measured window, per process tree:"
-echo "| phase | message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-for line in "${lines[@]}"; do
-  [[ "$line" == CPU\|* ]] || continue
-  IFS='|' read -r -a f <<<"$line"
-  row="| ${f[1]}"
-  for cell in "${f[@]:3}"; do
-    row+=" | ${cell#*=}"
-  done
-  echo "$row |"
-done
+print_tables
 
 echo
 echo "Inside message-service during the open loop and the group sends (its /q/metrics before and after each phase,"
