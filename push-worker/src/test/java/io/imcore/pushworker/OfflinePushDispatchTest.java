@@ -157,6 +157,26 @@ class OfflinePushDispatchTest {
     }
 
     @Test
+    void aRecordPartlyHeldByADeadWorkerSendsItsOwnDevicesAndTakesTheOthersOverAfterTheLease() throws Exception {
+        Device queued = fixture.device(Channel.VENDOR_B, "tok");
+        Device heldByDead = fixture.device(Channel.VENDOR_B, "tok");
+        fixture.traceRow(30, queued, "g:9", "queued");
+        fixture.traceRow(30, heldByDead, "g:9", "queued");
+        fixture.execute("update offline_push_trace set state = 'sending', owner = 'dead-replica', lease_until ="
+                + " now() + interval '2 seconds' where app_id = ? and msg_id = 30 and device_id = ?", fixture.appId,
+                heldByDead.deviceId());
+        fixture.sendOffline(30, "g:9", Channel.VENDOR_B, chatMessage(30, "g:9", "1"),
+                List.of(queued.target(), heldByDead.target()));
+        fixture.awaitTrace(30, queued, "sent");
+        assertEquals(1, deliveries(queued));
+        // the record is not done with while another worker holds a device of it: that one is taken over
+        fixture.awaitTrace(30, heldByDead, "sent");
+        assertEquals(1, deliveries(heldByDead));
+        assertEquals(1, deliveries(queued), "the device sent first is not sent again");
+        assertEquals(2, fixture.daily(Channel.VENDOR_B, "sent"));
+    }
+
+    @Test
     void aTokenTheProviderRefusesEndsRejectedWithTheReasonIsUnboundAndCounted() throws Exception {
         for (Channel channel : List.of(Channel.VENDOR_B, Channel.IOS)) {
             Device good = fixture.device(channel, "tok");

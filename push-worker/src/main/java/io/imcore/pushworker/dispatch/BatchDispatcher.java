@@ -123,6 +123,8 @@ public class BatchDispatcher {
         private boolean claimed;
         /** An offline push record: the devices this worker claimed (the others are sent or held elsewhere). */
         private Set<Long> offlineDevices = Set.of();
+        /** An offline push record of which another live worker holds some devices: claimed again after ours. */
+        private boolean othersHold;
 
         BatchRun(PushBatch batch, Channel channel, CompletableFuture<Void> done) {
             this.batch = batch;
@@ -176,6 +178,7 @@ public class BatchDispatcher {
             }
             claimed = true;
             offlineDevices = found.devices();
+            othersHold = found.held();
             deliver(OfflineLedger.badges(batch));
         }
 
@@ -234,7 +237,14 @@ public class BatchDispatcher {
         private void finish(boolean expired) {
             if (batch.offline() != null) {
                 offlineLedger.finish(batch, offlineDevices, tally, channel.wireName());
-                done.complete(null);
+                if (othersHold) {
+                    // their holder may die before it finishes: wait for it, or take them over when its lease lapses
+                    claimed = false;
+                    offlineDevices = Set.of();
+                    later(ledger.lease().dividedBy(10), this::claim);
+                } else {
+                    done.complete(null);
+                }
                 return;
             }
             if (!ledger.finish(batch.taskId(), batch.batchNo(), tally, expired)) {
