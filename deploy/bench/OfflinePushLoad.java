@@ -390,9 +390,60 @@ public class OfflinePushLoad {
                 + " max %.1f ms, min %.1f ms (ops/s column: notified per second, first measured answer to last notification)%n",
                 rate, n == 0 ? 0 : n / Math.max(0.001, (lastNotified - firstAnswer) / 1000), p50, p99, notDelivered + notAnswered, measured, n, measured, notDelivered,
                 notAnswered, max, min / 1000.0);
+        traceSplit(st, ms, msgIds, answeredAt, (int) warmupCount, total, got);
         System.out.printf(Locale.ROOT, "OFFLINE|push|push_p50_ms=%.1f|push_p99_ms=%.1f|push_max_ms=%.1f|notified=%d"
                 + "|measured=%d%n", p50, p99, max, n, measured);
         System.out.flush();
+    }
+
+    static final Pattern TRACE_ROW = Pattern.compile("\"decided_at\":(\\d+),\"sent_at\":(\\d+|null)");
+
+    /** {decided_at, sent_at} of each device row of the message's trace (GET /push/offline/trace, admin). */
+    static List<long[]> trace(long msgId) throws Exception {
+        String body = MessageLoad.callOk(MessageLoad.get("/push/offline/trace?msg_id=" + msgId,
+                MessageLoad.required("ADMIN_TOKEN")));
+        List<long[]> rows = new ArrayList<>();
+        Matcher m = TRACE_ROW.matcher(body);
+        while (m.find()) {
+            rows.add(new long[] {Long.parseLong(m.group(1)), "null".equals(m.group(2)) ? -1 : Long.parseLong(m.group(2))});
+        }
+        return rows;
+    }
+
+    /**
+     * Where the time went, for trace_sample (200) measured sends spread over the window: send answer to
+     * push-service's decision (message-service's publisher, the outbox relay, message.events, push-service's
+     * consumer and its transaction), decision to push-worker's sent (the channel record, push-worker's poll and
+     * claim, the provider's answer), and sent to the simulator's receive (negative: the simulator notes the
+     * delivery before it answers). TRACE| line with p50/p99 of each, ms.
+     */
+    static void traceSplit(State st, MessageLoad.State ms, long[] msgIds, double[] answeredAt, int from, int total,
+            Map<Long, Received> got) throws Exception {
+        int sample = MessageLoad.intOption("trace_sample", 200);
+        if (sample <= 0) {
+            return;
+        }
+        List<Long> decided = new ArrayList<>();
+        List<Long> sent = new ArrayList<>();
+        int step = Math.max(1, (total - from) / sample);
+        for (int k = from; k < total; k += step) {
+            if (msgIds[k] < 0 || answeredAt[k] < 0) {
+                continue;
+            }
+            for (long[] row : trace(msgIds[k])) {
+                decided.add(Math.round((row[0] - answeredAt[k]) * 1000));
+                if (row[1] >= 0) {
+                    sent.add((row[1] - row[0]) * 1000);
+                }
+            }
+        }
+        long[] d = decided.stream().mapToLong(Long::longValue).sorted().toArray();
+        long[] t = sent.stream().mapToLong(Long::longValue).sorted().toArray();
+        System.out.printf(Locale.ROOT, "TRACE|%d sampled sends|answer to push-service's decision p50 %.1f p99 %.1f max %.1f ms"
+                + "|decision to push-worker's sent p50 %.1f p99 %.1f max %.1f ms%n", d.length,
+                MessageLoad.percentile(d, 50) / 1000.0, MessageLoad.percentile(d, 99) / 1000.0,
+                d.length == 0 ? Double.NaN : d[d.length - 1] / 1000.0, MessageLoad.percentile(t, 50) / 1000.0,
+                MessageLoad.percentile(t, 99) / 1000.0, t.length == 0 ? Double.NaN : t[t.length - 1] / 1000.0);
     }
 
     // ---- one message to the 500-member group -----------------------------------------------------------------
@@ -452,9 +503,17 @@ public class OfflinePushLoad {
                 complete++;
             }
             allMs[k] = rec == null ? -1 : Math.round(rec.last() - answered);
-            notes.add(String.format(Locale.ROOT, "#%d: %s of %d in %s ms (first %s ms, send %.1f ms)", k + 1,
+            long lastDecided = 0;
+            long lastSent = 0;
+            for (long[] row : trace(msgId)) {
+                lastDecided = Math.max(lastDecided, row[0]);
+                lastSent = Math.max(lastSent, row[1]);
+            }
+            notes.add(String.format(Locale.ROOT, "#%d: %s of %d in %s ms (first %s ms, all decided at %d ms, "
+                    + "last sent at %d ms; send %.1f ms)", k + 1,
                     rec == null ? 0 : rec.deliveries(), OFFLINE_MEMBERS, rec == null ? "-" : allMs[k],
-                    rec == null ? "-" : Math.round(rec.first() - answered), sendMs));
+                    rec == null ? "-" : Math.round(rec.first() - answered), Math.round(lastDecided - answered),
+                    Math.round(lastSent - answered), sendMs));
             Thread.sleep(1000);
         }
         MessageLoad.CpuSample cpuEnd = MessageLoad.CpuSample.take();
