@@ -86,13 +86,11 @@ public class OfflinePushFeed {
         List<PushBatch> planned = new ArrayList<>();
         feeder.applyUntilCommitted(CHANNEL, poll, (c, batch) -> {
             planned.clear(); // a retried transaction plans again
-            Instant now = Instant.now();
+            List<MessageEvent> events = new ArrayList<>();
             for (ConsumerRecord<String, String> record : batch) {
-                MessageEvent event = feeder.read(record, MessageEvent.class).orElse(null);
-                if (event != null && event.appId() != null) {
-                    planned.addAll(planner.plan(c, event, now));
-                }
+                feeder.read(record, MessageEvent.class).ifPresent(events::add);
             }
+            planned.addAll(planner.plan(c, events, Instant.now()));
         });
         sendUntilAcknowledged(planned);
     }

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.zip.CRC32;
 
 /**
@@ -58,36 +59,88 @@ public class OfflinePushPlanner {
         this.mapper = mapper;
     }
 
-    /** The records to send for the event, after this transaction commits; empty when nothing is to be sent. */
-    public List<PushBatch> plan(Connection c, MessageEvent event, Instant now) throws SQLException {
-        boolean unacknowledged = MessageEvent.UNACKNOWLEDGED.equals(event.type());
-        if (!unacknowledged && !MessageEvent.CREATED.equals(event.type()) || event.recipients() == null
-                || event.recipients().isEmpty()) {
-            return List.of();
+    /** The decisions of one event: its trace rows, and the devices to notify per recipient with their route. */
+    private record Decided(MessageEvent event, List<TraceRow> rows, Map<Recipient, Map<Device, OsRoute>> toSend) {}
+
+    /**
+     * The records to send for a poll's events, after this transaction commits; empty when nothing is to be sent.
+     * Each app's settings, users, mutes and devices are read once for all its events, and the trace written in one
+     * statement, so a busy poll costs a few statements rather than a few per message.
+     */
+    public List<PushBatch> plan(Connection c, List<MessageEvent> events, Instant now) throws SQLException {
+        Map<String, List<MessageEvent>> byApp = new LinkedHashMap<>();
+        for (MessageEvent event : events) {
+            boolean known = MessageEvent.CREATED.equals(event.type()) || MessageEvent.UNACKNOWLEDGED.equals(event.type());
+            if (known && event.appId() != null && event.recipients() != null && !event.recipients().isEmpty()) {
+                byApp.computeIfAbsent(event.appId(), a -> new ArrayList<>()).add(event);
+            }
         }
-        AppSettings app = store.appSettings(c, event.appId());
+        List<PushBatch> records = new ArrayList<>();
+        for (Map.Entry<String, List<MessageEvent>> app : byApp.entrySet()) {
+            records.addAll(planApp(c, app.getKey(), app.getValue(), now));
+        }
+        return records;
+    }
+
+    private List<PushBatch> planApp(Connection c, String appId, List<MessageEvent> events, Instant now)
+            throws SQLException {
+        AppSettings app = store.appSettings(c, appId);
         if (!app.pushEnabled() || !app.enabled()) {
             return List.of(); // the app does not use offline push: nothing to trace either
         }
-        long[] users = event.recipients().stream().mapToLong(Recipient::userId).toArray();
-        long[] withSender = new long[users.length + 1];
-        System.arraycopy(users, 0, withSender, 0, users.length);
-        withSender[users.length] = event.senderId();
-        Map<Long, UserSettings> settings = store.userSettings(c, event.appId(), withSender);
-        Map<Long, Set<Long>> mutes = store.mutes(c, event.appId(), users);
+        Set<Long> recipientIds = new TreeSet<>();
+        Set<Long> userIds = new TreeSet<>();
+        for (MessageEvent event : events) {
+            event.recipients().forEach(r -> recipientIds.add(r.userId()));
+            userIds.add(event.senderId());
+        }
+        userIds.addAll(recipientIds);
+        long[] recipients = recipientIds.stream().mapToLong(Long::longValue).toArray();
+        Map<Long, UserSettings> settings = store.userSettings(c, appId,
+                userIds.stream().mapToLong(Long::longValue).toArray());
+        Map<Long, Set<Long>> mutes = store.mutes(c, appId, recipients);
         Map<Long, List<Device>> devices = new HashMap<>();
-        for (Device device : store.devices(c, event.appId(), users)) {
+        for (Device device : store.devices(c, appId, recipients)) {
             devices.computeIfAbsent(device.userId(), u -> new ArrayList<>()).add(device);
         }
+        List<Decided> decided = new ArrayList<>();
+        List<TraceRow> created = new ArrayList<>();
+        Map<String, TraceRow> unacknowledged = new LinkedHashMap<>(); // one row per key: a statement updates a row once
+        for (MessageEvent event : events) {
+            Decided d = decide(event, settings, mutes, devices, now);
+            decided.add(d);
+            if (MessageEvent.UNACKNOWLEDGED.equals(event.type())) {
+                d.rows().forEach(r -> unacknowledged.put(r.msgId() + ":" + r.userId() + ":" + r.deviceSn(), r));
+            } else {
+                created.addAll(d.rows());
+            }
+        }
+        store.insertTrace(c, appId, created, false);
+        store.insertTrace(c, appId, List.copyOf(unacknowledged.values()), true);
+        // what is still queued: this poll's decisions, or a crash's leftovers when an event is read again
+        Set<String> queued = store.queued(c, appId, events.stream().mapToLong(MessageEvent::msgId).distinct().toArray());
+        List<PushBatch> records = new ArrayList<>();
+        for (Decided d : decided) {
+            if (!d.toSend().isEmpty()) {
+                records.addAll(records(d, settings, queued, app.language()));
+            }
+        }
+        return records;
+    }
+
+    /** The decision for each recipient device of one event (docs/offline-push.md "Who gets one"). */
+    private static Decided decide(MessageEvent event, Map<Long, UserSettings> settings, Map<Long, Set<Long>> mutes,
+            Map<Long, List<Device>> devices, Instant now) {
+        boolean unacknowledged = MessageEvent.UNACKNOWLEDGED.equals(event.type());
         boolean senderOptedOut = event.push() != null && Boolean.FALSE.equals(event.push().enabled());
         List<TraceRow> rows = new ArrayList<>();
-        // per recipient: the devices to notify, with their route
         Map<Recipient, Map<Device, OsRoute>> toSend = new LinkedHashMap<>();
         for (Recipient recipient : event.recipients()) {
             String conversation = conversationKey(event, recipient);
             List<Device> own = devices.getOrDefault(recipient.userId(), List.of());
             if (own.isEmpty() && !unacknowledged) {
-                rows.add(new TraceRow(recipient.userId(), 0, null, conversation, NO_DEVICE, null, "decided"));
+                rows.add(new TraceRow(event.msgId(), recipient.userId(), 0, null, conversation, NO_DEVICE, null,
+                        "decided"));
                 continue;
             }
             UserSettings user = settings.getOrDefault(recipient.userId(), UserSettings.DEFAULT);
@@ -110,31 +163,31 @@ public class OfflinePushPlanner {
                         : route == null ? NO_TOKEN
                         : unacknowledged ? LIVE_UNACKNOWLEDGED : OFFLINE_PUSH;
                 boolean send = OFFLINE_PUSH.equals(decision) || LIVE_UNACKNOWLEDGED.equals(decision);
-                rows.add(new TraceRow(recipient.userId(), device.deviceSn(), device.deviceId(), conversation, decision,
-                        route == null ? null : route.channel(), send ? "queued" : "decided"));
+                rows.add(new TraceRow(event.msgId(), recipient.userId(), device.deviceSn(), device.deviceId(),
+                        conversation, decision, route == null ? null : route.channel(), send ? "queued" : "decided"));
                 if (send) {
                     toSend.computeIfAbsent(recipient, r -> new LinkedHashMap<>()).put(device, route);
                 }
             }
         }
-        store.insertTrace(c, event.appId(), event.msgId(), rows, unacknowledged);
-        if (toSend.isEmpty()) {
-            return List.of();
-        }
-        // what is still queued: this call's decisions, or a crash's leftovers when the event is read again
-        Set<Long> queued = store.queued(c, event.appId(), event.msgId());
+        return new Decided(event, rows, toSend);
+    }
+
+    /** One record per recipient and channel, for the devices still queued. */
+    private List<PushBatch> records(Decided d, Map<Long, UserSettings> settings, Set<String> queued, String language) {
+        MessageEvent event = d.event();
         String senderName = settings.getOrDefault(event.senderId(), UserSettings.DEFAULT).displayName();
         List<PushBatch> records = new ArrayList<>();
-        for (Map.Entry<Recipient, Map<Device, OsRoute>> entry : toSend.entrySet()) {
+        for (Map.Entry<Recipient, Map<Device, OsRoute>> entry : d.toSend().entrySet()) {
             Recipient recipient = entry.getKey();
             UserSettings user = settings.getOrDefault(recipient.userId(), UserSettings.DEFAULT);
             String conversation = conversationKey(event, recipient);
-            ObjectNode message = message(event, recipient, conversation, app.language(),
+            ObjectNode message = message(event, recipient, conversation, language,
                     event.senderId() == 0 ? null : senderName, user.showPreview());
             Map<String, List<Target>> byChannel = new LinkedHashMap<>();
             for (Map.Entry<Device, OsRoute> send : entry.getValue().entrySet()) {
                 Device device = send.getKey();
-                if (!queued.contains(device.deviceId())) {
+                if (!queued.contains(event.msgId() + ":" + device.deviceId())) {
                     continue;
                 }
                 OsRoute route = send.getValue();

@@ -34,7 +34,7 @@ public class OfflinePushStore {
     record Device(long deviceId, long userId, int deviceSn, boolean optedOut, Map<Channel, OsRoute> routes) {}
 
     /** A trace row to insert. */
-    record TraceRow(long userId, int deviceSn, Long deviceId, String conversation, String decision, String channel,
+    record TraceRow(long msgId, long userId, int deviceSn, Long deviceId, String conversation, String decision, String channel,
             String state) {}
 
     public AppSettings appSettings(Connection c, String appId) throws SQLException {
@@ -165,15 +165,16 @@ public class OfflinePushStore {
     }
 
     /**
-     * Writes the decisions of one message; a row that exists is left alone, except that an unacknowledged live
-     * delivery ({@code replace}) turns a row still {@code decided} into the new decision. Returns nothing: the rows
-     * to send are read back with {@link #queued}, so a redelivered event sends what a crash left queued.
+     * Writes decisions; a row that exists is left alone, except that an unacknowledged live delivery
+     * ({@code replace}) turns a row still {@code decided} into the new decision. The rows to send are read back with
+     * {@link #queued}, so a redelivered event sends what a crash left queued. {@code replace} rows must be distinct.
      */
-    void insertTrace(Connection c, String appId, long msgId, List<TraceRow> rows, boolean replace) throws SQLException {
+    void insertTrace(Connection c, String appId, List<TraceRow> rows, boolean replace) throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
         int n = rows.size();
+        Long[] msgIds = new Long[n];
         Long[] users = new Long[n];
         Integer[] sns = new Integer[n];
         Long[] deviceIds = new Long[n];
@@ -183,6 +184,7 @@ public class OfflinePushStore {
         String[] states = new String[n];
         for (int i = 0; i < n; i++) {
             TraceRow r = rows.get(i);
+            msgIds[i] = r.msgId();
             users[i] = r.userId();
             sns[i] = r.deviceSn();
             deviceIds[i] = r.deviceId();
@@ -192,14 +194,15 @@ public class OfflinePushStore {
             states[i] = r.state();
         }
         try (PreparedStatement ps = c.prepareStatement("insert into offline_push_trace (app_id, msg_id, user_id,"
-                + " device_sn, device_id, conversation, decision, channel, state) select ?, ?, t.* from"
-                + " unnest(?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])"
-                + " as t(user_id, device_sn, device_id, conversation, decision, channel, state)"
+                + " device_sn, device_id, conversation, decision, channel, state) select ?, t.* from"
+                + " unnest(?::bigint[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])"
+                + " as t(msg_id, user_id, device_sn, device_id, conversation, decision, channel, state)"
+                + " order by t.msg_id, t.user_id, t.device_sn" // the rows' lock order, as push-worker's
                 + " on conflict (app_id, msg_id, user_id, device_sn) do "
                 + (replace ? "update set decision = excluded.decision, channel = excluded.channel,"
                         + " state = excluded.state where offline_push_trace.state = 'decided'" : "nothing"))) {
             ps.setString(1, appId);
-            ps.setLong(2, msgId);
+            ps.setArray(2, c.createArrayOf("bigint", msgIds));
             ps.setArray(3, c.createArrayOf("bigint", users));
             ps.setArray(4, c.createArrayOf("integer", sns));
             ps.setArray(5, c.createArrayOf("bigint", deviceIds));
@@ -211,19 +214,19 @@ public class OfflinePushStore {
         }
     }
 
-    /** The message's device ids still queued for an OS channel (not yet claimed by push-worker). */
-    Set<Long> queued(Connection c, String appId, long msgId) throws SQLException {
-        Set<Long> ids = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement("select device_id from offline_push_trace"
-                + " where app_id = ? and msg_id = ? and state = 'queued'")) {
+    /** The messages' devices still queued for an OS channel (not yet claimed by push-worker), as "msg_id:device_id". */
+    Set<String> queued(Connection c, String appId, long[] msgIds) throws SQLException {
+        Set<String> keys = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("select msg_id, device_id from offline_push_trace"
+                + " where app_id = ? and msg_id = any(?) and state = 'queued'")) {
             ps.setString(1, appId);
-            ps.setLong(2, msgId);
+            ps.setArray(2, Database.bigints(c, msgIds));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    ids.add(rs.getLong(1));
+                    keys.add(rs.getLong(1) + ":" + rs.getLong(2));
                 }
             }
         }
-        return ids;
+        return keys;
     }
 }
