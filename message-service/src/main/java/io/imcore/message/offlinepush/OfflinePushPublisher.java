@@ -160,6 +160,8 @@ public class OfflinePushPublisher {
             live.put(app.getKey(), devices);
         }
         Map<Long, Map<Long, Long>> delivered = delivered(c, due);
+        List<String> keys = new ArrayList<>();
+        List<MessageEvent> events = new ArrayList<>();
         for (Due row : due) {
             if (row.stage() == 0) {
                 List<Recipient> recipients = new ArrayList<>();
@@ -174,7 +176,8 @@ public class OfflinePushPublisher {
                     }
                 }
                 if (!recipients.isEmpty()) {
-                    append(c, row, event(row, MessageEvent.CREATED, recipients, groupNames));
+                    keys.add(key(row));
+                    events.add(event(row, MessageEvent.CREATED, recipients, groupNames));
                     announced.increment();
                 }
                 if (withLive.isEmpty()) {
@@ -192,12 +195,14 @@ public class OfflinePushPublisher {
                     }
                 }
                 if (!missed.isEmpty()) {
-                    append(c, row, event(row, MessageEvent.UNACKNOWLEDGED, missed, groupNames));
+                    keys.add(key(row));
+                    events.add(event(row, MessageEvent.UNACKNOWLEDGED, missed, groupNames));
                     unacknowledged.increment();
                 }
                 done.add(row.id());
             }
         }
+        outbox.appendAll(c, MessageEvent.TOPIC, keys, events);
         delete(c, done);
         awaitAcks(c, waiting, waitingLive);
         return due.size();
@@ -356,8 +361,9 @@ public class OfflinePushPublisher {
                 options.mentionAll(), recipients, row.createdMs(), System.currentTimeMillis());
     }
 
-    private void append(Connection c, Due row, MessageEvent event) throws SQLException {
-        outbox.append(c, MessageEvent.TOPIC, row.appId() + ":" + row.conversationId(), event);
+    /** The event's key: one conversation's events keep their order on one partition. */
+    private static String key(Due row) {
+        return row.appId() + ":" + row.conversationId();
     }
 
     private static void delete(Connection c, List<Long> ids) throws SQLException {
