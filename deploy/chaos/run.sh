@@ -10,7 +10,11 @@
 # Cases (all by default, or name some): kill9-X and stop-X (SIGSTOP for FAULT_SECONDS, then SIGCONT) for X in
 # postgres kafka auth-service message-service push-service push-worker; pg-restart (pg_ctl restart -m fast);
 # worker-kill-2-replicas (kill -9 of one of two push-workers mid-broadcast); provider-slow (every simulator answers
-# after PROVIDER_LATENCY_MS); provider-failing (every simulator fails PROVIDER_FAILURES requests, transiently).
+# after PROVIDER_LATENCY_MS); provider-failing (every simulator fails PROVIDER_FAILURES requests, transiently);
+# offline-push-kills (docs/offline-push.md "Exactly one per message and device": every recipient of the load is an
+# offline phone with a vendor_a..e token, so each send is an offline push; kill -9 of push-service, restart, then
+# WORKER_KILL_AFTER s later (and as soon as it holds a claim, 10 s at most) kill -9 of push-worker, restart; checks that no provider got a message twice and that
+# every send answered 200 was delivered or has a final trace row, within OFFLINE_SETTLE_SECONDS).
 # Each case: the message load (chaos-send of deploy/bench/MessageLoad.java, RATE sends/s) and one push to DEVICES
 # devices start together; FAULT_AT s later the fault starts (provider faults: with the push), FAULT_SECONDS later
 # it ends (restart, SIGCONT, simulators reset); the load goes on for AFTER_SECONDS more (at most LOAD_MAX_SECONDS
@@ -20,7 +24,7 @@
 # Usage: deploy/chaos/run.sh [CASE...]     (build first: ./mvnw -B package -DskipTests; runs with SKIP_BUILD=1)
 # Knobs (environment): DEVICES (5000), RATE (20), PAIRS (20), FAULT_AT (5), FAULT_SECONDS (10), AFTER_SECONDS (20),
 #   LOAD_MAX_SECONDS (300), PUSH_TIMEOUT (300), RUN_SECONDS (3600), PROVIDER_LATENCY_MS (2000),
-#   PROVIDER_FAILURES (500), KEEP_STACK=1
+#   PROVIDER_FAILURES (500), WORKER_KILL_AFTER (3), OFFLINE_SETTLE_SECONDS (120), KEEP_STACK=1
 #   (leave the stack running at the end; by default it is stopped, its data kept: rm -rf .local-chaos deletes it).
 # Its stack runs beside the default one (deploy/local/up.sh): LOCAL_DIR .local-chaos, gateway 28080, services
 # 28081.., PostgreSQL 25432, Kafka 29092/29093, simulators 28441..; each can be overridden the same way.
@@ -46,6 +50,8 @@ PUSH_TIMEOUT="${PUSH_TIMEOUT:-300}"
 RUN_SECONDS="${RUN_SECONDS:-3600}"
 PROVIDER_LATENCY_MS="${PROVIDER_LATENCY_MS:-2000}"
 PROVIDER_FAILURES="${PROVIDER_FAILURES:-500}"
+WORKER_KILL_AFTER="${WORKER_KILL_AFTER:-3}"
+OFFLINE_SETTLE_SECONDS="${OFFLINE_SETTLE_SECONDS:-120}"
 READY_SECONDS=60 # how long after a case every service must be ready again
 SEND_TIMEOUT=10 # seconds a send may take before it counts as a timeout (no answer)
 COMPONENTS=(postgres kafka "${SERVICES[@]}")
@@ -53,7 +59,7 @@ ALL_CASES=()
 for c in "${COMPONENTS[@]}"; do
   ALL_CASES+=("kill9-$c" "stop-$c")
 done
-ALL_CASES+=(pg-restart worker-kill-2-replicas provider-slow provider-failing)
+ALL_CASES+=(pg-restart worker-kill-2-replicas provider-slow provider-failing offline-push-kills)
 OUT="$LOCAL/chaos"
 RUN_ID="$(date -u +%Y%m%dT%H%M%S)"
 
@@ -62,6 +68,9 @@ die() { echo "chaos: ERROR: $*" >&2; exit 1; }
 now_ms() { date +%s%3N; }
 psql_push() {
   PGPASSWORD=push psql -h 127.0.0.1 -p "$PG_PORT" -U push -d push -v ON_ERROR_STOP=1 -Atq "$@"
+}
+psql_message() {
+  PGPASSWORD=message psql -h 127.0.0.1 -p "$PG_PORT" -U message -d message -v ON_ERROR_STOP=1 -Atq "$@"
 }
 # compiled once (main): the source launcher would compile it again, seconds late, at every case
 load() {
@@ -180,17 +189,37 @@ inject() {
       simulators /_sim/latency "{\"millis\":$PROVIDER_LATENCY_MS}" ;;
     provider-failing)
       simulators /_sim/faults "{\"kind\":\"transient\",\"count\":$PROVIDER_FAILURES}" ;;
+    offline-push-kills)
+      kill -KILL "$(running_pid push-service)" ;;
   esac
 }
 
 remove() {
-  local started=$SECONDS
+  local started=$SECONDS pid
   case "$1" in
     kill9-* | worker-kill-2-replicas) restart_stack || return 1 ;;
     stop-*)
       kill -CONT "${stopped_pids[@]}"
       stopped_pids=() ;;
     provider-*) simulators /_sim/reset '{}' ;;
+    offline-push-kills)
+      # push-service back (it reads message.events again from its last commit and writes the records again), then
+      # push-worker killed while it sends that backlog: its claims stay `sending` until their lease lapses
+      restart_stack || return 1
+      sleep "$WORKER_KILL_AFTER"
+      # mid-send if it can: at the first sight of a claim (`sending`), within 10 s
+      local until=$((SECONDS + 10))
+      while ((SECONDS < until)) && [[ "$(psql_push -c "select exists (select 1 from offline_push_trace
+        where app_id = '$APP_ID' and state = 'sending')" 2>/dev/null)" != t ]]; do
+        sleep 0.05
+      done
+      pid="$(running_pid push-worker)" || return 1
+      kill -KILL "$pid"
+      WORKER_KILL_MS=$(now_ms) # a provider that accepted a message before this had it from the killed worker
+      # the claims the killed worker held (no other worker runs until the restart)
+      WORKER_KILL_CLAIMS="$(psql_push -c "select count(*) from offline_push_trace where app_id = '$APP_ID'
+        and state = 'sending'" 2>/dev/null || echo "?")"
+      restart_stack || return 1 ;;
   esac
   RESTART_S=$((SECONDS - started))
 }
@@ -201,6 +230,7 @@ restarted_by_case() {
     kill9-*) echo "${1#kill9-}" ;;
     pg-restart) echo postgres ;;
     worker-kill-2-replicas) echo push-worker ;;
+    offline-push-kills) echo push-service push-worker ;;
   esac
 }
 
@@ -214,6 +244,130 @@ push_final_after() {
   else
     echo "$(((($1 - $2) + 500) / 1000))"
   fi
+}
+
+# ---- offline push (offline-push-kills) ---------------------------------------------------------------------
+
+# offline_push_targets: each recipient (peer) of the message load gets a phone: a token issued with a device_guid
+# (device_sn 1) and a provider token bound on one of vendor_a..vendor_e (round robin), with the certificates
+# "<channel>-prod"; no WebSocket is opened, so every send to it is an offline push. Once per run.
+OFFLINE_TARGETS_DONE=0
+offline_push_targets() {
+  ((OFFLINE_TARGETS_DONE == 0)) || return 0
+  python3 - "$OUT/message-state.properties" <<'PY' || return 1
+import json, os, sys, urllib.request
+base, app = os.environ["BASE_URL"], os.environ["APP_ID"]
+props = {}
+for line in open(sys.argv[1]):
+    if "=" in line and not line.startswith("#"):
+        k, v = line.rstrip("\n").split("=", 1)
+        props[k] = v
+def post(path, body, token=None):
+    headers = {"app_id": app, "Content-Type": "application/json"}
+    if token:
+        headers["access-token"] = token
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(req, timeout=30) as r:
+        d = json.load(r)
+    if d.get("code") != 200:
+        sys.exit(f"POST {path} answered {d}")
+    return d["data"]
+channels = ["vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e"]
+for i in range(int(props["pairs"])):
+    peer, channel = int(props[f"peer.{i}"]), channels[i % 5]
+    # the password of MessageLoad's users (MessageLoad.PASSWORD)
+    login = post("/token/id", {"user_id": peer, "password": "bench-pass-1", "device_guid": "chaos-phone"})
+    post("/user/token/bind", {"device_sn": login["device_sn"], "device_token": f"chaos-{channel}-{peer}",
+                              "notifier_name": f"{channel}-prod"}, login["token"])
+PY
+  OFFLINE_TARGETS_DONE=1
+}
+
+# offline_check SENDS TAG SINCE_MS WORKER_KILL_MS: waits up to OFFLINE_SETTLE_SECONDS until every message of the
+# load has its trace row in a final state, then prints
+# OFFLINE|stored|acknowledged|notified|deliveries|repeats|repeats in flight at the worker kill|lost|not final
+# |other decisions|trace states|not kept; the repeated and lost messages (trace rows included) go to stderr.
+# notified: messages some simulator accepted; repeats: messages accepted more than once over all seven simulators
+# (each has one recipient device); lost: sends answered 200 whose message no simulator got and whose trace row is
+# not final (sent, failed, rejected, superseded) or missing.
+offline_check() {
+  python3 - "$@" "$APP_ID" "$OFFLINE_SETTLE_SECONDS" $(for c in "${SIMULATOR_CHANNELS[@]}"; do simulator_url "$c"; done) <<'PY'
+import json, os, ssl, subprocess, sys, time, urllib.request
+from collections import Counter
+sends, tag, since, kill_ms, app, settle = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], \
+    int(sys.argv[6])
+sims = sys.argv[7:]
+FINAL = {"sent", "failed", "rejected", "superseded"}
+
+def psql(db, sql):
+    out = subprocess.run(["psql", "-h", "127.0.0.1", "-p", os.environ["PG_PORT"], "-U", db, "-d", db, "-v",
+                          "ON_ERROR_STOP=1", "-Atq", "-F", "\t", "-c", sql], env=dict(os.environ, PGPASSWORD=db),
+                         check=True, capture_output=True, text=True).stdout
+    return [line.split("\t") for line in out.splitlines() if line]
+
+acked = set()
+for line in open(sends):
+    _t0, _t1, _pair, seq, outcome = line.split()
+    if outcome == "200":
+        acked.add(int(seq))
+prefix = f"chaos {tag} "
+msg_of = {}  # msg_id -> seq
+for msg_id, content in psql("message", f"select msg_id, content from messages where left(content, {len(prefix)})"
+                                       f" = '{prefix}'"):
+    msg_of[int(msg_id)] = int(content[len(prefix):])
+ids = "{" + ",".join(map(str, msg_of)) + "}"
+
+def traces():
+    rows = {}
+    for msg_id, user, sn, decision, channel, state, reason, owner in psql("push",
+            f"select msg_id, user_id, device_sn, decision, coalesce(channel, ''), state, coalesce(reason, ''),"
+            f" coalesce(owner, '') from offline_push_trace where app_id = '{app}' and msg_id = any('{ids}')"):
+        rows.setdefault(int(msg_id), []).append((user, sn, decision, channel, state, reason, owner))
+    return rows
+
+deadline = time.time() + settle
+while True:
+    rows = traces()
+    pending = [m for m in msg_of if m not in rows or any(r[4] in ("queued", "sending") for r in rows[m])]
+    if not pending or time.time() > deadline:
+        break
+    time.sleep(2)
+
+received, not_kept = {}, 0  # msg_id -> [deliveries, first, last, channels]
+insecure = ssl.create_default_context()
+insecure.check_hostname, insecure.verify_mode = False, ssl.CERT_NONE
+for url in sims:
+    with urllib.request.urlopen(f"{url}/_sim/received?since={since}", timeout=30, context=insecure) as r:
+        d = json.load(r)
+    not_kept += d["not_kept"]
+    for m in d["messages"]:
+        e = received.setdefault(int(m["msg_id"]), [0, m["first"], m["last"], []])
+        e[0] += m["deliveries"]
+        e[1], e[2] = min(e[1], m["first"]), max(e[2], m["last"])
+        e[3].append(d["channel"])
+
+mine = {m: e for m, e in received.items() if m in msg_of}
+repeats = {m: e for m, e in mine.items() if e[0] > 1}
+at_kill = [m for m, e in repeats.items() if e[1] <= kill_ms < e[2]]
+acked_msgs = [m for m, s in msg_of.items() if s in acked]
+lost = [m for m in acked_msgs if m not in mine and not any(r[4] in FINAL for r in rows.get(m, []))]
+states = Counter(r[4] for m in msg_of for r in rows.get(m, []))
+other = sum(1 for m in msg_of for r in rows.get(m, []) if r[2] != "offline_push")
+not_final = sum(1 for m in msg_of if m not in rows or any(r[4] not in FINAL for r in rows[m]))
+for m, e in sorted(repeats.items()):
+    print(f"offline-check: repeat msg {m} (seq {msg_of[m]}): {e[0]} deliveries at {e[3]}, first {e[1]}, last {e[2]}"
+          f" (worker killed {kill_ms}); trace {rows.get(m)}", file=sys.stderr)
+for m in lost:
+    print(f"offline-check: lost msg {m} (seq {msg_of[m]}): trace {rows.get(m)}", file=sys.stderr)
+received_unknown = sum(1 for m in received if m not in msg_of)
+print(f"offline-check: {len(received)} messages at the simulators, {received_unknown} not of this load;"
+      f" sent but not received {sum(1 for m in msg_of if m not in mine and any(r[4] == 'sent' for r in rows.get(m, [])))};"
+      f" received but trace not sent {sum(1 for m in mine if not any(r[4] == 'sent' for r in rows.get(m, [])))}",
+      file=sys.stderr)
+print(f"OFFLINE|{len(msg_of)}|{len(acked_msgs)}|{len(mine)}|{sum(e[0] for e in mine.values())}|{len(repeats)}"
+      f"|{len(at_kill)}|{len(lost)}|{not_final}|{other}|{' '.join(f'{k}:{v}' for k, v in sorted(states.items()))}"
+      f"|{not_kept}")
+PY
 }
 
 # ---- one case ----------------------------------------------------------------------------------------------
@@ -249,14 +403,21 @@ PY
 
 run_case() {
   local name="$1" tag="$RUN_ID-$1" sends="$OUT/$1.sends" load_pid answer task before after fault_start fault_end \
-    state_at_fault push_final verify analysis problems=() allowed c
+    state_at_fault push_final verify analysis problems=() allowed c offline="-"
   log "---- $name"
   stack_ready || restart_stack || die "the stack is not ready before $name"
+  if [[ "$name" == offline-push-kills ]]; then
+    offline_push_targets || die "the load's recipients as offline phones"
+    AUDIENCE="$(audience)" # their phones are in the push's audience now
+  fi
   if [[ "$name" == worker-kill-2-replicas ]]; then
     start_second_push_worker || die "second push-worker"
     second_worker="$SECOND_WORKER_PID"
   fi
   simulators /_sim/reset '{}'
+  local case_start_ms
+  case_start_ms=$(now_ms)
+  WORKER_KILL_MS=0 WORKER_KILL_CLAIMS="?"
   before="$(component_pids)"
   rm -f "$OUT/$name.stop"
   load chaos-send tag="$tag" rate="$RATE" duration="$LOAD_MAX_SECONDS" until="$OUT/$name.stop" \
@@ -286,6 +447,29 @@ run_case() {
   push_final="$(wait_push_final "$task" "$PUSH_TIMEOUT")"
   verify="$(load chaos-verify tag="$tag" out="$sends" state="$OUT/message-state.properties" 2>>"$OUT/$name.load" \
     | grep '^VERIFY|')" || { verify="VERIFY|$tag|?|?|?|?"; problems+=("verification failed (see $OUT/$name.load)"); }
+  if [[ "$name" == offline-push-kills ]]; then
+    local o o_stored o_acked o_notified o_deliveries o_repeats o_at_kill o_lost o_not_final o_other o_states o_not_kept
+    if o="$(offline_check "$sends" "$tag" "$case_start_ms" "$WORKER_KILL_MS" 2>>"$OUT/$name.load" | grep '^OFFLINE|')"
+    then
+      IFS='|' read -r _ o_stored o_acked o_notified o_deliveries o_repeats o_at_kill o_lost o_not_final o_other \
+        o_states o_not_kept <<<"$o"
+      offline="messages $o_stored (200: $o_acked), notified $o_notified ($o_deliveries deliveries), repeats $o_repeats"
+      offline+=" ($o_at_kill in flight at the worker kill, which held $WORKER_KILL_CLAIMS claims), lost $o_lost,"
+      offline+=" not final $o_not_final; trace $o_states"
+      # strict: the documented exception (a worker killed between the provider's answer and its finish) counts too;
+      # how many of the repeats it explains is reported beside them
+      ((o_repeats == 0)) ||
+        problems+=("$o_repeats messages notified twice or more ($o_at_kill first accepted before the worker kill, resent after it; see $OUT/$name.load)")
+      ((o_lost == 0)) || problems+=("$o_lost offline pushes lost (see $OUT/$name.load)")
+      ((o_not_final == 0)) || problems+=("$o_not_final trace rows not final after $OFFLINE_SETTLE_SECONDS s")
+      ((o_other == 0)) || problems+=("$o_other trace rows not decided offline_push")
+      ((o_not_kept == 0)) || problems+=("the simulators did not keep $o_not_kept messages")
+      ((o_stored > 0 && o_notified > 0)) || problems+=("no offline push at all")
+    else
+      offline="?"
+      problems+=("offline push check failed (see $OUT/$name.load)")
+    fi
+  fi
   after="$(component_pids)"
   [[ "$name" != worker-kill-2-replicas ]] || { kill -TERM "$second_worker" 2>/dev/null || true; second_worker=""; }
 
@@ -300,7 +484,7 @@ run_case() {
   [[ "$recovery" != never ]] || problems+=("no recovery within the load")
   allowed="$(restarted_by_case "$name")"
   for c in $before; do
-    [[ "${c%%=*}" == "$allowed" || " $after " == *" $c "* ]] || problems+=("${c%%=*} restarted or gone")
+    [[ " $allowed " == *" ${c%%=*} "* || " $after " == *" $c "* ]] || problems+=("${c%%=*} restarted or gone")
   done
   # readiness may lag (a pool still validating dead connections): waited for, up to READY_SECONDS, and reported
   local waited=0 result=PASS
@@ -311,12 +495,12 @@ run_case() {
   done
   ((waited == 0)) || result="PASS (a service was ready again only ~$waited s after the checks)"
   ((${#problems[@]} == 0)) || result="FAIL: $(IFS=';'; echo "${problems[*]}")"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
     "$(((fault_end - fault_start) / 1000))" \
     "$(wc -l <"$sends")" "$during" "$answers" "$timeouts" "$acked" "$lost" "$stored_unacked/$duplicates" \
     "${RESTART_S:-0}" "$recovery" "$state_at_fault" \
     "$p_state $p_sent/$p_failed/$p_rejected of $p_target" "$(push_final_after "$p_finished_ms" "$fault_end")" \
-    "$result" \
+    "$offline" "$result" \
     >>"$OUT/results.tsv"
   log "$name: $result"
 }
@@ -346,9 +530,12 @@ done
 upload_simulator_certificates "$APP_ID" "$ADMIN_TOKEN" "%s-prod" || die "certificates"
 psql_push -v app="$APP_ID" -v n="$DEVICES" -f deploy/bench/seed-push-devices.sql
 # the push's audience: every device with a provider token or online (the seed leaves 10 % with neither)
-AUDIENCE="$(psql_push -c "select count(*) from push_devices d where d.app_id = '$APP_ID' and (exists (select 1
-  from push_device_tokens k where k.device_id = d.device_id) or exists (select 1 from push_presence p
-  where p.app_id = d.app_id and p.user_id = d.user_id and p.device_sn = d.device_sn and p.online))")"
+audience() {
+  psql_push -c "select count(*) from push_devices d where d.app_id = '$APP_ID' and (exists (select 1
+    from push_device_tokens k where k.device_id = d.device_id) or exists (select 1 from push_presence p
+    where p.app_id = d.app_id and p.user_id = d.user_id and p.device_sn = d.device_sn and p.online))"
+}
+AUDIENCE="$(audience)"
 load setup pairs="$PAIRS" group_size=2 seed=1 state="$OUT/message-state.properties" >>"$OUT/setup.log" 2>&1 ||
   die "message load setup failed (see $OUT/setup.log)"
 log "app $APP_ID: $DEVICES devices (audience $AUDIENCE), $PAIRS pairs of users"
@@ -357,12 +544,12 @@ machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | s
   awk '/Mem:/{print $2}') GiB, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 columns=(case "fault s" sends "sends during fault" "answers by outcome" timeouts acknowledged lost
   "stored unacknowledged/duplicates" "restart s" "message recovery s" "push at fault (state sent/failed/rejected)"
-  "push final (sent/failed/rejected of target)" "push final s after fault end" result)
+  "push final (sent/failed/rejected of target)" "push final s after fault end" "offline push" result)
 (IFS=$'\t'; echo "${columns[*]}") >"$OUT/results.tsv"
 for c in "${cases[@]}"; do
   # what a case takes at most besides a restart (up.sh: 90 s per service) and the verification
   if ((SECONDS + FAULT_AT + FAULT_SECONDS + AFTER_SECONDS + PUSH_TIMEOUT + 180 > RUN_SECONDS)); then
-    printf '%s\t\t\t\t\t\t\t\t\t\t\t\t\t\tnot run (RUN_SECONDS)\n' "$c" >>"$OUT/results.tsv"
+    printf '%s\t\t\t\t\t\t\t\t\t\t\t\t\t\t\tnot run (RUN_SECONDS)\n' "$c" >>"$OUT/results.tsv"
     continue
   fi
   run_case "$c"
