@@ -208,21 +208,31 @@ class OfflinePushDispatchTest {
     }
 
     @Test
-    void theUnreadCountReachesTheBadgeChannelsAsSet() throws Exception {
+    void eachDevicesUnreadCountReachesTheBadgeChannelsAsSet() throws Exception {
         Device ios = fixture.device(Channel.IOS, "tok");
+        Device otherIos = fixture.device(Channel.IOS, "tok");
         Device cloud = fixture.device(Channel.CLOUD, "tok");
         // a badge counter from earlier task pushes is neither raised nor read: the unread count is the badge
         fixture.execute("insert into push_device_badges (device_id, badge) values (?, 40)", ios.deviceId());
-        fixture.traceRow(40, ios, "g:5", "queued");
-        fixture.traceRow(40, cloud, "g:5", "queued");
-        fixture.sendOffline(40, "g:5", Channel.IOS, chatMessage(40, "g:5", "7"), List.of(ios.target()));
-        fixture.sendOffline(40, "g:5", Channel.CLOUD, chatMessage(40, "g:5", "7"), List.of(cloud.target()));
-        fixture.awaitTrace(40, ios, "sent");
-        fixture.awaitTrace(40, cloud, "sent");
+        for (Device device : List.of(ios, otherIos, cloud)) {
+            fixture.traceRow(40, device, "g:5", "queued");
+        }
+        // one record for two members whose notification reads the same: each with their own unread count
+        ObjectNode toIos = chatMessage(40, "g:5", "1");
+        toIos.putObject("badges").put(Long.toString(ios.deviceId()), 7).put(Long.toString(otherIos.deviceId()), 12);
+        fixture.sendOffline(40, "g:5", Channel.IOS, toIos, List.of(ios.target(), otherIos.target()));
+        ObjectNode toCloud = chatMessage(40, "g:5", "1");
+        toCloud.putObject("badges").put(Long.toString(cloud.deviceId()), 9);
+        fixture.sendOffline(40, "g:5", Channel.CLOUD, toCloud, List.of(cloud.target()));
+        for (Device device : List.of(ios, otherIos, cloud)) {
+            fixture.awaitTrace(40, device, "sent");
+        }
         String apns = lastRequestTo(Channel.IOS, ios.token());
         assertTrue(apns.contains("\"badge\":7"), apns);
+        String otherApns = lastRequestTo(Channel.IOS, otherIos.token());
+        assertTrue(otherApns.contains("\"badge\":12"), otherApns);
         String fcm = lastRequestTo(Channel.CLOUD, cloud.token());
-        assertTrue(fcm.contains("\"notification_count\":7"), fcm);
+        assertTrue(fcm.contains("\"notification_count\":9"), fcm);
         assertEquals(40, fixture.intValue("select badge from push_device_badges where device_id = ?",
                 ios.deviceId()), "the task badge counter is left alone");
     }

@@ -173,35 +173,59 @@ public class OfflinePushPlanner {
         return new Decided(event, rows, toSend);
     }
 
-    /** One record per recipient and channel, for the devices still queued. */
+    /**
+     * The records of one message, for its devices still queued: recipients whose notification reads the same (a
+     * group's members, but for mentions and hidden previews) share one record per channel, so a provider takes them
+     * in one request; each device's badge (its user's unread count) is in the record's {@code badges}.
+     */
     private List<PushBatch> records(Decided d, Map<Long, UserSettings> settings, Set<String> queued, String language) {
         MessageEvent event = d.event();
         String senderName = settings.getOrDefault(event.senderId(), UserSettings.DEFAULT).displayName();
-        List<PushBatch> records = new ArrayList<>();
+        Map<String, ObjectNode> messages = new LinkedHashMap<>(); // by channel and text
+        Map<String, List<Target>> targets = new LinkedHashMap<>();
         for (Map.Entry<Recipient, Map<Device, OsRoute>> entry : d.toSend().entrySet()) {
             Recipient recipient = entry.getKey();
             UserSettings user = settings.getOrDefault(recipient.userId(), UserSettings.DEFAULT);
             String conversation = conversationKey(event, recipient);
             ObjectNode message = message(event, recipient, conversation, language,
                     event.senderId() == 0 ? null : senderName, user.showPreview());
-            Map<String, List<Target>> byChannel = new LinkedHashMap<>();
+            long badge = Math.min(Math.max(recipient.unread(), 0), MAX_BADGE);
             for (Map.Entry<Device, OsRoute> send : entry.getValue().entrySet()) {
                 Device device = send.getKey();
                 if (!queued.contains(event.msgId() + ":" + device.deviceId())) {
                     continue;
                 }
                 OsRoute route = send.getValue();
-                byChannel.computeIfAbsent(route.channel(), ch -> new ArrayList<>()).add(new Target(device.deviceId(),
+                String key = route.channel() + "\u0000" + message;
+                ObjectNode shared = messages.computeIfAbsent(key, k -> {
+                    ObjectNode copy = message.deepCopy();
+                    copy.putObject("badges");
+                    return copy;
+                });
+                ((ObjectNode) shared.get("badges")).put(Long.toString(device.deviceId()), badge);
+                targets.computeIfAbsent(key, k -> new ArrayList<>()).add(new Target(device.deviceId(),
                         device.userId(), device.deviceSn(), route.token(), route.notifierName(), route.environment(),
                         null));
             }
-            for (Map.Entry<String, List<Target>> channel : byChannel.entrySet()) {
-                records.add(new PushBatch(PushBatch.VERSION, 0, event.appId(), records.size(), channel.getKey(),
-                        message, null, List.copyOf(channel.getValue()),
-                        new PushBatch.Offline(event.msgId(), conversation)));
-            }
+        }
+        List<PushBatch> records = new ArrayList<>();
+        for (Map.Entry<String, List<Target>> group : targets.entrySet()) {
+            String channel = group.getKey().substring(0, group.getKey().indexOf('\u0000'));
+            records.add(new PushBatch(PushBatch.VERSION, 0, event.appId(), records.size(), channel,
+                    messages.get(group.getKey()), null, List.copyOf(group.getValue()),
+                    new PushBatch.Offline(event.msgId(), conversationOf(d, group.getValue().get(0).userId()))));
         }
         return records;
+    }
+
+    /** The conversation of the recipient, as the records of one message name it. */
+    private static String conversationOf(Decided d, long userId) {
+        for (Recipient recipient : d.event().recipients()) {
+            if (recipient.userId() == userId) {
+                return conversationKey(d.event(), recipient);
+            }
+        }
+        throw new IllegalStateException("no recipient " + userId);
     }
 
     /** The recipient's conversation: {@code u:<peer>}, {@code g:<group>} or {@code s} (system notifications). */
@@ -251,8 +275,7 @@ public class OfflinePushPlanner {
     }
 
     /**
-     * The normalized message (docs/push-notify.md) of one recipient's notification: texts, the unread count as the
-     * badge, the conversation and message in ext for the tap, and the conversation as thread, collapse key,
+     * The normalized message (docs/push-notify.md) of one recipient's notification, but its badge: texts, the conversation and message in ext for the tap, and the conversation as thread, collapse key,
      * notification id and group, so that a newer message of the conversation replaces the older notification.
      */
     private ObjectNode message(MessageEvent event, Recipient recipient, String conversation, String language,
@@ -263,7 +286,6 @@ public class OfflinePushPlanner {
         message.put("type", "text");
         message.put("title", texts.title());
         message.put("body", texts.body());
-        message.put("badge", Long.toString(Math.min(Math.max(recipient.unread(), 0), MAX_BADGE)));
         ObjectNode ext = message.putObject("ext");
         ext.put("conversation_type", event.kind());
         ext.put("conversation_id", Long.toString(recipient.conversationId()));

@@ -141,7 +141,8 @@ class OfflinePushTest {
         JsonNode message = record.path("message");
         assertEquals("Alice", message.path("title").asText());
         assertEquals("hi bob, dinner?", message.path("body").asText());
-        assertEquals("3", message.path("badge").asText(), "the unread count, set");
+        long device = record.path("targets").get(0).path("device_id").asLong();
+        assertEquals(3, message.path("badges").path(Long.toString(device)).asInt(), "the unread count, set");
         assertEquals(String.valueOf(alice), message.path("ext").path("conversation_id").asText());
         assertEquals(String.valueOf(msgId), message.path("ext").path("msg_id").asText());
         assertEquals("direct", message.path("ext").path("conversation_type").asText());
@@ -158,17 +159,24 @@ class OfflinePushTest {
         api.asAdmin().header("user_id", alice).body(Map.of("display_name", "爱丽丝")).post("/user/push/settings")
                 .then().body("code", equalTo(200));
         long bob = userOn("vendor_a");
+        long dan = userOn("vendor_a");
         long carol = userOn("vendor_c");
         api.asAdmin().header("user_id", carol).body(Map.of("show_preview", false)).post("/user/push/settings")
                 .then().body("code", equalTo(200));
         long groupId = 1_000_000_000_123L;
         long msgId = MSG_IDS.incrementAndGet();
-        publish(group(msgId, groupId, alice, List.of(), new Recipient(bob, groupId, 1, List.of()),
-                new Recipient(carol, groupId, 1, List.of())));
-        trace(msgId, 2);
-        JsonNode toBob = records("vendor_a", msgId, 1, WAIT).get(0).path("message");
+        publish(group(msgId, groupId, alice, List.of(), new Recipient(bob, groupId, 4, List.of()),
+                new Recipient(dan, groupId, 6, List.of()), new Recipient(carol, groupId, 1, List.of())));
+        trace(msgId, 3);
+        List<JsonNode> toVendorA = records("vendor_a", msgId, 2, Duration.ofSeconds(3));
+        assertEquals(1, toVendorA.size(), "bob and dan read the same notification: one record, one provider request");
+        assertEquals(2, toVendorA.get(0).path("targets").size());
+        JsonNode toBob = toVendorA.get(0).path("message");
         assertEquals("friends", toBob.path("title").asText());
         assertEquals("爱丽丝: [图片]", toBob.path("body").asText());
+        List<Integer> badges = new java.util.ArrayList<>();
+        toBob.path("badges").forEach(b -> badges.add(b.asInt()));
+        assertEquals(List.of(4, 6), badges.stream().sorted().toList(), "each member's own unread count");
         JsonNode toCarol = records("vendor_c", msgId, 1, WAIT).get(0).path("message");
         assertEquals("新消息", toCarol.path("title").asText(), "preview off: neither sender nor content");
         assertEquals("你收到了一条新消息", toCarol.path("body").asText());

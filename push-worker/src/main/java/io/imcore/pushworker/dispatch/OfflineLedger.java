@@ -219,15 +219,14 @@ public class OfflineLedger {
         }
     }
 
-    /** For the badge of an offline push: the recipient's unread count, the same for every device of the record. */
+    /** An offline push's badges: each device's user's unread count, from the record's {@code badges}. */
     static Map<Long, Integer> badges(PushBatch batch) {
-        String badge = batch.message().path("badge").asText("");
-        if (badge.isEmpty() || badge.startsWith("+")) {
-            return Map.of();
-        }
-        int number = Integer.parseInt(badge);
         Map<Long, Integer> badges = new java.util.HashMap<>();
-        batch.targets().forEach(t -> badges.put(t.deviceId(), number));
+        batch.message().path("badges").fields().forEachRemaining(e -> {
+            if (e.getValue().canConvertToInt()) {
+                badges.put(Long.parseLong(e.getKey()), e.getValue().intValue());
+            }
+        });
         return badges;
     }
 }
