@@ -53,14 +53,17 @@ create index offline_push_trace_age on offline_push_trace (created_at);
 create index offline_push_trace_device on offline_push_trace (device_id, conversation, msg_id)
     where device_id is not null and state in ('queued', 'sending', 'sent');
 
--- offline pushes per app, day (UTC) and channel, for the console's trends; no push_tasks row per message
+-- offline pushes per app, day (UTC) and channel, for the console's trends; no push_tasks row per message. Writers
+-- (push-worker's finishes, receipts) add to one of 16 slots at random, so that they do not all queue on one row lock
+-- of a busy app; readers sum the slots.
 create table offline_push_daily (
-    app_id    text   not null,
-    day       date   not null,
-    channel   text   not null,
-    sent      bigint not null default 0,
-    failed    bigint not null default 0,
-    rejected  bigint not null default 0,
-    received  bigint not null default 0,
-    primary key (app_id, day, channel)
+    app_id    text     not null,
+    day       date     not null,
+    channel   text     not null,
+    slot      smallint not null default 0,
+    sent      bigint   not null default 0,
+    failed    bigint   not null default 0,
+    rejected  bigint   not null default 0,
+    received  bigint   not null default 0,
+    primary key (app_id, day, channel, slot)
 );

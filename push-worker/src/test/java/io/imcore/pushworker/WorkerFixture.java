@@ -159,9 +159,10 @@ final class WorkerFixture {
                 () -> state.equals(trace(msgId, device, "state")));
     }
 
-    /** offline_push_daily of this app, today (UTC), on the channel: sent, failed, rejected or received. */
+    /** offline_push_daily of this app, today (UTC), on the channel (its slots summed): sent, failed, rejected or received. */
     int daily(Channel channel, String column) {
-        return Math.max(0, intValue("select " + column + " from offline_push_daily where app_id = ?"
+        return Math.max(0, intValue("select coalesce(sum(" + column + "), 0) from offline_push_daily"
+                + " where app_id = ?"
                 + " and day = (now() at time zone 'UTC')::date and channel = ?", appId, channel.wireName()));
     }
 

@@ -55,9 +55,10 @@ public class OfflinePushTrace {
     public List<DailyRow> daily(String appId, int days) {
         return database.read(c -> {
             List<DailyRow> rows = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("select day::text, channel, sent, failed, rejected, received"
-                    + " from offline_push_daily where app_id = ? and day > (now() at time zone 'UTC')::date - ?"
-                    + " order by day, channel")) {
+            try (PreparedStatement ps = c.prepareStatement("select day::text, channel, sum(sent), sum(failed),"
+                    + " sum(rejected), sum(received) from offline_push_daily"
+                    + " where app_id = ? and day > (now() at time zone 'UTC')::date - ?"
+                    + " group by day, channel order by day, channel")) {
                 ps.setString(1, appId);
                 ps.setInt(2, days);
                 try (ResultSet rs = ps.executeQuery()) {

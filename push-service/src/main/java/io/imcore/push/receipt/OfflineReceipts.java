@@ -12,7 +12,7 @@ import java.util.List;
  * Provider receipts of offline pushes (docs/offline-push.md): push-worker gives the adapters {@code -msg_id} as the
  * task id, so a receipt whose task id is negative names a chat message. The device is the one the token is bound to
  * on the channel (in whichever app); its trace row of the message on that channel gets {@code received_at} once, and
- * {@code offline_push_daily.received} of the app, today (UTC) and the channel is raised by the rows that got it, in
+ * {@code offline_push_daily.received} of the app, today (UTC) and the channel (one of its slots) is raised by the rows that got it, in
  * the same statement. Repeats, unknown tokens and messages without such a row count nothing.
  */
 final class OfflineReceipts {
@@ -34,9 +34,10 @@ final class OfflineReceipts {
             + " and t.msg_id = l.msg_id and t.user_id = l.user_id and t.device_sn = l.device_sn"
             + " and t.received_at is null returning t.app_id),"
             + " n as (select app_id, count(*) as k from u group by app_id),"
-            + " x as (insert into offline_push_daily as o (app_id, day, channel, received)"
-            + " select app_id, (now() at time zone 'UTC')::date, ?, k from n order by app_id"
-            + " on conflict (app_id, day, channel) do update set received = o.received + excluded.received)"
+            + " x as (insert into offline_push_daily as o (app_id, day, channel, slot, received)"
+            + " select app_id, (now() at time zone 'UTC')::date, ?, floor(random() * 16)::smallint, k from n"
+            + " order by app_id"
+            + " on conflict (app_id, day, channel, slot) do update set received = o.received + excluded.received)"
             + " select coalesce(sum(k), 0) from n";
 
     private OfflineReceipts() {}

@@ -40,6 +40,8 @@ public class OfflineLedger {
     private record Key(String appId, long msgId, long deviceId) {}
 
     private static final Logger LOG = Logger.getLogger(OfflineLedger.class);
+    /** offline_push_daily's slots per app, day and channel (migration V9): concurrent finishes rarely share a row. */
+    private static final int DAILY_SLOTS = 16;
 
     private final Database database;
     private final String owner;
@@ -149,8 +151,9 @@ public class OfflineLedger {
             }
             if (sent + failed + rejected > 0) {
                 try (PreparedStatement ps = c.prepareStatement("insert into offline_push_daily as d (app_id, day,"
-                        + " channel, sent, failed, rejected) values (?, (now() at time zone 'UTC')::date, ?, ?, ?, ?)"
-                        + " on conflict (app_id, day, channel) do update set sent = d.sent + excluded.sent,"
+                        + " channel, slot, sent, failed, rejected) values (?, (now() at time zone 'UTC')::date, ?,"
+                        + " floor(random() * " + DAILY_SLOTS + ")::smallint, ?, ?, ?)"
+                        + " on conflict (app_id, day, channel, slot) do update set sent = d.sent + excluded.sent,"
                         + " failed = d.failed + excluded.failed, rejected = d.rejected + excluded.rejected")) {
                     ps.setString(1, batch.appId());
                     ps.setString(2, channel);
