@@ -1,5 +1,6 @@
 package io.imcore.common.events;
 
+import io.imcore.common.concurrent.PollingLoop;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,8 +46,7 @@ public class OutboxRelay {
     private final boolean enabled;
     private final String bootstrapServers;
     private final long idleMillis;
-    private volatile boolean running;
-    private Thread worker;
+    private PollingLoop loop;
     private KafkaProducer<String, String> producer;
 
     public OutboxRelay(Database database, MeterRegistry registry,
@@ -76,47 +76,17 @@ public class OutboxRelay {
         producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
         // producer metrics (kafka_producer_*) on /q/metrics: send rate, errors, latency
         new KafkaClientMetrics(producer).bindTo(registry);
-        running = true;
-        worker = new Thread(this::loop, "outbox-relay");
-        worker.setDaemon(true);
-        worker.start();
+        loop = new PollingLoop("outbox-relay", idleMillis, BATCH, () -> database.inTransaction(this::publishBatch),
+                LOG);
+        loop.start();
     }
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
-        if (worker == null) {
+        if (loop == null) {
             return;
         }
-        running = false;
-        worker.interrupt();
-        worker.join(5_000);
+        loop.stop();
         producer.close(Duration.ofSeconds(5));
-    }
-
-    private void loop() {
-        long backoff = idleMillis;
-        while (running) {
-            try {
-                int published = database.inTransaction(this::publishBatch);
-                backoff = idleMillis;
-                if (published < BATCH) {
-                    Thread.sleep(idleMillis);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                if (!running) {
-                    return;
-                }
-                LOG.warnf("outbox relay failed, retrying in %d ms: %s", backoff, e.getMessage());
-                try {
-                    Thread.sleep(backoff);
-                } catch (InterruptedException ie) {
-                    return;
-                }
-                backoff = Math.min(backoff * 2, 5_000);
-            }
-        }
     }
 
     private int publishBatch(Connection connection) throws SQLException {

@@ -3,6 +3,7 @@ package io.imcore.message.offlinepush;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.concurrent.PollingLoop;
 import io.imcore.common.events.MessageEvent;
 import io.imcore.common.events.MessageEvent.Recipient;
 import io.imcore.common.events.Outbox;
@@ -52,8 +53,7 @@ public class OfflinePushPublisher {
     private final boolean outboxEnabled;
     private final Counter announced;
     private final Counter unacknowledged;
-    private volatile boolean running;
-    private Thread worker;
+    private PollingLoop loop;
 
     public OfflinePushPublisher(Database database, PresenceStore presence, Outbox outbox, ObjectMapper mapper,
             MessageConfig config, MeterRegistry registry,
@@ -73,45 +73,14 @@ public class OfflinePushPublisher {
         if (!settings.enabled() || !outboxEnabled) {
             return;
         }
-        running = true;
-        worker = new Thread(this::loop, "offline-push-publisher");
-        worker.setDaemon(true);
-        worker.start();
+        loop = new PollingLoop("offline-push-publisher", settings.pollInterval().toMillis(), settings.batchSize(),
+                () -> database.inTransaction(this::publishDue), LOG);
+        loop.start();
     }
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
-        if (worker == null) {
-            return;
-        }
-        running = false;
-        worker.interrupt();
-        worker.join(5_000);
-    }
-
-    private void loop() {
-        long backoff = settings.pollInterval().toMillis();
-        while (running) {
-            try {
-                int published = database.inTransaction(this::publishDue);
-                backoff = settings.pollInterval().toMillis();
-                if (published < settings.batchSize()) {
-                    Thread.sleep(settings.pollInterval().toMillis());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                if (!running) {
-                    return;
-                }
-                LOG.warnf("offline push publisher failed, retrying in %d ms: %s", backoff, e.getMessage());
-                try {
-                    Thread.sleep(backoff);
-                } catch (InterruptedException ie) {
-                    return;
-                }
-                backoff = Math.min(backoff * 2, 5_000);
-            }
+        if (loop != null) {
+            loop.stop();
         }
     }
 
