@@ -23,18 +23,26 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * push-worker's consumer lag per channel topic (docs/push-worker.md: group {@code push-worker.<channel>}), read with
  * Kafka's Admin client: per partition, the end offset a read_committed consumer can reach minus the group's committed
  * offset. A partition the group never committed counts from the log's start (push-worker's consumers start at
- * {@code earliest}). Every Kafka call shares one deadline: an unreachable Kafka is a 50003 within it, never a hang.
+ * {@code earliest}). The channel topics are written in transactions, so the offsets past a partition's last record
+ * hold commit markers, which a consumer never receives and so never commits past: where that gap is not empty, a
+ * read_committed consumer reads it from the committed offset, and the lag counts from the first data record it finds
+ * (0 when there is none, only markers). Every Kafka call shares one deadline: an unreachable Kafka is a 50003 within
+ * it, never a hang.
  */
 @ApplicationScoped
 public class ConsumerLag {
@@ -83,15 +91,29 @@ public class ConsumerLag {
             }
             Map<String, Map<TopicPartition, OffsetAndMetadata>> committed =
                     await(kafka.listConsumerGroupOffsets(groups).all(), deadline);
-            List<ChannelLag> rows = new ArrayList<>();
+            Map<TopicPartition, Long> froms = new HashMap<>();
+            Map<TopicPartition, Long> unread = new HashMap<>();
             for (Channel channel : Channel.values()) {
                 int count = partitionCounts.getOrDefault(channel.topic(), 0);
                 Map<TopicPartition, OffsetAndMetadata> offsets = committed.getOrDefault(channel.workerGroup(), Map.of());
-                long lag = 0;
                 for (int p = 0; p < count; p++) {
                     TopicPartition partition = new TopicPartition(channel.topic(), p);
                     OffsetAndMetadata at = offsets.get(partition);
                     long from = at != null ? at.offset() : starts.get(partition).offset();
+                    froms.put(partition, from);
+                    if (ends.get(partition).offset() > from) {
+                        unread.put(partition, from);
+                    }
+                }
+            }
+            Map<TopicPartition, Long> firstRecords = firstDataRecords(unread, ends, deadline);
+            List<ChannelLag> rows = new ArrayList<>();
+            for (Channel channel : Channel.values()) {
+                int count = partitionCounts.getOrDefault(channel.topic(), 0);
+                long lag = 0;
+                for (int p = 0; p < count; p++) {
+                    TopicPartition partition = new TopicPartition(channel.topic(), p);
+                    long from = firstRecords.getOrDefault(partition, froms.get(partition));
                     lag += Math.max(0, ends.get(partition).offset() - from);
                 }
                 rows.add(new ChannelLag(channel.wireName(), channel.topic(), channel.workerGroup(), count, lag));
@@ -106,6 +128,55 @@ public class ConsumerLag {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             throw unavailable(cause.toString());
         }
+    }
+
+    /**
+     * Per partition with offsets between {@code froms} and its end, the offset of the first data record a
+     * read_committed consumer reads there, or the end offset when it reads none (only transaction markers, or aborted
+     * records). A partition not settled by the deadline keeps its committed offset (lag counted as before).
+     */
+    private Map<TopicPartition, Long> firstDataRecords(Map<TopicPartition, Long> froms,
+            Map<TopicPartition, ListOffsetsResultInfo> ends, long deadline) {
+        Map<TopicPartition, Long> found = new HashMap<>();
+        if (froms.isEmpty()) {
+            return found;
+        }
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "push-service-lag-reader");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "100");
+        props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1000, timeout.toMillis()));
+        props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.max(1000, timeout.toMillis()));
+        try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            reader.assign(froms.keySet());
+            froms.forEach(reader::seek);
+            Map<TopicPartition, Long> open = new HashMap<>(froms);
+            while (!open.isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofNanos(Math.min(left, 200_000_000L)))) {
+                    TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+                    if (open.remove(partition) != null) {
+                        found.put(partition, record.offset());
+                        reader.pause(List.of(partition));
+                    }
+                }
+                for (TopicPartition partition : List.copyOf(open.keySet())) {
+                    long end = ends.get(partition).offset();
+                    if (reader.position(partition, Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))) >= end) {
+                        open.remove(partition);
+                        found.put(partition, end);
+                        reader.pause(List.of(partition));
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     /** The topic's partition count; 0 while it does not exist (nothing was ever pushed on the channel). */

@@ -18,10 +18,16 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +76,63 @@ class ConsumerLagTest {
             admin.alterConsumerGroupOffsets("push-worker.vendor_d", commit).all().get();
         }
         assertEquals(0, lagOf("vendor_d"));
+    }
+
+    /**
+     * push-service writes the channel topics in transactions: each commit leaves a marker offset after the records,
+     * which push-worker's consumer never receives, so its group commits the offset after the last record and never
+     * past the marker. That is no lag.
+     */
+    @Test
+    void transactionMarkersAfterTheLastProcessedRecordAreNoLag() throws Exception {
+        String topic = "push.vendor_e";
+        Map<TopicPartition, Long> next = new HashMap<>();
+        writeInTransaction(topic, 5, next);
+        writeInTransaction(topic, 3, next);
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
+        try (Admin admin = Admin.create(props)) {
+            // as push-worker commits: the offset after each partition's last record (others: all read already)
+            int partitions = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic)
+                    .partitions().size();
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < partitions; p++) {
+                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+            admin.listOffsets(latest).all().get().forEach((tp, info) -> {
+                long offset = next.getOrDefault(tp, info.offset());
+                assertTrue(offset < info.offset() || !next.containsKey(tp), "a marker after the records of " + tp);
+                commit.put(tp, new OffsetAndMetadata(offset));
+            });
+            admin.alterConsumerGroupOffsets("push-worker.vendor_e", commit).all().get();
+        }
+        assertEquals(0, lagOf("vendor_e"));
+
+        // a record written after that is lag again
+        writeInTransaction(topic, 1, new HashMap<>());
+        assertTrue(lagOf("vendor_e") >= 1, "an unread record is lag");
+    }
+
+    /** Writes {@code count} records in one committed transaction; {@code next} gets each partition's offset after them. */
+    private static void writeInTransaction(String topic, int count, Map<TopicPartition, Long> next) throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "lag-test-" + UUID.randomUUID());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            java.util.List<java.util.concurrent.Future<RecordMetadata>> sent = new java.util.ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                sent.add(producer.send(new ProducerRecord<>(topic, "tx-lag-test:" + i, "{}")));
+            }
+            producer.commitTransaction();
+            for (var future : sent) {
+                RecordMetadata written = future.get();
+                next.merge(new TopicPartition(topic, written.partition()), written.offset() + 1, Math::max);
+            }
+        }
     }
 
     @Test
