@@ -454,7 +454,8 @@ DEVICE='(lambda u: next((x for x in d["data"]["devices"] if x["user_id"] == u), 
 
 step_offline_push() {
   local sender sender_token huawei ios live live_token out device group
-  smoke_user op_sender vendor_b
+  # vendor_d: step push_enable_and_certificate replaced the demo's vendor_b certificate by mi-prod
+  smoke_user op_sender vendor_d
   sender="$U_ID" sender_token="$U_PROVIDER_TOKEN"
   call POST /user/push/settings '{"display_name":"Smoke Sender"}' "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
     "user_id: $sender"
@@ -534,8 +535,8 @@ step_offline_push() {
   trace_until "$MSG_ID" "all($DEVICE(u).get('state') == 'sent' for u in ($huawei, $ios))"
   expect "the group message was sent to both offline members, not to the sender" \
     "all($DEVICE(u).get('state') == 'sent' for u in ($huawei, $ios)) and $DEVICE($sender) == {}"
-  RESPONSE="$(curl -sS --max-time 10 "$(simulator_url vendor_b)/_sim/requests?limit=200")"
-  expect "the sender's own phone (Xiaomi) got nothing" "'$sender_token' not in json.dumps(d)"
+  RESPONSE="$(curl -sS --max-time 10 "$(simulator_url vendor_d)/_sim/requests?limit=200")"
+  expect "the sender's own phone (vivo) got nothing" "'$sender_token' not in json.dumps(d)"
   call GET "/push/offline/stats?days=1" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
   expect "the day's offline pushes are counted" 'd["code"] == 200 and sum(r["sent"] for r in d["data"]) >= 5'
 }
