@@ -97,9 +97,4 @@ public final class ConsoleSession {
     public Map<String, String> credentialsAsUser(long userId) {
         return Map.of("app_id", appId, "access-token", secret, "user_id", Long.toString(userId));
     }
-
-    /** The admin's credentials on one group (message-service's {@code group_id} header). */
-    public Map<String, String> credentialsOnGroup(long groupId) {
-        return Map.of("app_id", appId, "access-token", secret, "group_id", Long.toString(groupId));
-    }
 }

@@ -21,7 +21,8 @@ import java.util.Map;
 
 /**
  * Users and groups: a user's devices (auth-service) and provider tokens (push-service), disable/enable; a group's
- * info and members (message-service). The admin acts as the user or on the group through the services' headers.
+ * info and members (message-service). The admin acts as the user through the services' {@code user_id} header; the
+ * group is the {@code group_id} query parameter of message-service's group reads.
  */
 @Path("/users")
 @Produces(MediaType.TEXT_HTML)
@@ -57,9 +58,10 @@ public class UserPages {
         Long group = id(groupId);
         page.data("groupShown", group != null);
         if (group != null) {
-            Map<String, String> onGroup = session.credentialsOnGroup(group);
-            Answer info = services.get(Service.MESSAGE, "/group/info", onGroup);
-            Answer members = services.get(Service.MESSAGE, "/group/member_list", onGroup);
+            // message-service reads group_id from the query, not from a header (GroupResource)
+            Answer info = services.get(Service.MESSAGE, "/group/info?group_id=" + group, session.credentials());
+            Answer members = services.get(Service.MESSAGE, "/group/member_list?group_id=" + group,
+                    session.credentials());
             page.data("groupInfo", info.ok() ? services.plain(info.data()) : null)
                     .data("groupError", info.ok() ? null : info.error())
                     .data("members", withTimes(services.plainList(members.data()), "joined_at"))

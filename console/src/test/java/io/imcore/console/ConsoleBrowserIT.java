@@ -6,16 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Simulators;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -80,6 +85,7 @@ class ConsoleBrowserIT {
     private static ServiceProcess push;
     private static ServiceProcess worker;
     private static ServiceProcess console;
+    private static HttpServer messageService;
     private static WebDriver browser;
 
     @BeforeAll
@@ -112,10 +118,14 @@ class ConsoleBrowserIT {
         workerConfig.put("im.push.worker.channel.vendor_b.base-url", xiaomi);
         workerConfig.put("im.push.worker.channel.vendor_b.development-base-url", xiaomi);
         worker = ServiceProcess.start("push-worker", Path.of("../push-worker"), workerConfig, workerPort);
+        // message-service is not started (it would slow this test by more than its group lookup is worth): a stand-in
+        // answers its two group reads the way GroupResource does, group_id read from the query only
+        messageService = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        messageService.createContext("/group/", ConsoleBrowserIT::groupStandIn);
+        messageService.start();
         console = ServiceProcess.start("console", Path.of("."), Map.of(
                 "im.console.auth-service-url", auth.baseUrl(),
-                // message-service is not started (it would slow this test by more than its group lookup is worth)
-                "im.console.message-service-url", "http://127.0.0.1:" + ServiceProcess.freePort(),
+                "im.console.message-service-url", "http://127.0.0.1:" + messageService.getAddress().getPort(),
                 "im.console.push-service-url", push.baseUrl(),
                 "im.console.push-worker-url", worker.baseUrl()));
         System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
@@ -142,6 +152,51 @@ class ConsoleBrowserIT {
         if (simulators != null) {
             simulators.close();
         }
+        if (messageService != null) {
+            messageService.stop(0);
+        }
+    }
+
+    /**
+     * message-service's {@code GET /group/info} and {@code GET /group/member_list} as GroupResource answers them:
+     * {@code group_id} is a query parameter (a header is not read: {@code 10002 group_id: required}), the caller is
+     * the app admin's {@code app_id} and {@code access-token}.
+     */
+    private static void groupStandIn(HttpExchange exchange) throws IOException {
+        Map<String, String> query = new HashMap<>();
+        String raw = exchange.getRequestURI().getRawQuery();
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    query.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        String groupId = query.get("group_id");
+        String path = exchange.getRequestURI().getPath();
+        String body;
+        if (exchange.getRequestHeaders().getFirst("access-token") == null) {
+            body = "{\"code\":10010,\"message\":\"access-token: required\",\"data\":null}";
+        } else if (groupId == null || groupId.isBlank()) {
+            body = "{\"code\":10002,\"message\":\"group_id: required\",\"data\":null}";
+        } else if (path.equals("/group/info")) {
+            body = "{\"code\":200,\"message\":\"ok\",\"data\":{\"group_id\":" + groupId
+                    + ",\"name\":\"console-group-" + groupId + "\",\"owner_id\":10001}}";
+        } else if (path.equals("/group/member_list")) {
+            body = "{\"code\":200,\"message\":\"ok\",\"data\":[{\"user_id\":10001,\"role\":\"owner\","
+                    + "\"joined_at\":1700000000000},{\"user_id\":10002,\"role\":\"member\",\"joined_at\":1700000001000}]}";
+        } else {
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+            return;
+        }
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
     }
 
     /** Each test starts signed out, whatever the one before it left (a failed test does not reach its sign-out). */
@@ -451,6 +506,19 @@ class ConsoleBrowserIT {
         screenshot("trends-offline-push");
         open("/trends?days=30");
         assertEquals(3, browser.findElements(By.cssSelector("#offline-table tbody tr")).size(), text("offline-table"));
+        submit("sign-out");
+    }
+
+    @Test
+    void aGroupLookupShowsTheGroupAndItsMembers() throws Exception {
+        JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"groups\"}");
+        signInAsAdmin(app.get("app_id").asText(), app.get("admin_token").asText());
+        open("/users?group_id=7");
+        assertEquals("", text("group-error"));
+        assertEquals("", text("members-error"));
+        assertTrue(text("group-info").contains("console-group-7"), text("group-info"));
+        assertEquals(List.of("10001", "owner"), cells(By.xpath("//table[@id='members']/tbody/tr[1]")).subList(0, 2));
+        assertEquals(List.of("10002", "member"), cells(By.xpath("//table[@id='members']/tbody/tr[2]")).subList(0, 2));
         submit("sign-out");
     }
 
