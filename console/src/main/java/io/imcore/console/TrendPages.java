@@ -41,10 +41,17 @@ public class TrendPages {
     Template trends;
 
     @GET
-    public Response trends(@Context HttpHeaders headers, @QueryParam("days") Integer days)
+    public Response trends(@Context HttpHeaders headers, @QueryParam("days") String days)
             throws JsonProcessingException {
         ConsoleSession session = guard.requireAdmin(headers);
-        int range = days == null || days < 1 || days > MAX_DAYS ? DEFAULT_DAYS : days;
+        // a String, not an Integer: JAX-RS answers a query parameter it cannot convert with a bare 404
+        Integer range = range(days);
+        if (range == null) {
+            return Response.ok(Pages.page(trends, session).data("days", Pages.text(days))
+                    .data("daysError", "days must be 1 to " + MAX_DAYS + ", not \"" + Pages.text(days) + "\".")
+                    .data("rows", List.of()).data("chart", "").data("error", null)
+                    .data("offlineRows", List.of()).data("offlineError", null)).build();
+        }
         Answer answer = services.get(Service.PUSH, "/push/stats/daily?days=" + range, session.credentials());
         List<Map<String, Object>> rows = answer.ok() && answer.data() != null
                 ? services.plainList(answer.data().get("days"))
@@ -54,8 +61,21 @@ public class TrendPages {
         // offline push of chat messages, counted apart (no push task per message; docs/offline-push.md)
         Answer offline = services.get(Service.PUSH, "/push/offline/stats?days=" + range, session.credentials());
         return Response.ok(Pages.page(trends, session).data("days", range).data("rows", rows)
-                .data("chart", chart).data("error", answer.ok() ? null : answer.error())
+                .data("daysError", null).data("chart", chart).data("error", answer.ok() ? null : answer.error())
                 .data("offlineRows", services.plainList(offline.data()))
                 .data("offlineError", offline.ok() ? null : offline.error())).build();
+    }
+
+    /** The page's range: 30 without {@code days}, the number when it is 1 to 90, else null (a bad value). */
+    static Integer range(String days) {
+        if (days == null || days.isBlank()) {
+            return DEFAULT_DAYS;
+        }
+        try {
+            int value = Integer.parseInt(days.strip());
+            return value >= 1 && value <= MAX_DAYS ? value : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 }

@@ -522,6 +522,25 @@ class ConsoleBrowserIT {
         submit("sign-out");
     }
 
+    @Test
+    void trendsSaysWhichDaysItTakes() throws Exception {
+        JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"days\"}");
+        signInAsAdmin(app.get("app_id").asText(), app.get("admin_token").asText());
+        for (String days : List.of("abc", "91", "500", "0", "-3", "1.5")) {
+            open("/trends?days=" + days);
+            assertEquals("/console/trends", path(), days);
+            assertEquals("days must be 1 to 90, not \"" + days + "\".", text("days-error"), days);
+            assertTrue(browser.findElements(By.id("trend-table")).isEmpty(), days + ": no figures for a bad range");
+        }
+        for (String days : List.of("1", "90")) {
+            open("/trends?days=" + days);
+            assertEquals("", text("days-error"), days);
+            assertEquals("Trends: the last " + days + " days (UTC)", browser.findElement(By.tagName("h1")).getText());
+            assertFalse(browser.findElements(By.id("trend-table")).isEmpty(), days);
+        }
+        submit("sign-out");
+    }
+
     private static void signInAsAdmin(String appId, String adminToken) {
         open("/sign-in");
         type("app_id", appId);
