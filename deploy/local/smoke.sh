@@ -475,7 +475,7 @@ step_offline_push() {
   expect "the sender's own phone is not a recipient" "$DEVICE($sender) == {}"
   RESPONSE="$(sim_requests vendor_a 5)"
   expect "Huawei got title = the sender's name, body = the text, category IM, the conversation in data" \
-    "any((lambda m: m['android']['notification']['title'] == 'Smoke Sender' and m['android']['notification']['body'] == 'offline hello $USERNAME' and m['android']['category'] == 'IM' and '\"conversation_id\":\"$sender\"' in m['data'])(__import__('json').loads(r['body'])['message']) for r in d['requests'] if 'messages:send' in r['path'])"
+    "any((lambda m: m['android'].get('notification', {}).get('title') == 'Smoke Sender' and m['android']['notification'].get('body') == 'offline hello $USERNAME' and m['android'].get('category') == 'IM' and '\"conversation_id\":\"$sender\"' in m.get('data', ''))(__import__('json').loads(r['body'])['message']) for r in d['requests'] if 'messages:send' in r['path'])"
 
   # the badge is the recipient's unread count: two messages to the iPhone, the second shows 2
   send_as "$sender" "{\"content_type\":0,\"content\":\"one\",\"targets\":[$ios],\"type\":1}"
@@ -483,7 +483,7 @@ step_offline_push() {
   trace_until "$MSG_ID" "$DEVICE($ios).get('state') in ('sent', 'superseded')"
   RESPONSE="$(sim_requests ios 5)"
   expect "APNs got the image placeholder with badge 2 and the conversation as thread-id" \
-    "any((lambda b: b['aps']['badge'] == 2 and b['aps']['alert']['body'] == '[Image]' and b['aps']['thread-id'] == 'u:$sender')(__import__('json').loads(r['body'])) for r in d['requests'])"
+    "any((lambda b: b['aps'].get('badge') == 2 and b['aps']['alert'].get('body') == '[Image]' and b['aps'].get('thread-id') == 'u:$sender')(__import__('json').loads(r['body'])) for r in d['requests'])"
 
   # a connected phone that acknowledges gets the message live and no OS notification
   out="$LOCAL/smoke-ws-live.out"
@@ -525,7 +525,7 @@ step_offline_push() {
   trace_until "$MSG_ID" "$DEVICE($huawei).get('state') == 'sent'"
   RESPONSE="$(sim_requests vendor_a 3)"
   expect "preview off: Huawei got 'New message' without the text" \
-    "any((lambda m: m['android']['notification']['title'] == 'New message' and 'secret' not in r['body'])(__import__('json').loads(r['body'])['message']) for r in d['requests'] if 'messages:send' in r['path'])"
+    "any((lambda m: m['android'].get('notification', {}).get('title') == 'New message' and 'secret' not in r['body'])(__import__('json').loads(r['body'])['message']) for r in d['requests'] if 'messages:send' in r['path'])"
 
   # a group message reaches every offline member, not the sender
   call POST /group/create "{\"name\":\"smoke group\",\"user_list\":[$huawei,$ios]}" "app_id: $APP_ID" \
