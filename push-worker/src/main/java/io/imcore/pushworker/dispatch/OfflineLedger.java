@@ -110,8 +110,18 @@ public class OfflineLedger {
         if (heldElsewhere && claimable.isEmpty()) {
             return new Claimed(Set.of(), true);
         }
-        update(c, batch.appId(), msgId, claimable, "state = 'sending', owner = '" + owner.replace("'", "''")
-                + "', lease_until = now() + make_interval(secs => " + lease.toMillis() / 1000.0 + ")");
+        if (!claimable.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement("update offline_push_trace set state = 'sending',"
+                    + " owner = ?, lease_until = now() + make_interval(secs => ?)"
+                    + " where app_id = ? and msg_id = ? and device_id = any(?)")) {
+                ps.setString(1, owner);
+                ps.setDouble(2, lease.toMillis() / 1000.0);
+                ps.setString(3, batch.appId());
+                ps.setLong(4, msgId);
+                ps.setArray(5, Database.bigints(c, claimable.stream().mapToLong(Long::longValue).sorted().toArray()));
+                ps.executeUpdate();
+            }
+        }
         claimable.forEach(d -> held.add(new Key(batch.appId(), msgId, d)));
         return new Claimed(claimable, heldElsewhere);
     }
