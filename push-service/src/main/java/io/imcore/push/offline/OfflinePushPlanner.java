@@ -183,6 +183,7 @@ public class OfflinePushPlanner {
         String senderName = settings.getOrDefault(event.senderId(), UserSettings.DEFAULT).displayName();
         Map<String, ObjectNode> messages = new LinkedHashMap<>(); // by channel and text
         Map<String, List<Target>> targets = new LinkedHashMap<>();
+        Map<String, String> conversations = new HashMap<>(); // by the same key
         for (Map.Entry<Recipient, Map<Device, OsRoute>> entry : d.toSend().entrySet()) {
             Recipient recipient = entry.getKey();
             UserSettings user = settings.getOrDefault(recipient.userId(), UserSettings.DEFAULT);
@@ -197,6 +198,7 @@ public class OfflinePushPlanner {
                 }
                 OsRoute route = send.getValue();
                 String key = route.channel() + "\u0000" + message;
+                conversations.put(key, conversation);
                 ObjectNode shared = messages.computeIfAbsent(key, k -> {
                     ObjectNode copy = message.deepCopy();
                     copy.putObject("badges");
@@ -213,19 +215,9 @@ public class OfflinePushPlanner {
             String channel = group.getKey().substring(0, group.getKey().indexOf('\u0000'));
             records.add(new PushBatch(PushBatch.VERSION, 0, event.appId(), records.size(), channel,
                     messages.get(group.getKey()), null, List.copyOf(group.getValue()),
-                    new PushBatch.Offline(event.msgId(), conversationOf(d, group.getValue().get(0).userId()))));
+                    new PushBatch.Offline(event.msgId(), conversations.get(group.getKey()))));
         }
         return records;
-    }
-
-    /** The conversation of the recipient, as the records of one message name it. */
-    private static String conversationOf(Decided d, long userId) {
-        for (Recipient recipient : d.event().recipients()) {
-            if (recipient.userId() == userId) {
-                return conversationKey(d.event(), recipient);
-            }
-        }
-        throw new IllegalStateException("no recipient " + userId);
     }
 
     /** The recipient's conversation: {@code u:<peer>}, {@code g:<group>} or {@code s} (system notifications). */
