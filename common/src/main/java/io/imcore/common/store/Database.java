@@ -3,14 +3,17 @@ package io.imcore.common.store;
 import io.agroal.api.AgroalDataSource;
 import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.error.DatabaseException;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * Plain JDBC with explicit transactions: each use case says what runs in one transaction, and an SQL
- * failure leaves as a {@link DatabaseException} after rollback. Every use blocks its thread, so none runs in a
+ * Plain SQL inside Quarkus's one transaction API (JTA: {@code QuarkusTransaction}, {@code @Transactional}). The hot
+ * statements that docs/architecture.md keeps out of Hibernate run here on the transaction's own connection, the one
+ * Hibernate's session uses in the same transaction, so an entity change and a plain statement commit together. An
+ * SQL failure leaves as a {@link DatabaseException} after rollback. Every use blocks its thread, so none runs in a
  * {@link NonBlockingAttempt}.
  */
 @ApplicationScoped
@@ -29,32 +32,31 @@ public class Database {
         T run(Connection connection) throws SQLException;
     }
 
-    /** Runs the work in one transaction: commit when it returns, rollback when it throws. */
+    /**
+     * Runs the work in the caller's transaction, or in a new one that commits when it returns and rolls back when it
+     * throws.
+     */
     public <T> T inTransaction(Work<T> work) {
         NonBlockingAttempt.refuseBlocking();
-        try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
-            try {
-                T result = work.run(connection);
-                connection.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            }
-        } catch (SQLException e) {
-            throw new DatabaseException(e);
-        }
+        return QuarkusTransaction.joiningExisting().call(() -> onConnection(work));
     }
 
-    /** Runs read-only work with auto-commit. */
+    /** Runs read-only work: outside a transaction, with auto-commit. */
     public <T> T read(Work<T> work) {
         return autoCommit(work);
     }
 
-    /** Runs the work with auto-commit: each statement is a transaction of its own (one round trip, no COMMIT). */
+    /**
+     * Runs the work on a connection of its own with auto-commit (each statement is its own transaction: one round
+     * trip, no COMMIT), or in the caller's transaction if there is one.
+     */
     public <T> T autoCommit(Work<T> work) {
         NonBlockingAttempt.refuseBlocking();
+        return onConnection(work);
+    }
+
+    private <T> T onConnection(Work<T> work) {
+        // inside a transaction the pool hands out the connection enlisted in it; closing only returns the handle
         try (Connection connection = dataSource.getConnection()) {
             return work.run(connection);
         } catch (SQLException e) {
