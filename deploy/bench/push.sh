@@ -256,12 +256,12 @@ worker_thread_cpu() {
   done
 }
 # CPU seconds of the shared sender threads per channel, as "<channel> <seconds>" lines summed over the replicas:
-# push-worker counts each piece of sender work for the channel of its batch (push_worker_sender_cpu_seconds_total)
+# push-worker counts each piece of sender work for the channel of its batch (imcore_push_worker_sender_cpu_seconds_total)
 worker_sender_cpu() {
   local port
   for port in "${SERVICE_PORT[push-worker]}" ${extra_worker_pid:+"$SECOND_WORKER_PORT"}; do
     curl -fsS --max-time 10 "http://127.0.0.1:$port/q/metrics" \
-      | sed -n 's/^push_worker_sender_cpu_seconds_total{.*channel="\([a-z_]*\)".*} \(.*\)$/\1 \2/p'
+      | sed -n 's/^imcore_push_worker_sender_cpu_seconds_total{.*channel="\([a-z_]*\)".*} \(.*\)$/\1 \2/p'
   done | awk '{ s[$1] += $2 } END { for (c in s) print c, s[c] }'
 }
 # the JIT's work in push-service and push-worker over the push (methods compiled, time in the compiler threads):

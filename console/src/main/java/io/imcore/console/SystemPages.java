@@ -22,14 +22,14 @@ import java.util.Map;
 /**
  * The operator's System page: readiness of every service ({@code /q/health/ready}), consumer lag per channel
  * (push-service {@code GET /push/system/lag}) and push-worker's targets per channel and outcome from its Prometheus
- * counter {@code push_worker_targets_total} (docs/push-worker.md "Metrics"), with the rate since the previous view.
+ * counter {@code imcore_push_worker_targets_total} (docs/push-worker.md "Metrics"), with the rate since the previous view.
  * Health and metrics are not routed by the gateway: the service URLs must reach the services themselves.
  */
 @Path("/system")
 @Produces(MediaType.TEXT_HTML)
 public class SystemPages {
 
-    static final String TARGETS_METRIC = "push_worker_targets_total";
+    static final String TARGETS_METRIC = "imcore_push_worker_targets_total";
 
     @Inject
     SessionGuard guard;

@@ -8,18 +8,18 @@ import org.junit.jupiter.api.Test;
 class PrometheusTextTest {
 
     private static final String EXPOSITION = """
-            # HELP push_worker_targets_total targets by outcome
-            # TYPE push_worker_targets_total counter
-            push_worker_targets_total{channel="vendor_b",outcome="sent"} 12.0
-            push_worker_targets_total{channel="vendor_b",outcome="failed"} 2.0
-            push_worker_targets_total{channel="ios",outcome="sent"} 3.0
-            push_worker_retries_total{channel="ios"} 9.0
-            push_worker_targets_total_created{channel="ios",outcome="sent"} 1.7E9
+            # HELP imcore_push_worker_targets_total targets by outcome
+            # TYPE imcore_push_worker_targets_total counter
+            imcore_push_worker_targets_total{channel="vendor_b",outcome="sent"} 12.0
+            imcore_push_worker_targets_total{channel="vendor_b",outcome="failed"} 2.0
+            imcore_push_worker_targets_total{channel="ios",outcome="sent"} 3.0
+            imcore_push_worker_retries_total{channel="ios"} 9.0
+            imcore_push_worker_targets_total_created{channel="ios",outcome="sent"} 1.7E9
             """;
 
     @Test
     void readsTheSamplesOfOneMetricWithTheirLabels() {
-        Map<Map<String, String>, Double> samples = PrometheusText.samples(EXPOSITION, "push_worker_targets_total");
+        Map<Map<String, String>, Double> samples = PrometheusText.samples(EXPOSITION, "imcore_push_worker_targets_total");
         assertEquals(3, samples.size());
         assertEquals(12.0, samples.get(Map.of("channel", "vendor_b", "outcome", "sent")));
         assertEquals(2.0, samples.get(Map.of("channel", "vendor_b", "outcome", "failed")));
@@ -28,6 +28,6 @@ class PrometheusTextTest {
 
     @Test
     void noExpositionNoSamples() {
-        assertEquals(Map.of(), PrometheusText.samples(null, "push_worker_targets_total"));
+        assertEquals(Map.of(), PrometheusText.samples(null, "imcore_push_worker_targets_total"));
     }
 }

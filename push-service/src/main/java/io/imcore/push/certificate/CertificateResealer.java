@@ -58,9 +58,9 @@ public class CertificateResealer {
         this.secrets = secrets;
         this.enabled = enabled;
         this.batchSize = batchSize;
-        this.resealed = registry.counter("imcore_push_certificate_reseals", "result", "resealed");
-        this.failed = registry.counter("imcore_push_certificate_reseals", "result", "failed");
-        registry.gauge("imcore_push_certificate_rows_on_older_key", left);
+        this.resealed = registry.counter("imcore.push.certificate.reseals", "result", "resealed");
+        this.failed = registry.counter("imcore.push.certificate.reseals", "result", "failed");
+        registry.gauge("imcore.push.certificate.rows.on.older.key", left);
     }
 
     /** Shortly after start and then every interval: a restart, or the next interval, finishes an interrupted run. */

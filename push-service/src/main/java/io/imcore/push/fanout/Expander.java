@@ -82,10 +82,10 @@ public class Expander {
         this.batchSizes = batchSizes(config);
         this.compression = ChannelTopics.compression(config.compression()); // fails the start on an unknown name
         for (Channel channel : Channel.values()) {
-            routedTargets.put(channel, Counter.builder("im_push_targets_routed").tag("channel", channel.wireName())
+            routedTargets.put(channel, Counter.builder("imcore.push.targets.routed").tag("channel", channel.wireName())
                     .description("devices the expansion routed to the channel").register(registry));
         }
-        this.stepTimer = Timer.builder("im_push_expansion_step")
+        this.stepTimer = Timer.builder("imcore.push.expansion.step")
                 .description("one expansion step: route a page, commit its records and checkpoint, mirror it")
                 .register(registry);
     }

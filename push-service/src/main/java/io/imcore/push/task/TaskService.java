@@ -60,7 +60,7 @@ public class TaskService {
         this.apps = apps;
         this.expander = expander;
         this.config = config;
-        this.accepted = Counter.builder("im_push_tasks_accepted").description("push tasks stored").register(registry);
+        this.accepted = Counter.builder("imcore.push.tasks.accepted").description("push tasks stored").register(registry);
     }
 
     /**

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(InfrastructureResource.class)
 class CertificateResealerTest {
 
-    private static final List<Channel> VENDORS = List.of(Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C,
-            Channel.VENDOR_D, Channel.VENDOR_E);
+    private static final List<Channel> VENDORS = List.of(Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO,
+            Channel.VIVO, Channel.MEIZU);
 
     @Inject
     Database database;
@@ -123,7 +123,7 @@ class CertificateResealerTest {
             try (PreparedStatement ps = c.prepareStatement("select 1 from push_certificates"
                     + " where app_id = ? and provider = ? for update")) {
                 ps.setString(1, appId);
-                ps.setInt(2, Channel.VENDOR_C.provider());
+                ps.setInt(2, Channel.OPPO.provider());
                 ps.executeQuery().close();
             }
             locked.countDown();
@@ -153,14 +153,14 @@ class CertificateResealerTest {
     @Test
     void aRowThatDoesNotOpenIsCountedAndLeftAsItIsAndTheRunGoesOn() {
         insertRowsOnKeyVersion1();
-        byte[] unknownKey = seal(new CertificateSecrets(null, "9:" + keyVersion1, null), "lost", Channel.VENDOR_B,
+        byte[] unknownKey = seal(new CertificateSecrets(null, "9:" + keyVersion1, null), "lost", Channel.XIAOMI,
                 Column.APP_SECRET);
         database.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("update push_certificates set app_secret_enc = ?"
                     + " where app_id = ? and provider = ?")) {
                 ps.setBytes(1, unknownKey);
                 ps.setString(2, appId);
-                ps.setInt(3, Channel.VENDOR_B.provider());
+                ps.setInt(3, Channel.XIAOMI.provider());
                 ps.executeUpdate();
             }
             return null;
@@ -172,9 +172,9 @@ class CertificateResealerTest {
         assertEquals(new CertificateResealer.Run(4, 1, 1), run);
         assertEquals(List.of("2/2", "9/1", "2/2", "2/2", "2/2"), versions());
         assertArrayEquals(unknownKey, sealedAppSecrets().get(1));
-        assertEquals(4, metrics.get("imcore_push_certificate_reseals").tag("result", "resealed").counter().count());
-        assertEquals(1, metrics.get("imcore_push_certificate_reseals").tag("result", "failed").counter().count());
-        assertEquals(1, metrics.get("imcore_push_certificate_rows_on_older_key").gauge().value());
+        assertEquals(4, metrics.get("imcore.push.certificate.reseals").tag("result", "resealed").counter().count());
+        assertEquals(1, metrics.get("imcore.push.certificate.reseals").tag("result", "failed").counter().count());
+        assertEquals(1, metrics.get("imcore.push.certificate.rows.on.older.key").gauge().value());
     }
 
     // ---------------------------------------------------------------- helpers

@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
  * here (its consumer's poll), so a provider that stops answering holds at most that many threads; the pool has
  * more than that (docs/push-worker.md "Threads").
  *
- * <p>The CPU time of each piece of work is counted for its channel ({@code push_worker_sender_cpu_seconds_total}):
+ * <p>The CPU time of each piece of work is counted for its channel ({@code imcore_push_worker_sender_cpu_seconds_total}):
  * the threads are shared, so their names no longer say which channel spent it.
  */
 @ApplicationScoped
@@ -63,7 +63,7 @@ public class SenderPool {
         });
         this.cpuCounted = cpuClock.isCurrentThreadCpuTimeSupported();
         for (Channel channel : Channel.values()) {
-            cpu.put(channel, Counter.builder("push_worker_sender_cpu").baseUnit("seconds")
+            cpu.put(channel, Counter.builder("imcore.push.worker.sender.cpu").baseUnit("seconds")
                     .tag("channel", channel.wireName())
                     .description("CPU time of the sender threads spent on this channel's batches")
                     .register(metrics.registry()));

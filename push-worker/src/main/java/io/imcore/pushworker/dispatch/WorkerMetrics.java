@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 @ApplicationScoped
 public class WorkerMetrics {
 
-    /** Outcomes of a target, the {@code outcome} tag of push_worker_targets_total. */
+    /** Outcomes of a target, the {@code outcome} tag of imcore_push_worker_targets_total. */
     enum Result {
         SENT, REJECTED, FAILED, EXPIRED, FALLBACK
     }
@@ -33,18 +33,18 @@ public class WorkerMetrics {
             String name = channel.wireName();
             Map<Result, Counter> byResult = new EnumMap<>(Result.class);
             for (Result result : Result.values()) {
-                byResult.put(result, Counter.builder("push_worker_targets").tag("channel", name)
+                byResult.put(result, Counter.builder("imcore.push.worker.targets").tag("channel", name)
                         .tag("outcome", result.name().toLowerCase()).description("targets by outcome")
                         .register(registry));
             }
             targets.put(channel, byResult);
-            retries.put(channel, Counter.builder("push_worker_retries").tag("channel", name)
+            retries.put(channel, Counter.builder("imcore.push.worker.retries").tag("channel", name)
                     .description("targets sent again after a transient failure").register(registry));
-            calls.put(channel, Timer.builder("push_worker_provider_call").tag("channel", name)
+            calls.put(channel, Timer.builder("imcore.push.worker.provider.call").tag("channel", name)
                     .description("one adapter call (one provider request, or a set of per-token requests)")
                     .publishPercentiles(0.5, 0.99).register(registry));
             AtomicInteger gauge = new AtomicInteger();
-            registry.gauge("push_worker_batches_in_flight", io.micrometer.core.instrument.Tags.of("channel", name),
+            registry.gauge("imcore.push.worker.batches.in.flight", io.micrometer.core.instrument.Tags.of("channel", name),
                     gauge);
             inFlight.put(channel, gauge);
         }
