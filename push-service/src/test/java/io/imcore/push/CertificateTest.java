@@ -75,33 +75,33 @@ class CertificateTest {
         body.put("provider", provider);
         body.put("name", "cert-" + provider);
         switch (Channel.fromProvider(provider).orElseThrow()) {
-            case IOS -> {
+            case APNS -> {
                 body.put("app_id", "ABCDE12345.com.example.chat");
                 body.put("app_key", "KEY1234567");
                 body.put("certificate", APNS_KEY);
             }
-            case VENDOR_A -> {
+            case HUAWEI -> {
                 body.put("app_id", "104567890");
                 body.put("app_secret", "huawei-client-secret");
             }
-            case VENDOR_B -> {
+            case XIAOMI -> {
                 body.put("app_id", "com.example.chat");
                 body.put("app_secret", "xiaomi-app-secret==");
             }
-            case VENDOR_E -> {
+            case MEIZU -> {
                 body.put("app_id", "146951");
                 body.put("app_secret", "meizu-app-secret");
             }
-            case VENDOR_D -> {
+            case VIVO -> {
                 body.put("app_id", "10337");
                 body.put("app_key", "b46efd9a-59e3-45f9-bc35-cc0ee888b0cc");
                 body.put("app_secret", "vivo-app-secret");
             }
-            case VENDOR_C -> {
+            case OPPO -> {
                 body.put("app_key", "oppo-app-key");
                 body.put("app_secret", "oppo-master-secret");
             }
-            case CLOUD -> body.put("certificate", SERVICE_ACCOUNT);
+            case FCM -> body.put("certificate", SERVICE_ACCOUNT);
             case SVCPUSH -> throw new IllegalArgumentException();
         }
         return body;
@@ -398,14 +398,14 @@ class CertificateTest {
         Map<String, Object> body = validBody(6);
         body.put("environment", 0);
         ok(post(body));
-        assertEquals(Optional.of(new CertificateRef(Channel.VENDOR_C, 0, "cert-6")),
+        assertEquals(Optional.of(new CertificateRef(Channel.OPPO, 0, "cert-6")),
                 store.findByName(api.appId, "cert-6"));
         assertEquals(Optional.empty(), store.findByName(api.appId, "cert-7"));
         assertEquals(Optional.empty(), store.findByName("other-app", "cert-6"));
-        assertEquals(Optional.of(new Certificate(Channel.VENDOR_C, 0, "cert-6", "", "oppo-app-key",
+        assertEquals(Optional.of(new Certificate(Channel.OPPO, 0, "cert-6", "", "oppo-app-key",
                 "oppo-master-secret", "", JsonNodeFactory.instance.objectNode())),
-                store.find(api.appId, Channel.VENDOR_C, 0));
-        assertEquals(Optional.empty(), store.find(api.appId, Channel.VENDOR_C, 1));
+                store.find(api.appId, Channel.OPPO, 0));
+        assertEquals(Optional.empty(), store.find(api.appId, Channel.OPPO, 1));
     }
 
     // ---------------------------------------------------------------- names

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(ProvidersResource.class)
 class DispatchTest {
 
-    private static final List<Channel> OS_CHANNELS = List.of(Channel.IOS, Channel.CLOUD, Channel.VENDOR_A,
-            Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D, Channel.VENDOR_E);
+    private static final List<Channel> OS_CHANNELS = List.of(Channel.APNS, Channel.FCM, Channel.HUAWEI,
+            Channel.XIAOMI, Channel.OPPO, Channel.VIVO, Channel.MEIZU);
 
     @Inject
     Database database;
@@ -82,13 +82,13 @@ class DispatchTest {
     @Test
     void aRedeliveredBatchIsNeitherSentNorCountedAgain() throws Exception {
         long task = fixture.task(2);
-        Device device = fixture.device(Channel.VENDOR_B, "tok");
+        Device device = fixture.device(Channel.XIAOMI, "tok");
         List<PushBatch.Target> targets = List.of(device.target());
-        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("once", "+1"), null, targets);
-        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("once", "+1"), null, targets);
-        WorkerFixture.awaitConsumed(Channel.VENDOR_B.topic(), "push-worker.vendor_b");
-        assertEquals(1, fixture.count(task, Channel.VENDOR_B, "sent"));
-        assertEquals(1, simulator(Channel.VENDOR_B).recorder().deliveriesTo(device.token()));
+        fixture.send(task, 0, Channel.XIAOMI, fixture.message("once", "+1"), null, targets);
+        fixture.send(task, 0, Channel.XIAOMI, fixture.message("once", "+1"), null, targets);
+        WorkerFixture.awaitConsumed(Channel.XIAOMI.topic(), "push-worker.vendor_b");
+        assertEquals(1, fixture.count(task, Channel.XIAOMI, "sent"));
+        assertEquals(1, simulator(Channel.XIAOMI).recorder().deliveriesTo(device.token()));
         assertEquals(1, fixture.intValue("select batches_done from push_tasks where task_id = ?", task));
         assertEquals("dispatching", fixture.state(task), "one of two batches done");
     }
@@ -96,33 +96,33 @@ class DispatchTest {
     @Test
     void aRedeliveredBatchDoesNotDoubleTheCountsPerReason() throws Exception {
         long task = fixture.task(3);
-        List<PushBatch.Target> first = List.of(fixture.device(Channel.VENDOR_B, Faults.INVALID_PREFIX).target(),
-                fixture.device(Channel.VENDOR_B, "tok").target());
-        List<PushBatch.Target> second = List.of(fixture.device(Channel.VENDOR_B, Faults.INVALID_PREFIX).target(),
-                fixture.device(Channel.VENDOR_B, "tok").target());
-        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("reasons", "+1"), null, first);
-        fixture.send(task, 1, Channel.VENDOR_B, fixture.message("reasons", "+1"), null, second);
-        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("reasons", "+1"), null, first);
-        fixture.send(task, 1, Channel.VENDOR_B, fixture.message("reasons", "+1"), null, second);
-        WorkerFixture.awaitConsumed(Channel.VENDOR_B.topic(), "push-worker.vendor_b");
+        List<PushBatch.Target> first = List.of(fixture.device(Channel.XIAOMI, Faults.INVALID_PREFIX).target(),
+                fixture.device(Channel.XIAOMI, "tok").target());
+        List<PushBatch.Target> second = List.of(fixture.device(Channel.XIAOMI, Faults.INVALID_PREFIX).target(),
+                fixture.device(Channel.XIAOMI, "tok").target());
+        fixture.send(task, 0, Channel.XIAOMI, fixture.message("reasons", "+1"), null, first);
+        fixture.send(task, 1, Channel.XIAOMI, fixture.message("reasons", "+1"), null, second);
+        fixture.send(task, 0, Channel.XIAOMI, fixture.message("reasons", "+1"), null, first);
+        fixture.send(task, 1, Channel.XIAOMI, fixture.message("reasons", "+1"), null, second);
+        WorkerFixture.awaitConsumed(Channel.XIAOMI.topic(), "push-worker.vendor_b");
 
         Map<String, Integer> failures = fixture.failures(task);
         // Xiaomi names the refused regids of a partly valid request in bad_regids (docs/channels/vendor_b.md)
         assertEquals(Map.of("vendor_b rejected bad_regids", 2), failures,
                 "one per refused token of the two batches, not four");
-        assertEquals(2, fixture.count(task, Channel.VENDOR_B, "rejected"));
+        assertEquals(2, fixture.count(task, Channel.XIAOMI, "rejected"));
     }
 
     @Test
     void failuresOfOurOwnCarryTheirReason() throws Exception {
         long expired = fixture.task(1);
-        fixture.send(expired, 0, Channel.VENDOR_C, fixture.message("late", "+1"),
-                Instant.now().minusSeconds(1).getEpochSecond(), List.of(fixture.device(Channel.VENDOR_C, "tok").target(),
-                        fixture.device(Channel.VENDOR_C, "tok").target()));
+        fixture.send(expired, 0, Channel.OPPO, fixture.message("late", "+1"),
+                Instant.now().minusSeconds(1).getEpochSecond(), List.of(fixture.device(Channel.OPPO, "tok").target(),
+                        fixture.device(Channel.OPPO, "tok").target()));
         WorkerFixture bare = new WorkerFixture(database, mapper);
         long uncertified = bare.task(1);
-        bare.send(uncertified, 0, Channel.VENDOR_D, bare.message("no cert", "+1"), null,
-                List.of(bare.device(Channel.VENDOR_D, "tok").target()));
+        bare.send(uncertified, 0, Channel.VIVO, bare.message("no cert", "+1"), null,
+                List.of(bare.device(Channel.VIVO, "tok").target()));
         fixture.awaitState(expired, "expired");
         bare.awaitState(uncertified, "done");
 
@@ -133,77 +133,77 @@ class DispatchTest {
     @Test
     void aBatchLeftMidwayIsSentAgainAndCountedOnceWithoutRaisingTheBadgeTwice() throws Exception {
         long task = fixture.task(1);
-        Device device = fixture.device(Channel.IOS, "tok");
+        Device device = fixture.device(Channel.APNS, "tok");
         // a worker claimed the batch, raised the badge from 3 to 4 and died before counting it
         fixture.execute("insert into push_device_badges (device_id, badge) values (?, 4)", device.deviceId());
         fixture.execute("insert into push_worker_batches (task_id, batch_no, state) values (?, 0, 'sending')", task);
-        fixture.send(task, 0, Channel.IOS, fixture.message("again", "+1"), null, List.of(device.target()));
+        fixture.send(task, 0, Channel.APNS, fixture.message("again", "+1"), null, List.of(device.target()));
         fixture.awaitState(task, "done");
-        assertEquals(1, fixture.count(task, Channel.IOS, "sent"));
+        assertEquals(1, fixture.count(task, Channel.APNS, "sent"));
         assertEquals(4, badgeOf(device));
-        String body = lastRequestTo(Channel.IOS, device.token());
+        String body = lastRequestTo(Channel.APNS, device.token());
         assertTrue(body.contains("\"badge\":4"), body);
     }
 
     @Test
     void aBatchHeldByAnotherLiveWorkerIsWaitedForAndNotSentTwice() throws Exception {
         long task = fixture.task(2);
-        Device finishedByHolder = fixture.device(Channel.VENDOR_B, "tok");
-        Device holderDied = fixture.device(Channel.VENDOR_B, "tok");
+        Device finishedByHolder = fixture.device(Channel.XIAOMI, "tok");
+        Device holderDied = fixture.device(Channel.XIAOMI, "tok");
         // another replica claimed both batches and is sending them under a standing lease (a rebalance gave the
         // records to this worker too)
         fixture.execute("insert into push_worker_batches (task_id, batch_no, state, owner, lease_until)"
                 + " values (?, 0, 'sending', 'other-replica', now() + interval '1 minute'),"
                 + " (?, 1, 'sending', 'other-replica', now() + interval '2 seconds')", task, task);
-        fixture.send(task, 0, Channel.VENDOR_B, fixture.message("held", "+1"), null,
+        fixture.send(task, 0, Channel.XIAOMI, fixture.message("held", "+1"), null,
                 List.of(finishedByHolder.target()));
-        fixture.send(task, 1, Channel.VENDOR_B, fixture.message("held", "+1"), null, List.of(holderDied.target()));
+        fixture.send(task, 1, Channel.XIAOMI, fixture.message("held", "+1"), null, List.of(holderDied.target()));
         Thread.sleep(1_000);
-        assertEquals(0, simulator(Channel.VENDOR_B).recorder().deliveriesTo(finishedByHolder.token()),
+        assertEquals(0, simulator(Channel.XIAOMI).recorder().deliveriesTo(finishedByHolder.token()),
                 "not sent while the holder's lease stands");
         // the holder finishes batch 0; batch 1's holder is gone: its lease lapses and this worker takes it over
         fixture.execute("update push_worker_batches set state = 'done' where task_id = ? and batch_no = 0", task);
         fixture.execute("update push_tasks set batches_done = 1 where task_id = ?", task);
         fixture.awaitState(task, "done");
-        assertEquals(0, simulator(Channel.VENDOR_B).recorder().deliveriesTo(finishedByHolder.token()),
+        assertEquals(0, simulator(Channel.XIAOMI).recorder().deliveriesTo(finishedByHolder.token()),
                 "the batch its holder finished is skipped");
-        assertEquals(1, simulator(Channel.VENDOR_B).recorder().deliveriesTo(holderDied.token()));
-        assertEquals(1, fixture.count(task, Channel.VENDOR_B, "sent"));
+        assertEquals(1, simulator(Channel.XIAOMI).recorder().deliveriesTo(holderDied.token()));
+        assertEquals(1, fixture.count(task, Channel.XIAOMI, "sent"));
     }
 
     @Test
     void badgesAreRaisedOrSetPerDeviceAndLeftAloneByPassThrough() throws Exception {
-        Device device = fixture.device(Channel.IOS, "tok");
+        Device device = fixture.device(Channel.APNS, "tok");
         long raise = fixture.task(1);
-        fixture.send(raise, 0, Channel.IOS, fixture.message("raise", "+2"), null, List.of(device.target()));
+        fixture.send(raise, 0, Channel.APNS, fixture.message("raise", "+2"), null, List.of(device.target()));
         fixture.awaitState(raise, "done");
         assertEquals(2, badgeOf(device));
         long set = fixture.task(1);
-        fixture.send(set, 0, Channel.IOS, fixture.message("set", "7"), null, List.of(device.target()));
+        fixture.send(set, 0, Channel.APNS, fixture.message("set", "7"), null, List.of(device.target()));
         fixture.awaitState(set, "done");
         assertEquals(7, badgeOf(device));
         long passThrough = fixture.task(1);
         ObjectNode cmd = fixture.message("cmd", "+1").put("type", "cmd");
-        fixture.send(passThrough, 0, Channel.IOS, cmd, null, List.of(device.target()));
+        fixture.send(passThrough, 0, Channel.APNS, cmd, null, List.of(device.target()));
         fixture.awaitState(passThrough, "done");
         assertEquals(7, badgeOf(device));
     }
 
     @Test
     void aDeviceDeletedAfterTheExpansionIsSentWithoutABadgeAndTheOthersAreRaised() throws Exception {
-        Device kept = fixture.device(Channel.IOS, "tok");
-        Device deleted = fixture.device(Channel.IOS, "tok");
+        Device kept = fixture.device(Channel.APNS, "tok");
+        Device deleted = fixture.device(Channel.APNS, "tok");
         long task = fixture.task(1);
         fixture.execute("delete from push_devices where device_id = ?", deleted.deviceId());
-        fixture.send(task, 0, Channel.IOS, fixture.message("raise", "+1"), null,
+        fixture.send(task, 0, Channel.APNS, fixture.message("raise", "+1"), null,
                 List.of(kept.target(), deleted.target()));
         fixture.awaitState(task, "done");
-        assertEquals(2, fixture.count(task, Channel.IOS, "sent"));
+        assertEquals(2, fixture.count(task, Channel.APNS, "sent"));
         assertEquals(1, badgeOf(kept));
         assertEquals(0, fixture.intValue("select count(*) from push_device_badges where device_id = ?",
                 deleted.deviceId()));
-        assertTrue(lastRequestTo(Channel.IOS, kept.token()).contains("\"badge\":1"));
-        String withoutBadge = lastRequestTo(Channel.IOS, deleted.token());
+        assertTrue(lastRequestTo(Channel.APNS, kept.token()).contains("\"badge\":1"));
+        String withoutBadge = lastRequestTo(Channel.APNS, deleted.token());
         assertFalse(withoutBadge.contains("\"badge\""), withoutBadge);
     }
 
@@ -214,24 +214,24 @@ class DispatchTest {
     @Test
     void afterShowEndTimeNothingIsSentAndTheTaskEndsExpired() throws Exception {
         long task = fixture.task(1);
-        Device device = fixture.device(Channel.VENDOR_C, "tok");
-        fixture.send(task, 0, Channel.VENDOR_C, fixture.message("late", "+1"),
+        Device device = fixture.device(Channel.OPPO, "tok");
+        fixture.send(task, 0, Channel.OPPO, fixture.message("late", "+1"),
                 Instant.now().minusSeconds(1).getEpochSecond(), List.of(device.target()));
         fixture.awaitState(task, "expired");
-        assertEquals(0, fixture.count(task, Channel.VENDOR_C, "sent"));
-        assertEquals(1, fixture.count(task, Channel.VENDOR_C, "failed"));
-        assertEquals(0, simulator(Channel.VENDOR_C).recorder().deliveriesTo(device.token()));
+        assertEquals(0, fixture.count(task, Channel.OPPO, "sent"));
+        assertEquals(1, fixture.count(task, Channel.OPPO, "failed"));
+        assertEquals(0, simulator(Channel.OPPO).recorder().deliveriesTo(device.token()));
     }
 
     @Test
     void withoutACertificateTheTargetsFail() throws Exception {
         WorkerFixture bare = new WorkerFixture(database, mapper);
         long task = bare.task(1);
-        Device device = bare.device(Channel.VENDOR_D, "tok");
-        bare.send(task, 0, Channel.VENDOR_D, bare.message("no cert", "+1"), null, List.of(device.target()));
+        Device device = bare.device(Channel.VIVO, "tok");
+        bare.send(task, 0, Channel.VIVO, bare.message("no cert", "+1"), null, List.of(device.target()));
         bare.awaitState(task, "done");
-        assertEquals(1, bare.count(task, Channel.VENDOR_D, "failed"));
-        assertEquals(0, simulator(Channel.VENDOR_D).recorder().deliveriesTo(device.token()));
+        assertEquals(1, bare.count(task, Channel.VIVO, "failed"));
+        assertEquals(0, simulator(Channel.VIVO).recorder().deliveriesTo(device.token()));
     }
 
     @Test
@@ -255,34 +255,34 @@ class DispatchTest {
     @Test
     void aTransientFailureIsRetriedUntilAccepted() throws Exception {
         long task = fixture.task(1);
-        Device flaky = fixture.device(Channel.IOS, Faults.FLAKY_PREFIX);
-        fixture.send(task, 0, Channel.IOS, fixture.message("flaky", "+1"), null, List.of(flaky.target()));
+        Device flaky = fixture.device(Channel.APNS, Faults.FLAKY_PREFIX);
+        fixture.send(task, 0, Channel.APNS, fixture.message("flaky", "+1"), null, List.of(flaky.target()));
         fixture.awaitState(task, "done");
-        assertEquals(1, fixture.count(task, Channel.IOS, "sent"));
-        assertEquals(1, simulator(Channel.IOS).recorder().deliveriesTo(flaky.token()));
+        assertEquals(1, fixture.count(task, Channel.APNS, "sent"));
+        assertEquals(1, simulator(Channel.APNS).recorder().deliveriesTo(flaky.token()));
     }
 
     @Test
     void aProviderOutageExhaustsTheAttemptsAndCountsTheTargetsFailed() throws Exception {
         long task = fixture.task(1);
-        Device device = fixture.device(Channel.VENDOR_E, "tok");
-        simulator(Channel.VENDOR_E).faults().inject(Faults.Kind.TRANSIENT, 5);
-        fixture.send(task, 0, Channel.VENDOR_E, fixture.message("outage", "+1"), null, List.of(device.target()));
+        Device device = fixture.device(Channel.MEIZU, "tok");
+        simulator(Channel.MEIZU).faults().inject(Faults.Kind.TRANSIENT, 5);
+        fixture.send(task, 0, Channel.MEIZU, fixture.message("outage", "+1"), null, List.of(device.target()));
         fixture.awaitState(task, "done");
-        assertEquals(1, fixture.count(task, Channel.VENDOR_E, "failed"));
-        assertEquals(0, fixture.count(task, Channel.VENDOR_E, "sent"));
+        assertEquals(1, fixture.count(task, Channel.MEIZU, "failed"));
+        assertEquals(0, fixture.count(task, Channel.MEIZU, "sent"));
     }
 
     @Test
     void aRetryAfterBeyondTheCapFailsTheTargetsAtOnce() throws Exception {
         long task = fixture.task(1);
-        Device device = fixture.device(Channel.CLOUD, "tok");
-        simulator(Channel.CLOUD).faults().inject(Faults.Kind.QUOTA_SPENT, 1);
+        Device device = fixture.device(Channel.FCM, "tok");
+        simulator(Channel.FCM).faults().inject(Faults.Kind.QUOTA_SPENT, 1);
         long started = System.nanoTime();
-        fixture.send(task, 0, Channel.CLOUD, fixture.message("quota", "+1"), null, List.of(device.target()));
+        fixture.send(task, 0, Channel.FCM, fixture.message("quota", "+1"), null, List.of(device.target()));
         fixture.awaitState(task, "done");
-        assertEquals(1, fixture.count(task, Channel.CLOUD, "failed"));
-        assertEquals(0, simulator(Channel.CLOUD).recorder().deliveriesTo(device.token()));
+        assertEquals(1, fixture.count(task, Channel.FCM, "failed"));
+        assertEquals(0, simulator(Channel.FCM).recorder().deliveriesTo(device.token()));
         assertTrue(System.nanoTime() - started < 30_000_000_000L, "not held for the hour the provider asked");
     }
 
@@ -292,7 +292,7 @@ class DispatchTest {
         Device online = fixture.device(Channel.SVCPUSH, null);
         Device offline = fixture.device(Channel.SVCPUSH, null);
         Device offlineNoFallback = fixture.device(Channel.SVCPUSH, null);
-        Device route = fixture.device(Channel.VENDOR_B, "fallback");
+        Device route = fixture.device(Channel.XIAOMI, "fallback");
         LiveNotifyStandIn.online.add(online.userId());
         fixture.send(task, 0, Channel.SVCPUSH, fixture.message("live", "+1"), null, List.of(
                 online.svcpushTarget(route), offline.svcpushTarget(route), offlineNoFallback.svcpushTarget(null)));
@@ -300,9 +300,9 @@ class DispatchTest {
         assertEquals(1, fixture.count(task, Channel.SVCPUSH, "sent"));
         assertEquals(1, fixture.count(task, Channel.SVCPUSH, "fallback_out"));
         assertEquals(1, fixture.count(task, Channel.SVCPUSH, "failed"), "offline without a fallback route");
-        assertEquals(1, fixture.count(task, Channel.VENDOR_B, "fallback_in"));
-        assertEquals(1, fixture.count(task, Channel.VENDOR_B, "sent"));
-        assertEquals(1, simulator(Channel.VENDOR_B).recorder().deliveriesTo(route.token()));
+        assertEquals(1, fixture.count(task, Channel.XIAOMI, "fallback_in"));
+        assertEquals(1, fixture.count(task, Channel.XIAOMI, "sent"));
+        assertEquals(1, simulator(Channel.XIAOMI).recorder().deliveriesTo(route.token()));
     }
 
     @Test

@@ -68,12 +68,12 @@ class OfflinePushDispatchTest {
 
     @Test
     void queuedDevicesAreSentOnceAndARedeliveredRecordNeitherSendsNorCountsAgain() throws Exception {
-        Device first = fixture.device(Channel.VENDOR_C, "tok");
-        Device second = fixture.device(Channel.VENDOR_C, "tok");
+        Device first = fixture.device(Channel.OPPO, "tok");
+        Device second = fixture.device(Channel.OPPO, "tok");
         long msgId = 1;
         fixture.traceRow(msgId, first, "u:42", "queued");
         fixture.traceRow(msgId, second, "u:42", "queued");
-        fixture.sendOffline(msgId, "u:42", Channel.VENDOR_C, chatMessage(msgId, "u:42", "3"),
+        fixture.sendOffline(msgId, "u:42", Channel.OPPO, chatMessage(msgId, "u:42", "3"),
                 List.of(first.target(), second.target()));
         fixture.awaitTrace(msgId, first, "sent");
         fixture.awaitTrace(msgId, second, "sent");
@@ -82,32 +82,32 @@ class OfflinePushDispatchTest {
             assertNotNull(fixture.trace(msgId, device, "sent_at"), "sent_at of " + device.token());
             assertNull(fixture.trace(msgId, device, "lease_until"), "the claim's lease ends with the outcome");
         }
-        assertEquals(2, fixture.daily(Channel.VENDOR_C, "sent"));
-        assertEquals(0, fixture.daily(Channel.VENDOR_C, "failed"));
+        assertEquals(2, fixture.daily(Channel.OPPO, "sent"));
+        assertEquals(0, fixture.daily(Channel.OPPO, "failed"));
         assertEquals(0, fixture.intValue("select count(*) from push_tasks where app_id = ?", fixture.appId),
                 "no task for an offline push");
 
         // Kafka delivers the record again (or push-service writes it again after a crash)
-        fixture.sendOffline(msgId, "u:42", Channel.VENDOR_C, chatMessage(msgId, "u:42", "3"),
+        fixture.sendOffline(msgId, "u:42", Channel.OPPO, chatMessage(msgId, "u:42", "3"),
                 List.of(first.target(), second.target()));
-        WorkerFixture.awaitConsumed(Channel.VENDOR_C.topic(), "push-worker.vendor_c");
+        WorkerFixture.awaitConsumed(Channel.OPPO.topic(), "push-worker.vendor_c");
         assertEquals(1, deliveries(first), "not sent again");
         assertEquals(1, deliveries(second), "not sent again");
-        assertEquals(2, fixture.daily(Channel.VENDOR_C, "sent"), "not counted again");
+        assertEquals(2, fixture.daily(Channel.OPPO, "sent"), "not counted again");
         assertEquals("sent", fixture.trace(msgId, first, "state"));
     }
 
     @Test
     void anOlderMessageQueuedBehindANewerOneOfTheConversationIsSupersededAndOnlyTheNewerSent() throws Exception {
-        Device device = fixture.device(Channel.VENDOR_B, "tok");
-        Device otherConversation = fixture.device(Channel.VENDOR_B, "tok");
+        Device device = fixture.device(Channel.XIAOMI, "tok");
+        Device otherConversation = fixture.device(Channel.XIAOMI, "tok");
         fixture.traceRow(10, device, "u:7", "queued");
         fixture.traceRow(11, device, "u:7", "queued");
         // a newer message of another conversation supersedes nothing
         fixture.traceRow(10, otherConversation, "u:7", "queued");
         fixture.traceRow(11, otherConversation, "u:8", "queued");
 
-        fixture.sendOffline(10, "u:7", Channel.VENDOR_B, chatMessage(10, "u:7", "1"),
+        fixture.sendOffline(10, "u:7", Channel.XIAOMI, chatMessage(10, "u:7", "1"),
                 List.of(device.target(), otherConversation.target()));
         fixture.awaitTrace(10, device, "superseded");
         fixture.awaitTrace(10, otherConversation, "sent");
@@ -115,20 +115,20 @@ class OfflinePushDispatchTest {
         assertNotNull(fixture.trace(10, device, "reason"));
         assertNull(fixture.trace(10, device, "sent_at"));
 
-        fixture.sendOffline(11, "u:7", Channel.VENDOR_B, chatMessage(11, "u:7", "2"), List.of(device.target()));
+        fixture.sendOffline(11, "u:7", Channel.XIAOMI, chatMessage(11, "u:7", "2"), List.of(device.target()));
         fixture.awaitTrace(11, device, "sent");
         assertEquals(1, deliveries(device), "only the newer message");
-        assertTrue(lastRequestTo(Channel.VENDOR_B, device.token()).contains("message+11")
-                || lastRequestTo(Channel.VENDOR_B, device.token()).contains("message 11"),
-                lastRequestTo(Channel.VENDOR_B, device.token()));
-        assertEquals(2, fixture.daily(Channel.VENDOR_B, "sent"), "message 11 to one device, 10 to the other");
-        assertEquals(0, fixture.daily(Channel.VENDOR_B, "failed"), "a superseded message is not counted");
+        assertTrue(lastRequestTo(Channel.XIAOMI, device.token()).contains("message+11")
+                || lastRequestTo(Channel.XIAOMI, device.token()).contains("message 11"),
+                lastRequestTo(Channel.XIAOMI, device.token()));
+        assertEquals(2, fixture.daily(Channel.XIAOMI, "sent"), "message 11 to one device, 10 to the other");
+        assertEquals(0, fixture.daily(Channel.XIAOMI, "failed"), "a superseded message is not counted");
     }
 
     @Test
     void aDeviceAnotherWorkerHoldsIsWaitedForAndTakenOverOnlyWhenItsLeaseLapses() throws Exception {
-        Device finishedByHolder = fixture.device(Channel.VENDOR_B, "tok");
-        Device holderDied = fixture.device(Channel.VENDOR_B, "tok");
+        Device finishedByHolder = fixture.device(Channel.XIAOMI, "tok");
+        Device holderDied = fixture.device(Channel.XIAOMI, "tok");
         fixture.traceRow(20, finishedByHolder, "u:1", "queued");
         fixture.traceRow(21, holderDied, "u:2", "queued");
         // another replica claimed both and is sending them (a rebalance gave the records to this worker too)
@@ -136,9 +136,9 @@ class OfflinePushDispatchTest {
                 + " now() + interval '1 minute' where app_id = ? and msg_id = 20", fixture.appId);
         fixture.execute("update offline_push_trace set state = 'sending', owner = 'other-replica', lease_until ="
                 + " now() + interval '2 seconds' where app_id = ? and msg_id = 21", fixture.appId);
-        fixture.sendOffline(20, "u:1", Channel.VENDOR_B, chatMessage(20, "u:1", "1"),
+        fixture.sendOffline(20, "u:1", Channel.XIAOMI, chatMessage(20, "u:1", "1"),
                 List.of(finishedByHolder.target()));
-        fixture.sendOffline(21, "u:2", Channel.VENDOR_B, chatMessage(21, "u:2", "1"), List.of(holderDied.target()));
+        fixture.sendOffline(21, "u:2", Channel.XIAOMI, chatMessage(21, "u:2", "1"), List.of(holderDied.target()));
         Thread.sleep(1_000);
         assertEquals(0, deliveries(finishedByHolder), "not sent while the holder's lease stands");
         assertEquals(0, deliveries(holderDied), "not sent while the holder's lease stands");
@@ -151,21 +151,21 @@ class OfflinePushDispatchTest {
         fixture.awaitTrace(21, holderDied, "sent");
         assertNotEquals("other-replica", fixture.trace(21, holderDied, "owner"));
         assertEquals(1, deliveries(holderDied));
-        WorkerFixture.awaitConsumed(Channel.VENDOR_B.topic(), "push-worker.vendor_b");
+        WorkerFixture.awaitConsumed(Channel.XIAOMI.topic(), "push-worker.vendor_b");
         assertEquals(0, deliveries(finishedByHolder), "the row its holder finished is not sent again");
-        assertEquals(1, fixture.daily(Channel.VENDOR_B, "sent"), "only the taken-over device counts here");
+        assertEquals(1, fixture.daily(Channel.XIAOMI, "sent"), "only the taken-over device counts here");
     }
 
     @Test
     void aRecordPartlyHeldByADeadWorkerSendsItsOwnDevicesAndTakesTheOthersOverAfterTheLease() throws Exception {
-        Device queued = fixture.device(Channel.VENDOR_B, "tok");
-        Device heldByDead = fixture.device(Channel.VENDOR_B, "tok");
+        Device queued = fixture.device(Channel.XIAOMI, "tok");
+        Device heldByDead = fixture.device(Channel.XIAOMI, "tok");
         fixture.traceRow(30, queued, "g:9", "queued");
         fixture.traceRow(30, heldByDead, "g:9", "queued");
         fixture.execute("update offline_push_trace set state = 'sending', owner = 'dead-replica', lease_until ="
                 + " now() + interval '2 seconds' where app_id = ? and msg_id = 30 and device_id = ?", fixture.appId,
                 heldByDead.deviceId());
-        fixture.sendOffline(30, "g:9", Channel.VENDOR_B, chatMessage(30, "g:9", "1"),
+        fixture.sendOffline(30, "g:9", Channel.XIAOMI, chatMessage(30, "g:9", "1"),
                 List.of(queued.target(), heldByDead.target()));
         fixture.awaitTrace(30, queued, "sent");
         assertEquals(1, deliveries(queued));
@@ -173,15 +173,15 @@ class OfflinePushDispatchTest {
         fixture.awaitTrace(30, heldByDead, "sent");
         assertEquals(1, deliveries(heldByDead));
         assertEquals(1, deliveries(queued), "the device sent first is not sent again");
-        assertEquals(2, fixture.daily(Channel.VENDOR_B, "sent"));
+        assertEquals(2, fixture.daily(Channel.XIAOMI, "sent"));
     }
 
     @Test
     void aTokenTheProviderRefusesEndsRejectedWithTheReasonIsUnboundAndCounted() throws Exception {
-        for (Channel channel : List.of(Channel.VENDOR_B, Channel.IOS)) {
+        for (Channel channel : List.of(Channel.XIAOMI, Channel.APNS)) {
             Device good = fixture.device(channel, "tok");
             Device invalid = fixture.device(channel, Faults.INVALID_PREFIX);
-            long msgId = channel == Channel.IOS ? 31 : 30;
+            long msgId = channel == Channel.APNS ? 31 : 30;
             fixture.traceRow(msgId, good, "u:3", "queued");
             fixture.traceRow(msgId, invalid, "u:3", "queued");
             fixture.sendOffline(msgId, "u:3", channel, chatMessage(msgId, "u:3", "1"),
@@ -192,7 +192,7 @@ class OfflinePushDispatchTest {
             assertNotNull(reason, channel + ": the provider's reason");
             assertTrue(!reason.isBlank() && !reason.equals("no answer recorded") && !reason.equals("unknown"),
                     channel + " reason " + reason);
-            if (channel == Channel.VENDOR_B) {
+            if (channel == Channel.XIAOMI) {
                 // Xiaomi names the refused regids of a partly valid request in bad_regids (docs/channels/vendor_b.md)
                 assertEquals("bad_regids", reason);
             }
@@ -209,9 +209,9 @@ class OfflinePushDispatchTest {
 
     @Test
     void eachDevicesUnreadCountReachesTheBadgeChannelsAsSet() throws Exception {
-        Device ios = fixture.device(Channel.IOS, "tok");
-        Device otherIos = fixture.device(Channel.IOS, "tok");
-        Device cloud = fixture.device(Channel.CLOUD, "tok");
+        Device ios = fixture.device(Channel.APNS, "tok");
+        Device otherIos = fixture.device(Channel.APNS, "tok");
+        Device cloud = fixture.device(Channel.FCM, "tok");
         // a badge counter from earlier task pushes is neither raised nor read: the unread count is the badge
         fixture.execute("insert into push_device_badges (device_id, badge) values (?, 40)", ios.deviceId());
         for (Device device : List.of(ios, otherIos, cloud)) {
@@ -220,18 +220,18 @@ class OfflinePushDispatchTest {
         // one record for two members whose notification reads the same: each with their own unread count
         ObjectNode toIos = chatMessage(40, "g:5", "1");
         toIos.putObject("badges").put(Long.toString(ios.deviceId()), 7).put(Long.toString(otherIos.deviceId()), 12);
-        fixture.sendOffline(40, "g:5", Channel.IOS, toIos, List.of(ios.target(), otherIos.target()));
+        fixture.sendOffline(40, "g:5", Channel.APNS, toIos, List.of(ios.target(), otherIos.target()));
         ObjectNode toCloud = chatMessage(40, "g:5", "1");
         toCloud.putObject("badges").put(Long.toString(cloud.deviceId()), 9);
-        fixture.sendOffline(40, "g:5", Channel.CLOUD, toCloud, List.of(cloud.target()));
+        fixture.sendOffline(40, "g:5", Channel.FCM, toCloud, List.of(cloud.target()));
         for (Device device : List.of(ios, otherIos, cloud)) {
             fixture.awaitTrace(40, device, "sent");
         }
-        String apns = lastRequestTo(Channel.IOS, ios.token());
+        String apns = lastRequestTo(Channel.APNS, ios.token());
         assertTrue(apns.contains("\"badge\":7"), apns);
-        String otherApns = lastRequestTo(Channel.IOS, otherIos.token());
+        String otherApns = lastRequestTo(Channel.APNS, otherIos.token());
         assertTrue(otherApns.contains("\"badge\":12"), otherApns);
-        String fcm = lastRequestTo(Channel.CLOUD, cloud.token());
+        String fcm = lastRequestTo(Channel.FCM, cloud.token());
         assertTrue(fcm.contains("\"notification_count\":9"), fcm);
         assertEquals(40, fixture.intValue("select badge from push_device_badges where device_id = ?",
                 ios.deviceId()), "the task badge counter is left alone");

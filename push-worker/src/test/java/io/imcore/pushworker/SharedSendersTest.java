@@ -49,16 +49,16 @@ class SharedSendersTest {
         // each bucket holds 0.1 deliveries: either batch waits 9 s for its one delivery, one per consumer, so both
         // wait at once (two batches of one channel might come in two polls, the second after the first is done)
         long paced = fixture.task(2);
-        Device first = fixture.device(Channel.VENDOR_C, "tok");
-        Device second = fixture.device(Channel.VENDOR_E, "tok");
-        fixture.send(paced, 0, Channel.VENDOR_C, fixture.message("paced", "+1"), null, List.of(first.target()));
-        fixture.send(paced, 1, Channel.VENDOR_E, fixture.message("paced", "+1"), null, List.of(second.target()));
+        Device first = fixture.device(Channel.OPPO, "tok");
+        Device second = fixture.device(Channel.MEIZU, "tok");
+        fixture.send(paced, 0, Channel.OPPO, fixture.message("paced", "+1"), null, List.of(first.target()));
+        fixture.send(paced, 1, Channel.MEIZU, fixture.message("paced", "+1"), null, List.of(second.target()));
         Eventually.until(Duration.ofSeconds(30), "both paced batches claimed", () -> fixture.intValue(
                 "select count(*) from push_worker_batches where task_id = ? and state = 'sending'", paced) == 2);
 
         long other = fixture.task(1);
-        Device device = fixture.device(Channel.VENDOR_D, "tok");
-        fixture.send(other, 0, Channel.VENDOR_D, fixture.message("not paced", "+1"), null, List.of(device.target()));
+        Device device = fixture.device(Channel.VIVO, "tok");
+        fixture.send(other, 0, Channel.VIVO, fixture.message("not paced", "+1"), null, List.of(device.target()));
         fixture.awaitState(other, "done");
         assertEquals(1, simulators.get("vendor_d").recorder().deliveriesTo(device.token()));
         assertEquals(0, simulators.get("vendor_c").recorder().deliveriesTo(first.token())
@@ -66,7 +66,7 @@ class SharedSendersTest {
                 "vendor_d was sent while both paced batches still waited for their rate limit");
 
         fixture.awaitState(paced, "done");
-        assertEquals(1, fixture.count(paced, Channel.VENDOR_C, "sent"));
-        assertEquals(1, fixture.count(paced, Channel.VENDOR_E, "sent"));
+        assertEquals(1, fixture.count(paced, Channel.OPPO, "sent"));
+        assertEquals(1, fixture.count(paced, Channel.MEIZU, "sent"));
     }
 }

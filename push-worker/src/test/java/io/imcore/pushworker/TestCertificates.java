@@ -43,14 +43,14 @@ final class TestCertificates {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
-        insert(c, appId, Channel.IOS, 1, "ABCDE12345.com.example.chat", "KEY1234567", "", p8);
-        insert(c, appId, Channel.IOS, 0, "ABCDE12345.com.example.chat", "KEY1234567", "", p8);
-        insert(c, appId, Channel.CLOUD, 1, "", "", "", serviceAccount);
-        insert(c, appId, Channel.VENDOR_A, 1, "10086", "", "huawei-secret", "");
-        insert(c, appId, Channel.VENDOR_B, 1, "com.example.chat", "", "xiaomi-secret", "");
-        insert(c, appId, Channel.VENDOR_C, 1, "", "oppo-key", "oppo-master-secret", "");
-        insert(c, appId, Channel.VENDOR_D, 1, "10010", "vivo-key", "vivo-secret", "");
-        insert(c, appId, Channel.VENDOR_E, 1, "110000", "", "meizu-secret", "");
+        insert(c, appId, Channel.APNS, 1, "ABCDE12345.com.example.chat", "KEY1234567", "", p8);
+        insert(c, appId, Channel.APNS, 0, "ABCDE12345.com.example.chat", "KEY1234567", "", p8);
+        insert(c, appId, Channel.FCM, 1, "", "", "", serviceAccount);
+        insert(c, appId, Channel.HUAWEI, 1, "10086", "", "huawei-secret", "");
+        insert(c, appId, Channel.XIAOMI, 1, "com.example.chat", "", "xiaomi-secret", "");
+        insert(c, appId, Channel.OPPO, 1, "", "oppo-key", "oppo-master-secret", "");
+        insert(c, appId, Channel.VIVO, 1, "10010", "vivo-key", "vivo-secret", "");
+        insert(c, appId, Channel.MEIZU, 1, "110000", "", "meizu-secret", "");
     }
 
     private static void insert(Connection c, String appId, Channel channel, int environment, String providerAppId,

@@ -42,8 +42,8 @@ class WorkerCrashIT {
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
-    private static final List<Channel> CHANNELS = List.of(Channel.IOS, Channel.CLOUD, Channel.VENDOR_A,
-            Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D, Channel.VENDOR_E);
+    private static final List<Channel> CHANNELS = List.of(Channel.APNS, Channel.FCM, Channel.HUAWEI,
+            Channel.XIAOMI, Channel.OPPO, Channel.VIVO, Channel.MEIZU);
     private static final int DEVICES_PER_CHANNEL = 3_000;
     private static final int BATCH = 500;
     private static final int BATCHES = CHANNELS.size() * DEVICES_PER_CHANNEL / BATCH;

@@ -1,7 +1,8 @@
 package io.imcore.common.push;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -10,30 +11,35 @@ import java.util.stream.Collectors;
 /**
  * The eight push channels (decisions.md section 5), with the certificate provider number of api.md 4.5.1 where the
  * channel has one (svcpush is our own live connection: no provider, no certificate). Each has its Kafka topic.
+ * The constants are named for the provider; the API's name for the channel is the wire name.
  */
 public enum Channel {
-    IOS(1),
-    CLOUD(7),
-    VENDOR_A(2),
-    VENDOR_B(3),
-    VENDOR_C(6),
-    VENDOR_D(5),
-    VENDOR_E(4),
-    SVCPUSH(0);
+    APNS("ios", 1, "IOS"),
+    FCM("cloud", 7, "CLOUD"),
+    HUAWEI("vendor_a", 2, "VENDOR_A"),
+    XIAOMI("vendor_b", 3, "VENDOR_B"),
+    OPPO("vendor_c", 6, "VENDOR_C"),
+    VIVO("vendor_d", 5, "VENDOR_D"),
+    MEIZU("vendor_e", 4, "VENDOR_E"),
+    SVCPUSH("svcpush", 0, "SVCPUSH");
 
     /** Looked up once per token row and per routed device in an expansion: no copy of values(), no new strings. */
     private static final Map<String, Channel> BY_WIRE_NAME =
             Arrays.stream(values()).collect(Collectors.toUnmodifiableMap(Channel::wireName, Function.identity()));
 
-    private final int provider;
     private final String wireName;
+    private final int provider;
+    /** The constant's name before the constants were named for the providers: stored push requests hold it. */
+    private final String storedName;
 
-    Channel(int provider) {
+    Channel(String wireName, int provider, String storedName) {
+        this.wireName = wireName;
         this.provider = provider;
-        this.wireName = name().toLowerCase(Locale.ROOT);
+        this.storedName = storedName;
     }
 
-    /** The name used in the API, config keys, topics and metrics. */
+    /** The name used in the API, config keys, topics, metrics and stored push requests. */
+    @JsonValue
     public String wireName() {
         return wireName;
     }
@@ -58,6 +64,15 @@ public enum Channel {
 
     public static Optional<Channel> fromWireName(String name) {
         return name == null ? Optional.empty() : Optional.ofNullable(BY_WIRE_NAME.get(name));
+    }
+
+    /** Reads a stored push request's channel: its wire name, or the constant name requests were stored with before. */
+    @JsonCreator
+    public static Channel fromStored(String name) {
+        return fromWireName(name).orElseGet(() -> Arrays.stream(values())
+                .filter(channel -> channel.storedName.equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown channel " + name)));
     }
 
     public static Optional<Channel> fromProvider(int provider) {

@@ -41,24 +41,24 @@ class ProviderFields {
     /** Refuses, with 10002 naming the field, what the provider's server API could not work with (absent = empty). */
     void check(Channel channel, String appId, String appKey, String appSecret, String certificate) {
         switch (channel) {
-            case IOS -> checkApns(appId, appKey, appSecret, certificate);
-            case CLOUD -> checkFcmServiceAccount(certificate);
-            case VENDOR_A, VENDOR_E -> {
+            case APNS -> checkApns(appId, appKey, appSecret, certificate);
+            case FCM -> checkFcmServiceAccount(certificate);
+            case HUAWEI, MEIZU -> {
                 required(channel, "app_id", appId);
                 required(channel, "app_secret", appSecret);
             }
-            case VENDOR_B -> {
+            case XIAOMI -> {
                 required(channel, "app_id", appId);
                 if (!ANDROID_PACKAGE.matcher(appId).matches()) {
                     throw ApiException.badParameter("app_id", "must be the Android package name (com.example.app)");
                 }
                 required(channel, "app_secret", appSecret);
             }
-            case VENDOR_C -> {
+            case OPPO -> {
                 required(channel, "app_key", appKey);
                 required(channel, "app_secret", appSecret);
             }
-            case VENDOR_D -> {
+            case VIVO -> {
                 required(channel, "app_id", appId);
                 required(channel, "app_key", appKey);
                 required(channel, "app_secret", appSecret);
@@ -68,13 +68,13 @@ class ProviderFields {
 
     /** Token auth (.p8 key, app_key = key id) or certificate auth (base64 PKCS#12, app_secret = its password). */
     private void checkApns(String appId, String appKey, String appSecret, String certificate) {
-        required(Channel.IOS, "app_id", appId);
+        required(Channel.APNS, "app_id", appId);
         if (!APPLE_APP_ID.matcher(appId).matches()) {
             throw ApiException.badParameter("app_id", "must be the Apple App ID: <Team ID>.<bundle id>");
         }
-        required(Channel.IOS, "certificate", certificate);
+        required(Channel.APNS, "certificate", certificate);
         if (certificate.strip().startsWith(PEM_PRIVATE_KEY)) {
-            required(Channel.IOS, "app_key", appKey);
+            required(Channel.APNS, "app_key", appKey);
             if (!APPLE_KEY_ID.matcher(appKey).matches()) {
                 throw ApiException.badParameter("app_key", "must be the 10-character APNs key id");
             }
@@ -124,7 +124,7 @@ class ProviderFields {
     }
 
     private void checkFcmServiceAccount(String certificate) {
-        required(Channel.CLOUD, "certificate", certificate);
+        required(Channel.FCM, "certificate", certificate);
         JsonNode account;
         try {
             account = json.readTree(certificate);

@@ -26,7 +26,7 @@ final class Router {
 
     /** An iOS device uses ios; any other the first channel of the sequence it holds a token for. */
     static OsRoute osRoute(DeviceRow device, List<Channel> osSequence) {
-        OsRoute ios = device.osRoutes().get(Channel.IOS);
+        OsRoute ios = device.osRoutes().get(Channel.APNS);
         if (ios != null) {
             return ios;
         }

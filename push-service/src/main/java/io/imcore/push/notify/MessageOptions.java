@@ -71,18 +71,18 @@ public final class MessageOptions {
 
     /** What a push may set in {@code message.<channel>} beyond the android fields (vendor_b's channel_id is one). */
     private static final Map<Channel, List<Option>> PUSH_OPTIONS = Map.of(
-            Channel.VENDOR_A, List.of(HUAWEI_CATEGORY),
-            Channel.VENDOR_C, List.of(OPPO_CATEGORY, OPPO_NOTIFY_LEVEL),
-            Channel.VENDOR_D, List.of(VIVO_CATEGORY, VIVO_CLASSIFICATION),
-            Channel.VENDOR_E, List.of(MEIZU_NOTICE_MSG_TYPE));
+            Channel.HUAWEI, List.of(HUAWEI_CATEGORY),
+            Channel.OPPO, List.of(OPPO_CATEGORY, OPPO_NOTIFY_LEVEL),
+            Channel.VIVO, List.of(VIVO_CATEGORY, VIVO_CLASSIFICATION),
+            Channel.MEIZU, List.of(MEIZU_NOTICE_MSG_TYPE));
 
     /** What a certificate's message_defaults may hold per channel; ios and cloud have none. */
     private static final Map<Channel, List<Option>> DEFAULT_OPTIONS = Map.of(
-            Channel.VENDOR_A, List.of(HUAWEI_CATEGORY),
-            Channel.VENDOR_B, List.of(XIAOMI_CHANNEL_ID),
-            Channel.VENDOR_C, List.of(OPPO_CATEGORY, OPPO_NOTIFY_LEVEL),
-            Channel.VENDOR_D, List.of(VIVO_CATEGORY, VIVO_CLASSIFICATION, VIVO_RECEIPT_ID),
-            Channel.VENDOR_E, List.of(MEIZU_NOTICE_MSG_TYPE));
+            Channel.HUAWEI, List.of(HUAWEI_CATEGORY),
+            Channel.XIAOMI, List.of(XIAOMI_CHANNEL_ID),
+            Channel.OPPO, List.of(OPPO_CATEGORY, OPPO_NOTIFY_LEVEL),
+            Channel.VIVO, List.of(VIVO_CATEGORY, VIVO_CLASSIFICATION, VIVO_RECEIPT_ID),
+            Channel.MEIZU, List.of(MEIZU_NOTICE_MSG_TYPE));
 
     private MessageOptions() {
     }
@@ -141,12 +141,12 @@ public final class MessageOptions {
     }
 
     private static void checkCombinations(Channel channel, ObjectNode options, String path, boolean passThrough) {
-        if (channel == Channel.VENDOR_A && HUAWEI_PASS_THROUGH_ONLY.equals(options.path("category").textValue())
+        if (channel == Channel.HUAWEI && HUAWEI_PASS_THROUGH_ONLY.equals(options.path("category").textValue())
                 && !passThrough) {
             throw ApiException.badParameter(path + ".category", HUAWEI_PASS_THROUGH_ONLY
                     + " is for pass-through (cmd) messages only");
         }
-        if (channel == Channel.VENDOR_D && options.has("category")) {
+        if (channel == Channel.VIVO && options.has("category")) {
             String category = options.get("category").textValue();
             int implied = VIVO_SYSTEM_CATEGORIES.contains(category) ? VIVO_SYSTEM : VIVO_OPERATIONAL;
             if (options.has("classification") && options.get("classification").intValue() != implied) {

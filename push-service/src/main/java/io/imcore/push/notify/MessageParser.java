@@ -39,7 +39,7 @@ final class MessageParser {
 
     /** The OS channels that take the android settings, in the order of the normalized {@code channels} object. */
     static final List<Channel> ANDROID_CHANNELS = List.of(
-            Channel.CLOUD, Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D, Channel.VENDOR_E);
+            Channel.FCM, Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO, Channel.VIVO, Channel.MEIZU);
 
     private static final Set<String> TYPES = Set.of("text", "image", "cmd");
     private static final Set<String> IMAGE_SUFFIXES = Set.of(".jpg", ".jpeg", ".png");
@@ -227,7 +227,7 @@ final class MessageParser {
                 effective.remove("intent");
             }
             if (!effective.isEmpty()) {
-                if (channel == Channel.VENDOR_D) {
+                if (channel == Channel.VIVO) {
                     effective.put("push_mode", effective.path("push_mode").asInt(0));
                 }
                 channels.set(channel.wireName(), effective);
@@ -256,9 +256,9 @@ final class MessageParser {
             throw ApiException.badParameter(path + ".intent", "must name the component as <package>/<activity>");
         }
         putIfSet(settings, "intent", intent);
-        if (channel == Channel.VENDOR_A) {
+        if (channel == Channel.HUAWEI) {
             putIfSet(settings, "badge_class", nonEmptyString(given, "badge_class", path + ".badge_class"));
-        } else if (channel == Channel.VENDOR_D) {
+        } else if (channel == Channel.VIVO) {
             putFlag(settings, given, "push_mode", path);
         }
         if (channel != null) {

@@ -33,11 +33,11 @@ public class NotifyParser {
 
     /** What {@code ups} stands for (api.md 4.5.2): the domestic phone-maker group. */
     static final List<Channel> UPS =
-            List.of(Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D, Channel.VENDOR_E);
+            List.of(Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO, Channel.VIVO, Channel.MEIZU);
 
     /** The default [ups, cloud], expanded. */
     static final List<Channel> DEFAULT_SEQUENCE = List.of(
-            Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D, Channel.VENDOR_E, Channel.CLOUD);
+            Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO, Channel.VIVO, Channel.MEIZU, Channel.FCM);
 
     private static final String AUDIENCE_FORMS = "the string all or an object with exactly one of tag, alias, user_id, "
             + "push_token";
@@ -157,7 +157,7 @@ public class NotifyParser {
             } else {
                 // ios is never listed: iOS devices always use ios (decisions.md 5); svcpush is not an OS channel
                 sequence.add(Channel.fromWireName(name)
-                        .filter(channel -> channel != Channel.IOS && channel != Channel.SVCPUSH)
+                        .filter(channel -> channel != Channel.APNS && channel != Channel.SVCPUSH)
                         .orElseThrow(() -> ApiException.badParameter(elementPath,
                                 "must be one of ups, cloud, vendor_a, vendor_b, vendor_c, vendor_d, vendor_e")));
             }

@@ -47,8 +47,8 @@ public class OfflinePushPlanner {
     static final String SENDER_OPTED_OUT = "sender_opted_out";
 
     /** The OS channel of a device without an ios token: the default ospush_sequence ({@code [ups, cloud]}). */
-    private static final List<Channel> ANDROID_SEQUENCE = List.of(Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C,
-            Channel.VENDOR_D, Channel.VENDOR_E, Channel.CLOUD);
+    private static final List<Channel> ANDROID_SEQUENCE = List.of(Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO,
+            Channel.VIVO, Channel.MEIZU, Channel.FCM);
     private static final int MAX_BADGE = 99999;
 
     private final OfflinePushStore store;
@@ -235,7 +235,7 @@ public class OfflinePushPlanner {
 
     /** ios when the device has an ios token, else the first Android channel of the default sequence it has. */
     private static OsRoute osRoute(Device device) {
-        OsRoute ios = device.routes().get(Channel.IOS);
+        OsRoute ios = device.routes().get(Channel.APNS);
         if (ios != null) {
             return ios;
         }

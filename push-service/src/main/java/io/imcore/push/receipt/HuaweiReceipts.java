@@ -17,7 +17,7 @@ public class HuaweiReceipts implements ReceiptFormat {
 
     @Override
     public Channel channel() {
-        return Channel.VENDOR_A;
+        return Channel.HUAWEI;
     }
 
     @Override

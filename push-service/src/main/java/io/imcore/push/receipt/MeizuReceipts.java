@@ -26,7 +26,7 @@ public class MeizuReceipts implements ReceiptFormat {
 
     @Override
     public Channel channel() {
-        return Channel.VENDOR_E;
+        return Channel.MEIZU;
     }
 
     @Override

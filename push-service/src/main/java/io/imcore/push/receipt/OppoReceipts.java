@@ -17,7 +17,7 @@ public class OppoReceipts implements ReceiptFormat {
 
     @Override
     public Channel channel() {
-        return Channel.VENDOR_C;
+        return Channel.OPPO;
     }
 
     @Override

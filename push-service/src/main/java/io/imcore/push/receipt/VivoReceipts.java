@@ -23,7 +23,7 @@ public class VivoReceipts implements ReceiptFormat {
 
     @Override
     public Channel channel() {
-        return Channel.VENDOR_D;
+        return Channel.VIVO;
     }
 
     @Override

@@ -20,7 +20,7 @@ public class XiaomiReceipts implements ReceiptFormat {
 
     @Override
     public Channel channel() {
-        return Channel.VENDOR_B;
+        return Channel.XIAOMI;
     }
 
     @Override

@@ -46,8 +46,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(InfrastructureResource.class)
 class FanoutTest {
 
-    private static final List<Channel> UPS_THEN_CLOUD = List.of(Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C,
-            Channel.VENDOR_D, Channel.VENDOR_E, Channel.CLOUD);
+    private static final List<Channel> UPS_THEN_CLOUD = List.of(Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO,
+            Channel.VIVO, Channel.MEIZU, Channel.FCM);
 
     @Inject
     Database database;
@@ -90,12 +90,12 @@ class FanoutTest {
         assertEquals(TaskState.DISPATCHING, stats.state());
         assertEquals(5, stats.devicesExpanded());
         assertEquals(Map.of("ios", 1, "vendor_a", 1, "cloud", 1, "svcpush", 1), targets(stats));
-        PushBatch ios = single(batches(task, Channel.IOS, 1));
+        PushBatch ios = single(batches(task, Channel.APNS, 1));
         assertEquals("apns-1", ios.targets().get(0).token());
         assertEquals("ios-prod", ios.targets().get(0).notifierName());
         assertEquals(api.deviceId(iphone), ios.targets().get(0).deviceId());
-        assertEquals("hms-1", single(batches(task, Channel.VENDOR_A, 1)).targets().get(0).token());
-        assertEquals("fcm-1", single(batches(task, Channel.CLOUD, 1)).targets().get(0).token());
+        assertEquals("hms-1", single(batches(task, Channel.HUAWEI, 1)).targets().get(0).token());
+        assertEquals("fcm-1", single(batches(task, Channel.FCM, 1)).targets().get(0).token());
         PushBatch.Target live = single(batches(task, Channel.SVCPUSH, 1)).targets().get(0);
         assertEquals(bob, live.userId());
         assertEquals(2, live.deviceSn());
@@ -130,7 +130,7 @@ class FanoutTest {
         long task = accept(Audience.all(), Strategy.OSPUSH_ONLY, UPS_THEN_CLOUD, null, null);
 
         assertEquals(Map.of("vendor_c", 1), targets(awaitFinished(task)));
-        assertEquals("oppo-1", single(batches(task, Channel.VENDOR_C, 1)).targets().get(0).token());
+        assertEquals("oppo-1", single(batches(task, Channel.OPPO, 1)).targets().get(0).token());
     }
 
     @Test
@@ -145,11 +145,11 @@ class FanoutTest {
         String vendorOnly = api.newDevice(alice, 3);
         api.bindToken(vendorOnly, "vendor_e", "meizu-1");
 
-        long task = accept(Audience.all(), Strategy.OSPUSH_ONLY, List.of(Channel.CLOUD), null, null);
+        long task = accept(Audience.all(), Strategy.OSPUSH_ONLY, List.of(Channel.FCM), null, null);
 
         assertEquals(Map.of("cloud", 1, "ios", 1), targets(awaitFinished(task)),
                 "cloud comes first; vendor_e is not in the sequence; ios is not subject to it");
-        assertEquals("fcm-2", single(batches(task, Channel.CLOUD, 1)).targets().get(0).token());
+        assertEquals("fcm-2", single(batches(task, Channel.FCM, 1)).targets().get(0).token());
     }
 
     @Test
@@ -238,8 +238,8 @@ class FanoutTest {
 
         assertEquals(Map.of("vendor_a", 17, "cloud", 17), targets(stats));
         assertEquals(34, stats.devicesExpanded());
-        List<PushBatch> vendor = batches(task, Channel.VENDOR_A, Integer.MAX_VALUE);
-        List<PushBatch> cloud = batches(task, Channel.CLOUD, Integer.MAX_VALUE);
+        List<PushBatch> vendor = batches(task, Channel.HUAWEI, Integer.MAX_VALUE);
+        List<PushBatch> cloud = batches(task, Channel.FCM, Integer.MAX_VALUE);
         assertEquals(vendorDevices, deviceIds(vendor));
         assertEquals(17, vendor.stream().mapToInt(b -> b.targets().size()).sum(), "no device twice");
         assertEquals(cloudDevices, deviceIds(cloud));

@@ -44,8 +44,8 @@ class NotifyParserTest {
         assertEquals(Audience.all(), request.audience());
         assertNull(request.requestId());
         assertEquals(Strategy.COMBINED, request.strategy());
-        assertEquals(List.of(Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D, Channel.VENDOR_E,
-                Channel.CLOUD), request.osSequence(), "default [ups, cloud], expanded");
+        assertEquals(List.of(Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO, Channel.VIVO, Channel.MEIZU,
+                Channel.FCM), request.osSequence(), "default [ups, cloud], expanded");
         assertJson("{'type':'text','title':'Hello','body':'World','badge':'+1','channels':{}}", request.message());
         assertNull(request.showBeginTime());
         assertNull(request.showEndTime());
@@ -62,8 +62,8 @@ class NotifyParserTest {
         assertEquals(new Audience(Audience.Form.PUSH_TOKEN, List.of("t1", "t2"), List.of()), request.audience());
         assertEquals("r-1", request.requestId());
         assertEquals(Strategy.OSPUSH_ONLY, request.strategy());
-        assertEquals(List.of(Channel.CLOUD, Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D,
-                Channel.VENDOR_E), request.osSequence());
+        assertEquals(List.of(Channel.FCM, Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO, Channel.VIVO,
+                Channel.MEIZU), request.osSequence());
         assertEquals("https://cdn.example/a/b.PNG?v=2", request.attachmentUrl());
         assertJson("{'type':'image','title':'T','body':'B','badge':'+2',"
                 + "'attachment_url':'https://cdn.example/a/b.PNG?v=2','channels':{}}", request.message());
@@ -196,11 +196,11 @@ class NotifyParserTest {
         assertEquals(Strategy.COMBINED, parser.parse(withSetting("{'distribution_strategy':''}")).strategy());
         assertEquals(Strategy.SVCPUSH_ONLY,
                 parser.parse(withSetting("{'distribution_strategy':'svcpush_only'}")).strategy());
-        assertEquals(List.of(Channel.VENDOR_C, Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_D, Channel.VENDOR_E,
-                        Channel.CLOUD),
+        assertEquals(List.of(Channel.OPPO, Channel.HUAWEI, Channel.XIAOMI, Channel.VIVO, Channel.MEIZU,
+                        Channel.FCM),
                 parser.parse(withSetting("{'ospush_sequence':['vendor_c','ups','cloud','cloud','vendor_a']}"))
                         .osSequence());
-        assertEquals(List.of(Channel.VENDOR_E),
+        assertEquals(List.of(Channel.MEIZU),
                 parser.parse(withSetting("{'ospush_sequence':['vendor_e']}")).osSequence());
     }
 

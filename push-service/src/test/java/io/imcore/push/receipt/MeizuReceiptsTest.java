@@ -26,7 +26,7 @@ class MeizuReceiptsTest {
     void parsesDeliveriesAndLeavesOutClicks() {
         String cb = "{\"c2ee5c3b-1\":{\"param\":\"4343\",\"type\":1,\"targets\":[\"r1\",\"r2\"]},"
                 + "\"c2ee5c3b-2\":{\"param\":\"4343\",\"type\":2,\"targets\":[\"r1\"]}}";
-        assertEquals(Channel.VENDOR_E, format.channel());
+        assertEquals(Channel.MEIZU, format.channel());
         assertEquals(List.of(new TokenReceipt(4343, "r1"), new TokenReceipt(4343, "r2")),
                 format.parse("application/x-www-form-urlencoded;charset=UTF-8", form(cb)));
         // the cb JSON posted as the body itself

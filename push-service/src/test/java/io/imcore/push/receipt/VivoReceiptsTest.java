@@ -20,7 +20,7 @@ class VivoReceiptsTest {
     void parsesTheCallbackBody() {
         String body = "{\"600000001\":{\"param\":\"4242\",\"targets\":\"r1,r2\"},"
                 + "\"600000002\":{\"param\":\"7\",\"targets\":\"r3\"}}";
-        assertEquals(Channel.VENDOR_D, format.channel());
+        assertEquals(Channel.VIVO, format.channel());
         assertEquals(List.of(new TokenReceipt(4242, "r1"), new TokenReceipt(4242, "r2"), new TokenReceipt(7, "r3")),
                 format.parse("application/json", body));
     }

@@ -102,7 +102,7 @@ class NotifyEndpointTest {
         });
         JsonPath request = JsonPath.from(stored);
         assertEquals(List.of(5, 6), request.getList("audience.user_ids"));
-        assertEquals(List.of("CLOUD", "VENDOR_A", "VENDOR_B", "VENDOR_C", "VENDOR_D", "VENDOR_E"),
+        assertEquals(List.of("cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e"),
                 request.getList("os_sequence"));
         assertEquals("+1", request.getString("message.badge"));
         assertEquals("text", request.getString("message.type"));
@@ -252,8 +252,8 @@ class NotifyEndpointTest {
     @Test
     void aPushsMessageOptionsReachEachChannelsRecord() throws IOException {
         long alice = api.newUser();
-        List<Channel> vendors = List.of(Channel.VENDOR_A, Channel.VENDOR_B, Channel.VENDOR_C, Channel.VENDOR_D,
-                Channel.VENDOR_E);
+        List<Channel> vendors = List.of(Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO, Channel.VIVO,
+                Channel.MEIZU);
         for (int i = 0; i < vendors.size(); i++) {
             api.bindToken(api.newDevice(alice, i + 1), vendors.get(i).wireName(), "token-" + i);
         }
@@ -264,11 +264,11 @@ class NotifyEndpointTest {
                 + "\"vendor_e\":{\"notice_msg_type\":1}}}");
 
         Map<Channel, String> expected = Map.of(
-                Channel.VENDOR_A, "{\"category\":\"IM\"}",
-                Channel.VENDOR_B, "{\"channel_id\":\"105411\"}",
-                Channel.VENDOR_C, "{\"category\":\"IM\",\"notify_level\":16}",
-                Channel.VENDOR_D, "{\"category\":\"IM\",\"classification\":1,\"push_mode\":0}",
-                Channel.VENDOR_E, "{\"notice_msg_type\":1}");
+                Channel.HUAWEI, "{\"category\":\"IM\"}",
+                Channel.XIAOMI, "{\"channel_id\":\"105411\"}",
+                Channel.OPPO, "{\"category\":\"IM\",\"notify_level\":16}",
+                Channel.VIVO, "{\"category\":\"IM\",\"classification\":1,\"push_mode\":0}",
+                Channel.MEIZU, "{\"notice_msg_type\":1}");
         for (Channel channel : vendors) {
             List<ConsumerRecord<String, String>> records = TopicReader.await(channel.topic(),
                     r -> r.key().startsWith(taskId + ":"), 1, Duration.ofSeconds(20));

@@ -115,7 +115,7 @@ class TaskCreationTransactionTest {
 
     /** A request scheduled far ahead, so the running expander leaves its task alone. */
     private PushRequest request(String requestId) {
-        return new PushRequest(Audience.all(), requestId, Strategy.OSPUSH_ONLY, List.of(Channel.CLOUD),
+        return new PushRequest(Audience.all(), requestId, Strategy.OSPUSH_ONLY, List.of(Channel.FCM),
                 mapper.createObjectNode().put("type", "text").put("title", "t").put("body", "b"),
                 System.currentTimeMillis() / 1000 + 86_400, null, null);
     }

@@ -31,13 +31,13 @@ public class AdapterRegistry {
         for (Channel channel : Channel.values()) {
             ChannelSettings settings = settings(channel, config);
             adapters.put(channel, switch (channel) {
-                case IOS -> new ApnsAdapter(settings);
-                case CLOUD -> new FcmAdapter(settings);
-                case VENDOR_A -> new HuaweiAdapter(settings);
-                case VENDOR_B -> new XiaomiAdapter(settings);
-                case VENDOR_C -> new OppoAdapter(settings);
-                case VENDOR_D -> new VivoAdapter(settings);
-                case VENDOR_E -> new MeizuAdapter(settings);
+                case APNS -> new ApnsAdapter(settings);
+                case FCM -> new FcmAdapter(settings);
+                case HUAWEI -> new HuaweiAdapter(settings);
+                case XIAOMI -> new XiaomiAdapter(settings);
+                case OPPO -> new OppoAdapter(settings);
+                case VIVO -> new VivoAdapter(settings);
+                case MEIZU -> new MeizuAdapter(settings);
                 case SVCPUSH -> new SvcpushAdapter(settings, platformKey.orElse(""));
             });
         }

@@ -50,7 +50,7 @@ public class BatchDispatcher {
      * only with a badge_class: its badge needs the launcher class).
      */
     private static final Set<Channel> BADGE_CHANNELS =
-            EnumSet.of(Channel.IOS, Channel.CLOUD, Channel.VENDOR_A, Channel.SVCPUSH);
+            EnumSet.of(Channel.APNS, Channel.FCM, Channel.HUAWEI, Channel.SVCPUSH);
 
     private static final Logger LOG = Logger.getLogger(BatchDispatcher.class);
     /** The failure reason of targets not sent because the message's show_end_time came first. */
@@ -142,7 +142,7 @@ public class BatchDispatcher {
                 return;
             }
             boolean withBadge = BADGE_CHANNELS.contains(channel) && !notification.isPassThrough()
-                    && (channel != Channel.VENDOR_A || notification.channelSettings(channel).hasNonNull("badge_class"));
+                    && (channel != Channel.HUAWEI || notification.channelSettings(channel).hasNonNull("badge_class"));
             long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
             Claimed found = database.inTransaction(c -> {
                 BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());

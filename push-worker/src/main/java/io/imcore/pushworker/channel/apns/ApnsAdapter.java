@@ -74,7 +74,7 @@ public class ApnsAdapter implements ChannelAdapter {
 
     @Override
     public Channel channel() {
-        return Channel.IOS;
+        return Channel.APNS;
     }
 
     /** APNs takes one token per request; a send call fans out up to this many requests. */

@@ -169,7 +169,7 @@ public class FcmAdapter implements ChannelAdapter {
 
     @Override
     public Channel channel() {
-        return Channel.CLOUD;
+        return Channel.FCM;
     }
 
     /** HTTP v1 takes one token per request; a send call fans out up to this many requests. */

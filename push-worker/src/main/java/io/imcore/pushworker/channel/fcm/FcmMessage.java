@@ -71,7 +71,7 @@ final class FcmMessage {
     private static ObjectNode render(Notification notification, Integer badge, long nowSeconds, String title,
             String body, boolean withExt) {
         ObjectNode message = MAPPER.createObjectNode();
-        ObjectNode settings = notification.channelSettings(Channel.CLOUD);
+        ObjectNode settings = notification.channelSettings(Channel.FCM);
         ObjectNode data = MAPPER.createObjectNode();
         if (withExt) {
             for (Iterator<Map.Entry<String, JsonNode>> it = notification.ext().fields(); it.hasNext(); ) {

@@ -53,7 +53,7 @@ public class HuaweiAdapter extends TokenBatchAdapter {
             "80300013"); // invalid receipt address
 
     public HuaweiAdapter(ChannelSettings settings) {
-        super(Channel.VENDOR_A, MAX_TOKENS, settings);
+        super(Channel.HUAWEI, MAX_TOKENS, settings);
     }
 
     @Override
@@ -61,7 +61,7 @@ public class HuaweiAdapter extends TokenBatchAdapter {
             List<Delivery> deliveries) {
         int n = deliveries.size();
         String badgeClass = notification.isPassThrough() ? null
-                : Notification.text(notification.channelSettings(Channel.VENDOR_A), "badge_class");
+                : Notification.text(notification.channelSettings(Channel.HUAWEI), "badge_class");
         // groups of delivery indexes sharing one request body
         Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {

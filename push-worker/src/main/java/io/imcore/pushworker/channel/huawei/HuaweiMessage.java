@@ -75,7 +75,7 @@ record HuaweiMessage(ObjectNode request, String failure) {
         message.put("data", data);
         ObjectNode android = android(message, notification, nowSeconds);
         // a data message takes only an explicit category: its documented values (VOIP, PLAY_VOICE) need a permission
-        JsonNode category = notification.option(Channel.VENDOR_A, credentials, "category");
+        JsonNode category = notification.option(Channel.HUAWEI, credentials, "category");
         if (category != null) {
             android.put("category", category.asText());
         }
@@ -141,9 +141,9 @@ record HuaweiMessage(ObjectNode request, String failure) {
             message.put("data", notification.ext().toString());
         }
         ObjectNode android = android(message, notification, nowSeconds);
-        JsonNode category = notification.option(Channel.VENDOR_A, credentials, "category");
+        JsonNode category = notification.option(Channel.HUAWEI, credentials, "category");
         android.put("category", category == null ? DEFAULT_CATEGORY : category.asText());
-        ObjectNode settings = notification.channelSettings(Channel.VENDOR_A);
+        ObjectNode settings = notification.channelSettings(Channel.HUAWEI);
         ObjectNode shown = android.putObject("notification");
         shown.put("title", texts.title());
         shown.put("body", texts.body());

@@ -67,7 +67,7 @@ public class MeizuAdapter extends BatchAdapter {
     static final String NO_PASS_THROUGH_CONTENT = "vendor_e: pass-through needs ext or a body";
 
     public MeizuAdapter(ChannelSettings settings) {
-        super(Channel.VENDOR_E, MAX_TARGETS, settings);
+        super(Channel.MEIZU, MAX_TARGETS, settings);
     }
 
     @Override
@@ -182,7 +182,7 @@ public class MeizuAdapter extends BatchAdapter {
         if (notification.title().isEmpty() && content(notification).isEmpty()) {
             return NO_TEXT;
         }
-        JsonNode type = notification.option(Channel.VENDOR_E, credentials, NOTICE_MSG_TYPE);
+        JsonNode type = notification.option(Channel.MEIZU, credentials, NOTICE_MSG_TYPE);
         if (type != null && noticeMsgType(type) == null) {
             return "vendor_e: notice_msg_type must be 0 (public) or 1 (private), got " + type;
         }
@@ -207,11 +207,11 @@ public class MeizuAdapter extends BatchAdapter {
     }
 
     ObjectNode notificationMessage(Notification notification, Credentials credentials) {
-        ObjectNode settingsOfChannel = notification.channelSettings(Channel.VENDOR_E);
+        ObjectNode settingsOfChannel = notification.channelSettings(Channel.MEIZU);
         ObjectNode message = VendorHttp.JSON.createObjectNode();
         String content = content(notification);
         String title = notification.title().isEmpty() ? content : notification.title();
-        JsonNode type = notification.option(Channel.VENDOR_E, credentials, NOTICE_MSG_TYPE);
+        JsonNode type = notification.option(Channel.MEIZU, credentials, NOTICE_MSG_TYPE);
         ObjectNode bar = message.putObject("noticeBarInfo");
         bar.put("noticeMsgType", type == null ? PRIVATE_MESSAGE : noticeMsgType(type));
         bar.put("noticeBarType", 0);

@@ -68,7 +68,7 @@ public class OppoAdapter extends TokenBatchAdapter {
     static final Set<Integer> CREDENTIALS_REFUSED = Set.of(14, 15, 16, 17, 26, 27, 28, 30);
 
     public OppoAdapter(ChannelSettings settings) {
-        super(Channel.VENDOR_C, MAX_TOKENS, settings);
+        super(Channel.OPPO, MAX_TOKENS, settings);
         settings.receiptUrl().ifPresent(url -> {
             if (url.toString().length() > CALLBACK_URL_MAX) {
                 throw new IllegalArgumentException("vendor_c receipt-url is longer than OPPO's " + CALLBACK_URL_MAX
@@ -186,7 +186,7 @@ public class OppoAdapter extends TokenBatchAdapter {
         n.put("title", fit(title, TITLE_MAX));
         n.put("content", fit(text, bigText != null ? LONG_CONTENT_MAX : CONTENT_MAX));
         n.put("style", bigText != null ? 2 : 1);
-        ObjectNode s = notification.channelSettings(Channel.VENDOR_C);
+        ObjectNode s = notification.channelSettings(Channel.OPPO);
         clickAction(n, s);
         ObjectNode ext = notification.ext();
         if (!ext.isEmpty()) {
@@ -202,9 +202,9 @@ public class OppoAdapter extends TokenBatchAdapter {
             n.put("call_back_url", url.toString());
             n.put("call_back_parameter", fit(Long.toString(notification.taskId()), CALLBACK_PARAM_MAX));
         });
-        JsonNode category = notification.option(Channel.VENDOR_C, credentials, "category");
+        JsonNode category = notification.option(Channel.OPPO, credentials, "category");
         n.put("category", category == null || category.asText().isBlank() ? DEFAULT_CATEGORY : category.asText());
-        JsonNode level = notification.option(Channel.VENDOR_C, credentials, "notify_level");
+        JsonNode level = notification.option(Channel.OPPO, credentials, "notify_level");
         n.put("notify_level", level != null && level.canConvertToInt() ? level.asInt() : DEFAULT_NOTIFY_LEVEL);
         // 通知栏消息 notify_id: a new message with the same id replaces the shown one (the conversation's id)
         Integer notifyId = notification.notifyId();

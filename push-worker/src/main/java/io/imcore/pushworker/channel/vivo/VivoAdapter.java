@@ -112,7 +112,7 @@ public class VivoAdapter implements ChannelAdapter {
 
     @Override
     public Channel channel() {
-        return Channel.VENDOR_D;
+        return Channel.VIVO;
     }
 
     @Override

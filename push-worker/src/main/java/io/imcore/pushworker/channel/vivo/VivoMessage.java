@@ -62,7 +62,7 @@ final class VivoMessage {
      */
     static ObjectNode build(Credentials credentials, Notification notification, Optional<URI> receiptUrl)
             throws Unsendable {
-        ObjectNode settings = notification.channelSettings(Channel.VENDOR_D);
+        ObjectNode settings = notification.channelSettings(Channel.VIVO);
         ObjectNode body = JsonNodeFactory.instance.objectNode();
         putAppId(body, credentials.providerAppId());
         body.put("notifyType", NOTIFY_RING_AND_VIBRATE); // vivo has no per-message sound file
@@ -91,7 +91,7 @@ final class VivoMessage {
 
     /** 0 formal, 1 test (only the test devices registered in vivo's console receive it). */
     static int pushMode(Notification notification) {
-        return notification.channelSettings(Channel.VENDOR_D).path("push_mode").asInt(0) == 1 ? 1 : 0;
+        return notification.channelSettings(Channel.VIVO).path("push_mode").asInt(0) == 1 ? 1 : 0;
     }
 
     /**
@@ -101,14 +101,14 @@ final class VivoMessage {
      * own, so vivo never answers 10097.
      */
     static Classing classing(Credentials credentials, Notification notification) throws Unsendable {
-        JsonNode given = notification.option(Channel.VENDOR_D, credentials, "category");
+        JsonNode given = notification.option(Channel.VIVO, credentials, "category");
         if (given != null) {
             VivoCategory category = VivoCategory.of(given.asText())
                     .orElseThrow(() -> new Unsendable(CATEGORY_INVALID + " " + given.asText()));
             return new Classing(category, category.classification());
         }
         // push-service keeps classification in the vendor_d entry only when the push set it (docs/push-notify.md)
-        JsonNode classification = notification.option(Channel.VENDOR_D, credentials, "classification");
+        JsonNode classification = notification.option(Channel.VIVO, credentials, "classification");
         if (classification != null && classification.canConvertToInt() && classification.asInt() == 0) {
             return new Classing(null, 0);
         }

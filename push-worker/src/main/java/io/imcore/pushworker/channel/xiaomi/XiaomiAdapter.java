@@ -62,7 +62,7 @@ public class XiaomiAdapter extends BatchAdapter {
     private static final int SEND_FAILED = 20301;
 
     public XiaomiAdapter(ChannelSettings settings) {
-        super(Channel.VENDOR_B, MAX_TOKENS, settings);
+        super(Channel.XIAOMI, MAX_TOKENS, settings);
     }
 
     @Override
@@ -181,7 +181,7 @@ public class XiaomiAdapter extends BatchAdapter {
         if (notification.bigText() != null) {
             f.put("extra.notification_style_type", "1");
         }
-        ObjectNode s = notification.channelSettings(Channel.VENDOR_B);
+        ObjectNode s = notification.channelSettings(Channel.XIAOMI);
         String intent = Notification.text(s, "intent");
         // a predefined click action is required since 2024-09-30 (自定义通知消息下线的通知)
         if ("intent".equals(Notification.text(s, "click_action")) && intent != null) {
@@ -197,7 +197,7 @@ public class XiaomiAdapter extends BatchAdapter {
         }
         // the app's registered notification category (推送消息分类新规): without one Xiaomi uses its default
         // channel, capped at one message per device and day
-        JsonNode channelId = notification.option(Channel.VENDOR_B, credentials, "channel_id");
+        JsonNode channelId = notification.option(Channel.XIAOMI, credentials, "channel_id");
         if (channelId != null && !channelId.asText().isBlank()) {
             f.put("extra.channel_id", channelId.asText());
         }

@@ -67,7 +67,7 @@ class ApnsAdapterTest {
         Path trust = dir.resolve("trust.pem");
         Files.writeString(trust, Files.readString(runningProduction.workDir().resolve("apns-ca.pem"))
                 + Files.readString(runningSandbox.workDir().resolve("apns-ca.pem")));
-        settings = new ChannelSettings(Channel.IOS, URI.create("https://127.0.0.1:" + production.port()),
+        settings = new ChannelSettings(Channel.APNS, URI.create("https://127.0.0.1:" + production.port()),
                 URI.create("https://127.0.0.1:" + sandbox.port()), Optional.empty(), Optional.empty(),
                 Optional.of(trust), Duration.ofSeconds(20), 64);
     }
@@ -94,7 +94,7 @@ class ApnsAdapterTest {
     }
 
     static Credentials tokenAuth(int environment, String keyId, String p8) {
-        return new Credentials("app1", Channel.IOS, environment, "ios-cert", "TEAM123456.com.example.chat", keyId,
+        return new Credentials("app1", Channel.APNS, environment, "ios-cert", "TEAM123456.com.example.chat", keyId,
                 "", p8, VERSIONS.incrementAndGet());
     }
 
@@ -274,7 +274,7 @@ class ApnsAdapterTest {
     void aSlowAnswerIsWaitedForNotRetried() throws Exception {
         // Pushy cannot take back a request it holds: one answered after request-timeout was still delivered, and a
         // RETRY then sent it twice (a cold push.sh saw 256 repeated iOS tokens). Such an answer now counts.
-        ChannelSettings quick = new ChannelSettings(Channel.IOS, settings.baseUrl(), settings.developmentBaseUrl(),
+        ChannelSettings quick = new ChannelSettings(Channel.APNS, settings.baseUrl(), settings.developmentBaseUrl(),
                 Optional.empty(), Optional.empty(), settings.trustCertificate(), Duration.ofMillis(500), 64);
         ApnsAdapter impatient = new ApnsAdapter(quick);
         try {
@@ -321,7 +321,7 @@ class ApnsAdapterTest {
 
     @Test
     void unusableCredentialsAreRetriesNotExceptions() throws Exception {
-        Credentials broken = new Credentials("app1", Channel.IOS, 1, "ios-cert", "TEAM123456.com.example.chat",
+        Credentials broken = new Credentials("app1", Channel.APNS, 1, "ios-cert", "TEAM123456.com.example.chat",
                 "KEY1234567", "", "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n",
                 VERSIONS.incrementAndGet());
         List<Outcome> outcomes = adapter.send(broken, notification(SIMPLE), deliveries("a", "b"));
@@ -362,20 +362,20 @@ class ApnsAdapterTest {
     void certificateAuth() throws Exception {
         String p12 = p12("one");
         production.registerApp("TEAM123456.com.example.chat", "", "secret", p12);
-        Credentials credentials = new Credentials("app1", Channel.IOS, 1, "ios-p12", "TEAM123456.com.example.chat",
+        Credentials credentials = new Credentials("app1", Channel.APNS, 1, "ios-p12", "TEAM123456.com.example.chat",
                 "", "secret", p12, VERSIONS.incrementAndGet());
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials, notification(SIMPLE), deliveries("tok-c")));
         Recorder.Request request = lastPush(production);
         assertNull(request.headers().get("authorization"));
         assertEquals("com.example.chat", request.headers().get("apns-topic"));
 
-        Credentials other = new Credentials("app2", Channel.IOS, 1, "ios-p12", "TEAM123456.com.example.chat", "",
+        Credentials other = new Credentials("app2", Channel.APNS, 1, "ios-p12", "TEAM123456.com.example.chat", "",
                 "secret", p12("two"), VERSIONS.incrementAndGet());
         Outcome refused = adapter.send(other, notification(SIMPLE), deliveries("tok-c2")).get(0);
         assertEquals(Outcome.Kind.RETRY, refused.kind());
         assertTrue(refused.reason().contains("BadCertificate"), refused.reason());
 
-        Credentials wrongPassword = new Credentials("app3", Channel.IOS, 1, "ios-p12", "TEAM123456.com.example.chat",
+        Credentials wrongPassword = new Credentials("app3", Channel.APNS, 1, "ios-p12", "TEAM123456.com.example.chat",
                 "", "nope", p12, VERSIONS.incrementAndGet());
         Outcome unusable = adapter.send(wrongPassword, notification(SIMPLE), deliveries("tok-c3")).get(0);
         assertEquals(Outcome.Kind.RETRY, unusable.kind());
@@ -392,7 +392,7 @@ class ApnsAdapterTest {
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(renewed, notification(SIMPLE), deliveries("tok-v")));
         assertNotNull(lastPush(production));
         // a late batch with older (still valid) credentials is served by a temporary client, then the newest again
-        Credentials older = new Credentials("app1", Channel.IOS, 1, "ios-cert", "TEAM123456.com.example.chat",
+        Credentials older = new Credentials("app1", Channel.APNS, 1, "ios-cert", "TEAM123456.com.example.chat",
                 "KEY1234567", "", key, 1);
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(older, notification(SIMPLE), deliveries("tok-v2")));
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(renewed, notification(SIMPLE), deliveries("tok-v3")));

@@ -64,7 +64,7 @@ class FcmAdapterTest {
                 .get(30, TimeUnit.SECONDS);
         development.start(vertx, "127.0.0.1", 0, dir).toCompletionStage().toCompletableFuture()
                 .get(30, TimeUnit.SECONDS);
-        settings = new ChannelSettings(Channel.CLOUD, URI.create("http://127.0.0.1:" + production.port()),
+        settings = new ChannelSettings(Channel.FCM, URI.create("http://127.0.0.1:" + production.port()),
                 URI.create("http://127.0.0.1:" + development.port() + "/"),
                 Optional.of(URI.create("http://127.0.0.1:" + production.port() + "/token")), Optional.empty(),
                 Optional.empty(), Duration.ofSeconds(10), 64);
@@ -110,7 +110,7 @@ class FcmAdapterTest {
     }
 
     static Credentials credentials(int environment, String json) {
-        return new Credentials("app1", Channel.CLOUD, environment, "fcm", "", "", "", json,
+        return new Credentials("app1", Channel.FCM, environment, "fcm", "", "", "", json,
                 VERSIONS.incrementAndGet());
     }
 
@@ -275,7 +275,7 @@ class FcmAdapterTest {
         // same client_email, another key: the assertion's signature does not verify
         String forged = serviceAccount("proj-1", "pusher@proj-1.iam.gserviceaccount.com");
         List<Outcome> outcomes = adapter.send(
-                new Credentials("app2", Channel.CLOUD, 1, "fcm", "", "", "", forged, VERSIONS.incrementAndGet()),
+                new Credentials("app2", Channel.FCM, 1, "fcm", "", "", "", forged, VERSIONS.incrementAndGet()),
                 notification(SIMPLE), deliveries("tok-f1", "tok-f2"));
         assertTrue(outcomes.stream().allMatch(o -> o.kind() == Outcome.Kind.RETRY && o.reason().startsWith("auth")),
                 outcomes.toString());
@@ -320,7 +320,7 @@ class FcmAdapterTest {
 
     @Test
     void aNotFoundWithoutUnregisteredFailsAndUnbindsNothing() throws Exception {
-        ChannelSettings wrongPath = new ChannelSettings(Channel.CLOUD,
+        ChannelSettings wrongPath = new ChannelSettings(Channel.FCM,
                 URI.create("http://127.0.0.1:" + production.port() + "/not-fcm"), settings.baseUrl(0),
                 settings.authUrl(), Optional.empty(), Optional.empty(), Duration.ofSeconds(10), 64);
         FcmAdapter misconfigured = new FcmAdapter(wrongPath);
@@ -428,7 +428,7 @@ class FcmAdapterTest {
     @Test
     void environmentPicksTheBaseUrl() throws Exception {
         // each simulator only knows the access tokens it issued: environment 0's adapter gets them from development
-        ChannelSettings developmentAuth = new ChannelSettings(Channel.CLOUD, settings.baseUrl(),
+        ChannelSettings developmentAuth = new ChannelSettings(Channel.FCM, settings.baseUrl(),
                 settings.developmentBaseUrl(),
                 Optional.of(URI.create("http://127.0.0.1:" + development.port() + "/token")), Optional.empty(),
                 Optional.empty(), Duration.ofSeconds(10), 64);

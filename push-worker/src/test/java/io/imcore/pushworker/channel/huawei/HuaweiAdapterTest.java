@@ -53,7 +53,7 @@ class HuaweiAdapterTest {
 
     @BeforeAll
     static void createAdapter() {
-        adapter = new HuaweiAdapter(settings(Channel.VENDOR_A, running.base(), Optional.empty(), Optional.empty()));
+        adapter = new HuaweiAdapter(settings(Channel.HUAWEI, running.base(), Optional.empty(), Optional.empty()));
     }
 
     @BeforeEach
@@ -63,7 +63,7 @@ class HuaweiAdapterTest {
 
     /** Fresh credentials each time (new cache key), so each test fetches its own token. */
     static Credentials credentials(String secret) {
-        return AdapterTestSupport.credentials(Channel.VENDOR_A, "hw", "10086", "", secret, version++);
+        return AdapterTestSupport.credentials(Channel.HUAWEI, "hw", "10086", "", secret, version++);
     }
 
     static Notification text(String title, String body) {
@@ -253,7 +253,7 @@ class HuaweiAdapterTest {
     @Test
     void categoryIsThePushsElseTheAppDefaultElseIm() throws Exception {
         ObjectNode defaults = JSON.createObjectNode().put("category", "WORK");
-        Credentials withDefault = new Credentials("app1", Channel.VENDOR_A, 1, "hw", "10086", "", "s", "",
+        Credentials withDefault = new Credentials("app1", Channel.HUAWEI, 1, "hw", "10086", "", "s", "",
                 version++, defaults);
         ObjectNode own = (ObjectNode) text("t", "b").message();
         own.putObject("channels").putObject("vendor_a").put("category", "SUBSCRIPTION");
@@ -411,7 +411,7 @@ class HuaweiAdapterTest {
     @Test
     void connectionRefusedIsRetry() {
         URI dead = URI.create("http://127.0.0.1:1");
-        HuaweiAdapter down = new HuaweiAdapter(new ChannelSettings(Channel.VENDOR_A, dead, dead, Optional.empty(),
+        HuaweiAdapter down = new HuaweiAdapter(new ChannelSettings(Channel.HUAWEI, dead, dead, Optional.empty(),
                 Optional.empty(), Optional.empty(), Duration.ofSeconds(2), 4));
         assertEquals(Outcome.Kind.RETRY, down.send(credentials("s"), text("t", "b"), deliveries("a")).get(0).kind());
     }

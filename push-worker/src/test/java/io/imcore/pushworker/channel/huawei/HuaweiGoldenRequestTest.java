@@ -68,9 +68,9 @@ class HuaweiGoldenRequestTest {
         for (String name : GOLDEN) {
             fields("", golden(name), documented);
         }
-        HuaweiAdapter adapter = new HuaweiAdapter(settings(Channel.VENDOR_A, running.base(), Optional.empty(),
+        HuaweiAdapter adapter = new HuaweiAdapter(settings(Channel.HUAWEI, running.base(), Optional.empty(),
                 Optional.empty()));
-        var credentials = AdapterTestSupport.credentials(Channel.VENDOR_A, "hw", "10086", "", "s", 1);
+        var credentials = AdapterTestSupport.credentials(Channel.HUAWEI, "hw", "10086", "", "s", 1);
         for (Notification notification : everyFeature()) {
             List<Outcome> out = adapter.send(credentials, notification, List.of(new Delivery(null, "tok", 7)));
             assertEquals(List.of(Outcome.ACCEPTED), out, notification.message().toString());

@@ -54,7 +54,7 @@ class MeizuAdapterTest {
     static final InJvmSimulator running = new InJvmSimulator(simulator);
 
     static ChannelSettings settings(Optional<URI> receiptUrl) {
-        return AdapterTestSupport.settings(Channel.VENDOR_E, running.base(), Optional.empty(), receiptUrl);
+        return AdapterTestSupport.settings(Channel.MEIZU, running.base(), Optional.empty(), receiptUrl);
     }
 
     static MeizuAdapter adapter() {
@@ -62,7 +62,7 @@ class MeizuAdapterTest {
     }
 
     static Credentials credentials(String secret) {
-        return AdapterTestSupport.credentials(Channel.VENDOR_E, "meizu-prod", "100999", "", secret, 1);
+        return AdapterTestSupport.credentials(Channel.MEIZU, "meizu-prod", "100999", "", secret, 1);
     }
 
     /** Credentials whose certificate carries these message defaults (message_defaults). */
@@ -353,7 +353,7 @@ class MeizuAdapterTest {
 
     @Test
     void anAppMeizuDoesNotKnowFailsAtOnce() {
-        Credentials notNumeric = AdapterTestSupport.credentials(Channel.VENDOR_E, "meizu-prod", "com.example", "", "s", 1);
+        Credentials notNumeric = AdapterTestSupport.credentials(Channel.MEIZU, "meizu-prod", "com.example", "", "s", 1);
         Outcome outcome = adapter().send(notNumeric, simple(1), deliveries("a")).get(0);
         assertEquals(Outcome.Kind.FAILED, outcome.kind());
         assertTrue(outcome.reason().startsWith("vendor_e_110000"), outcome.reason());

@@ -87,7 +87,7 @@ class MeizuGoldenRequestTest {
     @Test
     void ourNotificationsHaveTheGoldenShape() throws Exception {
         Golden golden = golden("notification-pushByPushId.json");
-        MeizuAdapter adapter = new MeizuAdapter(AdapterTestSupport.settings(Channel.VENDOR_E, running.base(),
+        MeizuAdapter adapter = new MeizuAdapter(AdapterTestSupport.settings(Channel.MEIZU, running.base(),
                 Optional.empty(), Optional.of(URI.create("http://127.0.0.1:9/push/receipt/vendor_e"))));
         String richest = "\"title\":\"Hi\",\"body\":\"Hello\",\"big_text\":\"more\",\"badge\":\"+1\","
                 + "\"ext\":{\"k\":\"v\",\"n\":1},\"collapse_key\":\"c-3f9a1b2c\",\"show_end_time\":"
@@ -106,7 +106,7 @@ class MeizuGoldenRequestTest {
     @Test
     void ourPassThroughMessagesHaveTheGoldenShape() throws Exception {
         Golden golden = golden("pass-through-sign-example.json");
-        MeizuAdapter adapter = new MeizuAdapter(AdapterTestSupport.settings(Channel.VENDOR_E, running.base(),
+        MeizuAdapter adapter = new MeizuAdapter(AdapterTestSupport.settings(Channel.MEIZU, running.base(),
                 Optional.empty(), Optional.empty()));
         Notification cmd = AdapterTestSupport.notification(9, "{\"type\":\"cmd\",\"title\":\"sync\",\"body\":\"\","
                 + "\"badge\":\"+1\",\"ext\":{\"op\":\"sync\"},\"channels\":{}}");
@@ -153,7 +153,7 @@ class MeizuGoldenRequestTest {
     }
 
     private static Credentials credentials() {
-        return AdapterTestSupport.credentials(Channel.VENDOR_E, "meizu-prod", "100999", "", "s", 1);
+        return AdapterTestSupport.credentials(Channel.MEIZU, "meizu-prod", "100999", "", "s", 1);
     }
 
     private static List<Delivery> deliveries() {

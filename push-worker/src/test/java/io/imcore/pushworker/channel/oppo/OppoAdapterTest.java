@@ -52,16 +52,16 @@ class OppoAdapterTest {
     }
 
     static OppoAdapter adapter(Optional<URI> receiptUrl) {
-        return new OppoAdapter(settings(Channel.VENDOR_C, running.base(), Optional.of(running.base()), receiptUrl));
+        return new OppoAdapter(settings(Channel.OPPO, running.base(), Optional.of(running.base()), receiptUrl));
     }
 
     static Credentials credentials(String masterSecret) {
-        return AdapterTestSupport.credentials(Channel.VENDOR_C, "op", "", "appkey1", masterSecret, version++);
+        return AdapterTestSupport.credentials(Channel.OPPO, "op", "", "appkey1", masterSecret, version++);
     }
 
     /** Credentials whose certificate carries these message defaults. */
     static Credentials credentialsWithDefaults(String messageDefaultsJson) throws Exception {
-        return new Credentials("app1", Channel.VENDOR_C, 1, "op", "", "appkey1", "m", "", version++,
+        return new Credentials("app1", Channel.OPPO, 1, "op", "", "appkey1", "m", "", version++,
                 (ObjectNode) JSON.readTree(messageDefaultsJson));
     }
 

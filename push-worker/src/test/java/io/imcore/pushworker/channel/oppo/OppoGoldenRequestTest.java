@@ -111,7 +111,7 @@ class OppoGoldenRequestTest {
     @Test
     void theAdaptersRequestHasTheGoldenFieldsTypesAndNesting() throws Exception {
         JsonNode golden = golden();
-        OppoAdapter adapter = new OppoAdapter(settings(Channel.VENDOR_C, running.base(), Optional.of(running.base()),
+        OppoAdapter adapter = new OppoAdapter(settings(Channel.OPPO, running.base(), Optional.of(running.base()),
                 Optional.of(URI.create("https://push.example.com/push/receipt/vendor_c"))));
         // a chat message opening an activity, then a long one opening an intent URI: the golden's two messages
         Notification activity = AdapterTestSupport.textNotification(42, "新消息", "Alice: 晚上一起吃饭吗？");
@@ -123,7 +123,7 @@ class OppoGoldenRequestTest {
         uri.message().putObject("ext").put("conversation_id", "10002");
         uri.message().putObject("channels").putObject("vendor_c").put("channel_id", "chat_message")
                 .put("click_action", "intent").put("intent", "intent://chat/10002#Intent;scheme=example;end");
-        var credentials = AdapterTestSupport.credentials(Channel.VENDOR_C, "op", "", "k", "m", 1);
+        var credentials = AdapterTestSupport.credentials(Channel.OPPO, "op", "", "k", "m", 1);
         for (Notification n : List.of(activity, uri)) {
             assertEquals(Outcome.ACCEPTED, adapter.send(credentials, n,
                     AdapterTestSupport.deliveries("CN_2DFC77B0D34EFDACA377F92554CBE4AB")).get(0));

@@ -46,11 +46,11 @@ class VivoAdapterTest {
     static final InJvmSimulator running = new InJvmSimulator(simulator);
 
     static ChannelSettings settings(Optional<URI> receiptUrl) {
-        return AdapterTestSupport.settings(Channel.VENDOR_D, running.base(), Optional.empty(), receiptUrl);
+        return AdapterTestSupport.settings(Channel.VIVO, running.base(), Optional.empty(), receiptUrl);
     }
 
     static Credentials credentials(String secret, long version) {
-        return AdapterTestSupport.credentials(Channel.VENDOR_D, "vivo-prod", "10004", "key-abc", secret, version);
+        return AdapterTestSupport.credentials(Channel.VIVO, "vivo-prod", "10004", "key-abc", secret, version);
     }
 
     /** Credentials whose certificate carries {@code message_defaults} (JSON). */
@@ -315,7 +315,7 @@ class VivoAdapterTest {
 
     @Test
     void unreachableProviderIsRetried() throws Exception {
-        ChannelSettings down = new ChannelSettings(Channel.VENDOR_D, URI.create("http://127.0.0.1:1"),
+        ChannelSettings down = new ChannelSettings(Channel.VIVO, URI.create("http://127.0.0.1:1"),
                 URI.create("http://127.0.0.1:1"), Optional.empty(), Optional.empty(), Optional.empty(),
                 Duration.ofSeconds(2), 4);
         List<Outcome> outcomes = new VivoAdapter(down).send(credentials("s", 1), simple(1), deliveries("a", "b"));
@@ -435,7 +435,7 @@ class VivoAdapterTest {
         later.forEach(o -> assertEquals(Outcome.Kind.FAILED, o.kind()));
         assertEquals(calls, simulator.recorder().requestCount(), "vivo asks not to be called again that day");
         // another app's quota is its own
-        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(new Credentials("app2", Channel.VENDOR_D, 1, "other",
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(new Credentials("app2", Channel.VIVO, 1, "other",
                 "10005", "k", "s", "", 1), simple(3), deliveries("d")));
     }
 

@@ -117,11 +117,11 @@ class VivoGoldenRequestTest {
 
     @Test
     void theAdaptersRequestsHaveTheGoldenFieldsTypesAndNesting() throws Exception {
-        Credentials plain = AdapterTestSupport.credentials(Channel.VENDOR_D, "vivo-prod", "10004", "key-abc", "s", 1);
+        Credentials plain = AdapterTestSupport.credentials(Channel.VIVO, "vivo-prod", "10004", "key-abc", "s", 1);
         Credentials credentials = new Credentials(plain.appId(), plain.channel(), plain.environment(), plain.name(),
                 plain.providerAppId(), plain.appKey(), plain.appSecret(), plain.certificate(), plain.version(),
                 (ObjectNode) MAPPER.readTree("{\"receipt_id\":\"1001\"}"));
-        VivoAdapter adapter = new VivoAdapter(AdapterTestSupport.settings(Channel.VENDOR_D, running.base(),
+        VivoAdapter adapter = new VivoAdapter(AdapterTestSupport.settings(Channel.VIVO, running.base(),
                 Optional.empty(), Optional.of(URI.create("https://push.example.com/push/receipt/vendor_d"))));
         Notification chat = notification(77, "{\"type\":\"text\",\"title\":\"Alice\",\"body\":\"Are you coming?\","
                 + "\"badge\":\"+1\",\"ext\":{\"conversation\":\"10001\"},\"show_end_time\":"

@@ -53,11 +53,11 @@ class XiaomiAdapterTest {
     }
 
     static XiaomiAdapter adapter(Optional<URI> receiptUrl) {
-        return new XiaomiAdapter(settings(Channel.VENDOR_B, running.base(), Optional.empty(), receiptUrl));
+        return new XiaomiAdapter(settings(Channel.XIAOMI, running.base(), Optional.empty(), receiptUrl));
     }
 
     static Credentials credentials(String secret) {
-        return AdapterTestSupport.credentials(Channel.VENDOR_B, "mi", "com.example.chat", "", secret, 1L);
+        return AdapterTestSupport.credentials(Channel.XIAOMI, "mi", "com.example.chat", "", secret, 1L);
     }
 
     static Notification text(String title, String body) {
@@ -184,7 +184,7 @@ class XiaomiAdapterTest {
     @Test
     void channelIdIsThePushsOwnElseTheAppsDefaultElseNone() {
         ObjectNode defaults = JSON.createObjectNode().put("channel_id", "im_private");
-        Credentials withDefault = new Credentials("app1", Channel.VENDOR_B, 1, "mi", "com.example.chat", "", "s", "",
+        Credentials withDefault = new Credentials("app1", Channel.XIAOMI, 1, "mi", "com.example.chat", "", "s", "",
                 1L, defaults);
         adapter.send(withDefault, text("t", "b"), deliveries("r1"));
         ObjectNode own = JSON.createObjectNode().put("type", "text").put("title", "t").put("body", "b");
@@ -234,7 +234,7 @@ class XiaomiAdapterTest {
     @Test
     void requestXiaomiRefusesFailsAtOnce() {
         // a certificate without the package name: 10016, the same answer whenever it is sent again
-        Credentials noPackage = AdapterTestSupport.credentials(Channel.VENDOR_B, "mi", "", "", "s", 1L);
+        Credentials noPackage = AdapterTestSupport.credentials(Channel.XIAOMI, "mi", "", "", "s", 1L);
         Outcome out = adapter.send(noPackage, text("t", "b"), deliveries("r1")).get(0);
         assertEquals(Outcome.Kind.FAILED, out.kind());
         assertTrue(out.reason().startsWith("10016"), out.reason());

@@ -87,7 +87,7 @@ class XiaomiGoldenTest {
 
     @Test
     void adapterSendsTheGoldenFieldsWithTheirTypes() throws Exception {
-        XiaomiAdapter adapter = new XiaomiAdapter(settings(Channel.VENDOR_B, running.base(), Optional.empty(),
+        XiaomiAdapter adapter = new XiaomiAdapter(settings(Channel.XIAOMI, running.base(), Optional.empty(),
                 Optional.of(URI.create("https://push.example.com/push/receipt/vendor_b"))));
         ObjectNode m = JSON.createObjectNode().put("type", "text").put("title", "Alice").put("body", "short")
                 .put("big_text", "Are you coming tonight?").put("badge", "+1")
@@ -99,7 +99,7 @@ class XiaomiGoldenTest {
                 new Notification(12L, "app1", m), deliveries("regid-1", "regid-2")));
         assertSameFieldsAndTypes(golden(INTENT_GOLDEN), lastSent());
 
-        XiaomiAdapter plain = new XiaomiAdapter(settings(Channel.VENDOR_B, running.base(), Optional.empty(),
+        XiaomiAdapter plain = new XiaomiAdapter(settings(Channel.XIAOMI, running.base(), Optional.empty(),
                 Optional.empty()));
         assertEquals(List.of(Outcome.ACCEPTED), plain.send(credentials(),
                 AdapterTestSupport.textNotification(13L, "Bob", "sent you a message"), deliveries("regid-3")));
@@ -142,7 +142,7 @@ class XiaomiGoldenTest {
     }
 
     private static Credentials credentials() {
-        return AdapterTestSupport.credentials(Channel.VENDOR_B, "mi", "com.example.chat", "", "golden-secret", 1L);
+        return AdapterTestSupport.credentials(Channel.XIAOMI, "mi", "com.example.chat", "", "golden-secret", 1L);
     }
 
     /** A golden request's fields in their order: name=value lines, # comments. */
