@@ -38,7 +38,14 @@ public class Database {
      */
     public <T> T inTransaction(Work<T> work) {
         NonBlockingAttempt.refuseBlocking();
-        return QuarkusTransaction.joiningExisting().call(() -> onConnection(work));
+        return QuarkusTransaction.joiningExisting().call(() -> onConnection(connection -> {
+            if (connection.getAutoCommit()) {
+                // each statement would commit alone: the datasource must take part in JTA transactions
+                throw new IllegalStateException("the datasource is not enlisted in the transaction "
+                        + "(quarkus.datasource.jdbc.transactions must stay enabled)");
+            }
+            return work.run(connection);
+        }));
     }
 
     /** Runs read-only work: outside a transaction, with auto-commit. */
