@@ -1,6 +1,7 @@
 package io.imcore.pushworker.channel;
 
 import io.imcore.common.push.Channel;
+import io.imcore.pushworker.WorkerConfig;
 import io.imcore.pushworker.channel.apns.ApnsAdapter;
 import io.imcore.pushworker.channel.fcm.FcmAdapter;
 import io.imcore.pushworker.channel.huawei.HuaweiAdapter;
@@ -9,7 +10,6 @@ import io.imcore.pushworker.channel.oppo.OppoAdapter;
 import io.imcore.pushworker.channel.svcpush.SvcpushAdapter;
 import io.imcore.pushworker.channel.vivo.VivoAdapter;
 import io.imcore.pushworker.channel.xiaomi.XiaomiAdapter;
-import io.imcore.pushworker.config.WorkerConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

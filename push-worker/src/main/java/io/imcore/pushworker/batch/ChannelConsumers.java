@@ -1,9 +1,9 @@
-package io.imcore.pushworker.dispatch;
+package io.imcore.pushworker.batch;
 
 import io.imcore.common.events.TopicFeeder;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
-import io.imcore.pushworker.config.WorkerConfig;
+import io.imcore.pushworker.WorkerConfig;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

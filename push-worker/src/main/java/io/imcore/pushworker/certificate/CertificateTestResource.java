@@ -1,4 +1,4 @@
-package io.imcore.pushworker.testsend;
+package io.imcore.pushworker.certificate;
 
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;

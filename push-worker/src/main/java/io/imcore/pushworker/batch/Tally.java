@@ -1,4 +1,4 @@
-package io.imcore.pushworker.dispatch;
+package io.imcore.pushworker.batch;
 
 import io.imcore.common.push.Channel;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
-package io.imcore.pushworker.dispatch;
+package io.imcore.pushworker.batch;
 
 import io.imcore.common.push.Channel;
-import io.imcore.pushworker.config.WorkerConfig;
+import io.imcore.pushworker.WorkerConfig;
 import io.micrometer.core.instrument.Counter;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package io.imcore.pushworker.dispatch;
+package io.imcore.pushworker.certificate;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,8 +7,8 @@ import io.imcore.common.push.CertificateSecrets;
 import io.imcore.common.push.CertificateSecrets.Column;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.pushworker.WorkerConfig;
 import io.imcore.pushworker.channel.Credentials;
-import io.imcore.pushworker.config.WorkerConfig;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package io.imcore.pushworker.dispatch;
+package io.imcore.pushworker.batch;
 
 import java.util.concurrent.TimeUnit;
 

@@ -1,17 +1,18 @@
-package io.imcore.pushworker.dispatch;
+package io.imcore.pushworker.batch;
 
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.push.PushBatch.Target;
 import io.imcore.common.store.Database;
+import io.imcore.pushworker.WorkerConfig;
+import io.imcore.pushworker.batch.WorkerMetrics.Result;
+import io.imcore.pushworker.certificate.CredentialCache;
 import io.imcore.pushworker.channel.AdapterRegistry;
 import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
-import io.imcore.pushworker.config.WorkerConfig;
-import io.imcore.pushworker.dispatch.WorkerMetrics.Result;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,9 @@
-package io.imcore.pushworker.dispatch;
+package io.imcore.pushworker.batch;
 
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.push.PushBatch.Target;
 import io.imcore.common.store.Database;
-import io.imcore.pushworker.config.WorkerConfig;
+import io.imcore.pushworker.WorkerConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;

@@ -1,4 +1,4 @@
-package io.imcore.pushworker.config;
+package io.imcore.pushworker;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

@@ -1,4 +1,4 @@
-package io.imcore.pushworker.testsend;
+package io.imcore.pushworker.certificate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -15,7 +15,6 @@ import io.imcore.pushworker.channel.Outcome;
 import io.imcore.pushworker.channel.http.ProviderAnswers;
 import io.imcore.pushworker.channel.http.ProviderAnswers.Listened;
 import io.imcore.pushworker.channel.http.VendorHttp;
-import io.imcore.pushworker.dispatch.CredentialCache;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
