@@ -20,9 +20,9 @@ import java.util.Map;
 public class PushEnableResource {
 
     private final RequestContext caller;
-    private final PushApps apps;
+    private final PushAppStore apps;
 
-    public PushEnableResource(RequestContext caller, PushApps apps) {
+    public PushEnableResource(RequestContext caller, PushAppStore apps) {
         this.caller = caller;
         this.apps = apps;
     }

@@ -8,7 +8,7 @@ import io.imcore.common.push.CertificateSecrets;
 import io.imcore.common.push.CertificateSecrets.Column;
 import io.imcore.push.store.PushCertificate;
 import io.imcore.push.store.PushCertificateRepository;
-import io.imcore.push.store.TransactionLocks;
+import io.imcore.push.app.TransactionLocks;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;

@@ -1,5 +1,7 @@
 package io.imcore.push.store;
 
+import io.imcore.push.app.TransactionLocks;
+
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 

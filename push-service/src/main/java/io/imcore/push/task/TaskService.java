@@ -5,7 +5,7 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
-import io.imcore.push.app.PushApps;
+import io.imcore.push.app.PushAppStore;
 import io.imcore.push.fanout.Expander;
 import io.imcore.push.fanout.FanoutConfig;
 import io.imcore.push.notify.AttachmentCheck;
@@ -43,13 +43,13 @@ public class TaskService {
     private final PushTaskRepository taskRepository;
     private final NotifyParser parser;
     private final AttachmentCheck attachments;
-    private final PushApps apps;
+    private final PushAppStore apps;
     private final Expander expander;
     private final FanoutConfig config;
     private final Counter accepted;
 
     public TaskService(Database database, TaskStore tasks, TaskCreation creation, PushTaskRepository taskRepository,
-            NotifyParser parser, AttachmentCheck attachments, PushApps apps, Expander expander, FanoutConfig config,
+            NotifyParser parser, AttachmentCheck attachments, PushAppStore apps, Expander expander, FanoutConfig config,
             MeterRegistry registry) {
         this.database = database;
         this.tasks = tasks;

@@ -11,7 +11,7 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
-import io.imcore.push.app.PushApps;
+import io.imcore.push.app.PushAppStore;
 import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
@@ -49,7 +49,7 @@ class TaskCreationTransactionTest {
     Session session;
 
     @Inject
-    PushApps apps;
+    PushAppStore apps;
 
     @Test
     void aFailureAfterBothWritesLeavesNeitherTheTaskNorItsRequestId() {

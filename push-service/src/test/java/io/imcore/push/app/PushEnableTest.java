@@ -1,4 +1,4 @@
-package io.imcore.push;
+package io.imcore.push.app;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.store.Database;
-import io.imcore.push.app.PushApps;
+import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TestApp;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -27,7 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** GET and POST /push/enable and PushApps.isEnabled: push is off until an admin switches it on. */
+/** GET and POST /push/enable and PushAppStore.isEnabled: push is off until an admin switches it on. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
 class PushEnableTest {
@@ -36,7 +36,7 @@ class PushEnableTest {
     Database database;
 
     @Inject
-    PushApps apps;
+    PushAppStore apps;
 
     private ValidatableResponse enable(TestApp app, String query) {
         return app.asAdmin().post("/push/enable" + query).then().statusCode(200);
