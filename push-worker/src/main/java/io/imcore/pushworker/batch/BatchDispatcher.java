@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -64,12 +63,12 @@ public class BatchDispatcher {
     private final CredentialCache credentials;
     private final WorkerMetrics metrics;
     private final WorkerConfig config;
-    private final Map<Channel, RateLimiter> channelLimits = new ConcurrentHashMap<>();
-    private final Map<String, RateLimiter> appLimits = new ConcurrentHashMap<>();
+    private final DeliveryPacer pacer;
     private final SenderPool senders;
 
     public BatchDispatcher(Database database, BatchLedger ledger, OfflineLedger offlineLedger, AdapterRegistry adapters,
-            CredentialCache credentials, WorkerMetrics metrics, WorkerConfig config, SenderPool senders) {
+            CredentialCache credentials, WorkerMetrics metrics, WorkerConfig config, SenderPool senders,
+            DeliveryPacer pacer) {
         this.database = database;
         this.ledger = ledger;
         this.offlineLedger = offlineLedger;
@@ -78,6 +77,7 @@ public class BatchDispatcher {
         this.metrics = metrics;
         this.config = config;
         this.senders = senders;
+        this.pacer = pacer;
     }
 
     /**
@@ -345,7 +345,7 @@ public class BatchDispatcher {
         private void continueRound() {
             while (from < left.size()) {
                 List<Pending> chunk = left.subList(from, Math.min(left.size(), from + adapter.maxTargetsPerRequest()));
-                long pause = pace(channel, run.notification.appId(), chunk.size());
+                long pause = pacer.pause(channel, run.notification.appId(), chunk.size());
                 if (pause > 0) {
                     run.later(Duration.ofNanos(pause), () -> {
                         send(chunk);
@@ -436,20 +436,6 @@ public class BatchDispatcher {
                 startRound();
             });
         }
-    }
-
-    /** Takes the targets from the channel's and the app's rate limits: how long to wait before sending them. */
-    private long pace(Channel channel, String appId, int targets) {
-        WorkerConfig.ChannelConfig limits = config.channel().get(channel.wireName());
-        long pause = 0;
-        if (limits.rate() > 0) {
-            pause = channelLimits.computeIfAbsent(channel, c -> new RateLimiter(limits.rate())).reserve(targets);
-        }
-        if (limits.appRate() > 0) {
-            pause = Math.max(pause, appLimits.computeIfAbsent(channel.wireName() + "/" + appId,
-                    k -> new RateLimiter(limits.appRate())).reserve(targets));
-        }
-        return pause;
     }
 
     /** Exponential from initial-backoff, capped at max-backoff, with full jitter in its upper half. */
