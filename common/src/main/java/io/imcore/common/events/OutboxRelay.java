@@ -3,6 +3,7 @@ package io.imcore.common.events;
 import io.imcore.common.concurrent.PollingLoop;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.quarkus.runtime.ShutdownEvent;
@@ -76,6 +77,10 @@ public class OutboxRelay {
         producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
         // producer metrics (kafka_producer_*) on /q/metrics: send rate, errors, latency
         new KafkaClientMetrics(producer).bindTo(registry);
+        // read at each scrape: a relay that cannot publish (broker down) still shows its backlog growing older
+        Gauge.builder("imcore.outbox.oldest.age", this, OutboxRelay::oldestAgeSeconds).baseUnit("seconds")
+                .description("age of the oldest outbox row not yet published; 0 when the outbox is empty")
+                .register(registry);
         loop = new PollingLoop("outbox-relay", idleMillis, BATCH, () -> database.inTransaction(this::publishBatch),
                 LOG);
         loop.start();
@@ -87,6 +92,20 @@ public class OutboxRelay {
         }
         loop.stop();
         producer.close(Duration.ofSeconds(5));
+    }
+
+    private double oldestAgeSeconds() {
+        try {
+            return database.read(c -> {
+                try (PreparedStatement oldest = c.prepareStatement(
+                        "select extract(epoch from now() - created_at) from outbox order by id limit 1");
+                        ResultSet rs = oldest.executeQuery()) {
+                    return rs.next() ? Math.max(0, rs.getDouble(1)) : 0.0;
+                }
+            });
+        } catch (RuntimeException e) {
+            return Double.NaN; // the database is unreachable: the service's other alerts say so
+        }
     }
 
     private int publishBatch(Connection connection) throws SQLException {
