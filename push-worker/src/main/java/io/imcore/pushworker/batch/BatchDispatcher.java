@@ -57,6 +57,7 @@ public class BatchDispatcher {
     static final String SHOW_END_TIME_PASSED = "show_end_time passed";
 
     private final Database database;
+    private final ClaimLeases leases;
     private final BatchLedger ledger;
     private final OfflineLedger offlineLedger;
     private final AdapterRegistry adapters;
@@ -66,10 +67,11 @@ public class BatchDispatcher {
     private final DeliveryPacer pacer;
     private final SenderPool senders;
 
-    public BatchDispatcher(Database database, BatchLedger ledger, OfflineLedger offlineLedger, AdapterRegistry adapters,
-            CredentialCache credentials, WorkerMetrics metrics, WorkerConfig config, SenderPool senders,
-            DeliveryPacer pacer) {
+    public BatchDispatcher(Database database, ClaimLeases leases, BatchLedger ledger, OfflineLedger offlineLedger,
+            AdapterRegistry adapters, CredentialCache credentials, WorkerMetrics metrics, WorkerConfig config,
+            SenderPool senders, DeliveryPacer pacer) {
         this.database = database;
+        this.leases = leases;
         this.ledger = ledger;
         this.offlineLedger = offlineLedger;
         this.adapters = adapters;
@@ -156,7 +158,7 @@ public class BatchDispatcher {
                     // another live worker sends it (a rebalance gave both the record): its outcome, or its lease
                     // lapsing
                     LOG.debugf("task %d batch %d is held by another worker: waiting", batch.taskId(), batch.batchNo());
-                    later(ledger.lease().dividedBy(10), this::claim);
+                    later(leases.recheckHeld(), this::claim);
                 }
                 case DONE, TASK_GONE -> done.complete(null);
                 case FRESH, RESUMED -> {
@@ -171,7 +173,7 @@ public class BatchDispatcher {
             OfflineLedger.Claimed found = database.inTransaction(c -> offlineLedger.claim(c, batch));
             if (found.devices().isEmpty()) {
                 if (found.held()) {
-                    later(ledger.lease().dividedBy(10), this::claim);
+                    later(leases.recheckHeld(), this::claim);
                 } else {
                     done.complete(null);
                 }
@@ -242,7 +244,7 @@ public class BatchDispatcher {
                     // their holder may die before it finishes: wait for it, or take them over when its lease lapses
                     claimed = false;
                     offlineDevices = Set.of();
-                    later(ledger.lease().dividedBy(10), this::claim);
+                    later(leases.recheckHeld(), this::claim);
                 } else {
                     done.complete(null);
                 }

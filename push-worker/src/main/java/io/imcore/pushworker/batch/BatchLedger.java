@@ -2,8 +2,6 @@ package io.imcore.pushworker.batch;
 
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
-import io.imcore.pushworker.WorkerConfig;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,12 +12,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 import org.postgresql.util.PGInterval;
 
@@ -31,7 +23,7 @@ import org.postgresql.util.PGInterval;
  * one still {@code sending} whose claim lease lapsed (its worker died mid-batch) is sent again and counted once; its
  * devices' badges, raised at the first claim, are read back rather than raised twice. One still {@code sending} under
  * a standing lease is held by a live worker (a rebalance gave the record to two): it is waited for, not sent twice.
- * The claims this replica holds are renewed every third of the lease.
+ * The claims this replica holds are renewed every third of the lease ({@link ClaimLeases}).
  */
 @ApplicationScoped
 public class BatchLedger {
@@ -59,34 +51,13 @@ public class BatchLedger {
     private final Database database;
     private final String owner;
     private final Duration lease;
-    private final Set<BatchId> held = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "push-claim-renewer");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ClaimLeases.Held<BatchId> held;
 
-    public BatchLedger(Database database, WorkerConfig config) {
+    public BatchLedger(Database database, ClaimLeases leases) {
         this.database = database;
-        this.owner = config.replicaId().filter(id -> !id.isBlank()).orElse(UUID.randomUUID().toString());
-        this.lease = config.claimLease();
-        long every = Math.max(1, lease.toMillis() / 3);
-        renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    @PreDestroy
-    void stopRenewing() {
-        renewer.shutdownNow();
-    }
-
-    /** This replica's name on its claims. */
-    String owner() {
-        return owner;
-    }
-
-    /** How long a claim on a batch stands without renewal. */
-    Duration lease() {
-        return lease;
+        this.owner = leases.owner();
+        this.lease = leases.lease();
+        this.held = leases.track("batches", this::renew);
     }
 
     /**
@@ -165,26 +136,16 @@ public class BatchLedger {
         }
     }
 
-    /** Extends the leases of every batch this replica holds. */
-    private void renew() {
-        List<BatchId> mine = List.copyOf(held);
-        if (mine.isEmpty()) {
-            return;
-        }
-        try {
-            database.inTransaction(c -> {
-                try (PreparedStatement ps = c.prepareStatement("update push_worker_batches b set lease_until = now() + ?"
-                        + " from unnest(?, ?) as h(task_id, batch_no) where b.task_id = h.task_id"
-                        + " and b.batch_no = h.batch_no and b.owner = ? and b.state = 'sending'")) {
-                    ps.setObject(1, interval(lease));
-                    ps.setArray(2, Database.bigints(c, mine.stream().mapToLong(BatchId::taskId).toArray()));
-                    ps.setArray(3, c.createArrayOf("integer", mine.stream().map(BatchId::batchNo).toArray()));
-                    ps.setString(4, owner);
-                    return ps.executeUpdate();
-                }
-            });
-        } catch (RuntimeException e) {
-            LOG.warnf("claim leases not renewed (%d batches): %s", mine.size(), e.getMessage());
+    /** Extends the leases of these batches, this replica's (the {@link ClaimLeases} renewal). */
+    private void renew(Connection c, List<BatchId> mine) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update push_worker_batches b set lease_until = now() + ?"
+                + " from unnest(?, ?) as h(task_id, batch_no) where b.task_id = h.task_id"
+                + " and b.batch_no = h.batch_no and b.owner = ? and b.state = 'sending'")) {
+            ps.setObject(1, interval(lease));
+            ps.setArray(2, Database.bigints(c, mine.stream().mapToLong(BatchId::taskId).toArray()));
+            ps.setArray(3, c.createArrayOf("integer", mine.stream().map(BatchId::batchNo).toArray()));
+            ps.setString(4, owner);
+            ps.executeUpdate();
         }
     }
 

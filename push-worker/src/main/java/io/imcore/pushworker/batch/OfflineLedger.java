@@ -3,8 +3,6 @@ package io.imcore.pushworker.batch;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.push.PushBatch.Target;
 import io.imcore.common.store.Database;
-import io.imcore.pushworker.WorkerConfig;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.Connection;
@@ -16,17 +14,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
  * The claim and the count of an offline push record (docs/offline-push.md): the devices' rows in
  * {@code offline_push_trace} go {@code queued -> sending -> sent | failed | rejected} (or {@code superseded} when a
  * newer message of the same conversation is already on its way to the device). A row is sent only by the worker that
- * moved it to {@code sending}, under a lease renewed like the task batches' ({@link BatchLedger}); a lapsed one is
+ * moved it to {@code sending}, under a lease renewed like the task batches' ({@link ClaimLeases}); a lapsed one is
  * taken over. So a device gets one notification per message whatever Kafka redelivers, except when a worker dies
  * between the provider's answer and its finish (then the device may get it twice, as with task batches).
  */
@@ -45,24 +39,13 @@ public class OfflineLedger {
     private final Database database;
     private final String owner;
     private final Duration lease;
-    private final Set<Key> held = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "offline-claim-renewer");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ClaimLeases.Held<Key> held;
 
-    public OfflineLedger(Database database, WorkerConfig config, BatchLedger batches) {
+    public OfflineLedger(Database database, ClaimLeases leases) {
         this.database = database;
-        this.owner = batches.owner();
-        this.lease = config.claimLease();
-        long every = Math.max(1, lease.toMillis() / 3);
-        renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    @PreDestroy
-    void stopRenewing() {
-        renewer.shutdownNow();
+        this.owner = leases.owner();
+        this.lease = leases.lease();
+        this.held = leases.track("offline push devices", this::renew);
     }
 
     /**
@@ -191,27 +174,18 @@ public class OfflineLedger {
         }
     }
 
-    private void renew() {
-        List<Key> mine = List.copyOf(held);
-        if (mine.isEmpty()) {
-            return;
-        }
-        try {
-            database.inTransaction(c -> {
-                try (PreparedStatement ps = c.prepareStatement("update offline_push_trace t set lease_until = now()"
-                        + " + make_interval(secs => ?) from unnest(?::text[], ?::bigint[], ?::bigint[])"
-                        + " as h(app_id, msg_id, device_id) where t.app_id = h.app_id and t.msg_id = h.msg_id"
-                        + " and t.device_id = h.device_id and t.owner = ? and t.state = 'sending'")) {
-                    ps.setDouble(1, lease.toMillis() / 1000.0);
-                    ps.setArray(2, c.createArrayOf("text", mine.stream().map(Key::appId).toArray()));
-                    ps.setArray(3, Database.bigints(c, mine.stream().mapToLong(Key::msgId).toArray()));
-                    ps.setArray(4, Database.bigints(c, mine.stream().mapToLong(Key::deviceId).toArray()));
-                    ps.setString(5, owner);
-                    return ps.executeUpdate();
-                }
-            });
-        } catch (RuntimeException e) {
-            LOG.warnf("offline push claim leases not renewed (%d devices): %s", mine.size(), e.getMessage());
+    /** Extends the leases of these devices' claims, this replica's (the {@link ClaimLeases} renewal). */
+    private void renew(Connection c, List<Key> mine) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update offline_push_trace t set lease_until = now()"
+                + " + make_interval(secs => ?) from unnest(?::text[], ?::bigint[], ?::bigint[])"
+                + " as h(app_id, msg_id, device_id) where t.app_id = h.app_id and t.msg_id = h.msg_id"
+                + " and t.device_id = h.device_id and t.owner = ? and t.state = 'sending'")) {
+            ps.setDouble(1, lease.toMillis() / 1000.0);
+            ps.setArray(2, c.createArrayOf("text", mine.stream().map(Key::appId).toArray()));
+            ps.setArray(3, Database.bigints(c, mine.stream().mapToLong(Key::msgId).toArray()));
+            ps.setArray(4, Database.bigints(c, mine.stream().mapToLong(Key::deviceId).toArray()));
+            ps.setString(5, owner);
+            ps.executeUpdate();
         }
     }
 
