@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.CertificateSecrets;
 import io.imcore.common.push.CertificateSecrets.Column;
-import io.imcore.push.store.PushCertificate;
-import io.imcore.push.store.PushCertificateRepository;
 import io.imcore.push.app.TransactionLocks;
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -16,22 +15,19 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Certificates as {@link PushCertificate} entities: app_secret and certificate are sealed by
- * {@link CertificateSecrets} with the current certificate key, each bound to its row and column, and stored as the
- * entity's ciphertext bytes.
+ * Certificates ({@code push_certificates}) as {@link PushCertificate} entities, this class their Panache repository:
+ * app_secret and certificate are sealed by {@link CertificateSecrets} with the current certificate key, each bound to
+ * its row and column, and stored as the entity's ciphertext bytes. Callers see them opened, as {@link Certificate}.
  */
 @Startup // a missing or malformed key set stops the service at startup, not at the first certificate call
 @ApplicationScoped
-public class CertificateStore {
+public class CertificateStore implements PanacheRepositoryBase<PushCertificate, PushCertificate.Key> {
 
-    private final PushCertificateRepository certificates;
     private final TransactionLocks locks;
     private final CertificateSecrets secrets;
     private final ObjectMapper json;
 
-    public CertificateStore(PushCertificateRepository certificates, TransactionLocks locks, CertificateSecrets secrets,
-            ObjectMapper json) {
-        this.certificates = certificates;
+    public CertificateStore(TransactionLocks locks, CertificateSecrets secrets, ObjectMapper json) {
         this.locks = locks;
         this.secrets = secrets;
         this.json = json;
@@ -47,7 +43,7 @@ public class CertificateStore {
         int environment = certificate.environment();
         // two first uploads for one key at once would both insert: the second waits here and then finds the row
         locks.acquire("push_certificates:" + appId + ":" + provider + ":" + environment);
-        PushCertificate row = certificates.findById(new PushCertificate.Key(appId, provider, environment));
+        PushCertificate row = findById(new PushCertificate.Key(appId, provider, environment));
         boolean first = row == null;
         if (first) {
             row = new PushCertificate();
@@ -63,16 +59,16 @@ public class CertificateStore {
         row.messageDefaults = certificate.messageDefaults().toString();
         row.updatedAt = Instant.now();
         if (first) {
-            certificates.persist(row);
+            persist(row);
         }
-        certificates.flush(); // the unique name is checked now, inside the caller's try
+        flush(); // the unique name is checked now, inside the caller's try
     }
 
     /** The app's credentials for the channel and environment, decrypted (what an adapter signs its calls with). */
     @Transactional
     public Optional<Certificate> find(String appId, Channel channel, int environment) {
         int provider = channel.provider();
-        return certificates.findByIdOptional(new PushCertificate.Key(appId, provider, environment))
+        return findByIdOptional(new PushCertificate.Key(appId, provider, environment))
                 .map(row -> new Certificate(channel, environment, row.name, row.providerAppId, row.appKey,
                         secrets.open(row.appSecretEnc, appId, provider, environment, Column.APP_SECRET),
                         secrets.open(row.certificateEnc, appId, provider, environment, Column.CERTIFICATE),
@@ -91,7 +87,8 @@ public class CertificateStore {
     /** Which channel and environment the app's certificate of this name is for (a token binding's notifier_name). */
     @Transactional
     public Optional<CertificateRef> findByName(String appId, String name) {
-        return certificates.findByName(appId, name).flatMap(row -> Channel.fromProvider(row.provider)
-                .map(channel -> new CertificateRef(channel, row.environment, name)));
+        return find("appId = ?1 and name = ?2", appId, name).firstResultOptional()
+                .flatMap(row -> Channel.fromProvider(row.provider)
+                        .map(channel -> new CertificateRef(channel, row.environment, name)));
     }
 }

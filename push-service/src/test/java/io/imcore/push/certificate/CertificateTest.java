@@ -1,4 +1,4 @@
-package io.imcore.push;
+package io.imcore.push.certificate;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
@@ -10,9 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
-import io.imcore.push.certificate.Certificate;
-import io.imcore.push.certificate.CertificateRef;
-import io.imcore.push.certificate.CertificateStore;
+import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
