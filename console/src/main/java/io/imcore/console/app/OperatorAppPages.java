@@ -1,7 +1,11 @@
-package io.imcore.console;
+package io.imcore.console.app;
 
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -25,12 +29,12 @@ import java.util.Map;
  */
 @Path("/apps")
 @Produces(MediaType.TEXT_HTML)
-public class OperatorPages {
+public class OperatorAppPages {
 
     @Inject
     SessionGuard guard;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
     Template apps;
 
@@ -45,7 +49,7 @@ public class OperatorPages {
             @FormParam("name") String name) {
         ConsoleSession session = guard.requireOperator(headers);
         guard.checkCsrf(session, csrf);
-        Answer answer = services.post(Service.AUTH, "/app/create", session.credentials(),
+        Answer answer = backend.post(Service.AUTH, "/app/create", session.credentials(),
                 Map.of("name", Pages.text(name)));
         return Response.ok(page(session, answer, "created")).build();
     }
@@ -59,14 +63,14 @@ public class OperatorPages {
         guard.checkCsrf(session, csrf);
         Map<String, String> credentials = new HashMap<>(session.credentials());
         credentials.put("app_id", Pages.text(appId));
-        Answer answer = services.post(Service.AUTH, "/app/admin_token", credentials, null);
+        Answer answer = backend.post(Service.AUTH, "/app/admin_token", credentials, null);
         return Response.ok(page(session, answer, "given a new admin token (the previous one no longer works)"))
                 .build();
     }
 
     private TemplateInstance page(ConsoleSession session, Answer result, String done) {
-        Answer list = services.get(Service.AUTH, "/app/list", session.credentials());
-        List<Map<String, Object>> rows = services.plainList(list.ok() && list.data() != null
+        Answer list = backend.get(Service.AUTH, "/app/list", session.credentials());
+        List<Map<String, Object>> rows = backend.plainList(list.ok() && list.data() != null
                 ? list.data().get("list") : null);
         rows.forEach(row -> row.put("created_at_text", Pages.time(row.get("created_at"))));
         TemplateInstance page = Pages.page(apps, session).data("apps", rows)

@@ -1,4 +1,4 @@
-package io.imcore.console;
+package io.imcore.console.backend;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,7 +21,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * answers something else becomes an answer with code 0 and a message saying what happened, so a page can show it.
  */
 @ApplicationScoped
-public class Services {
+public class BackendClient {
 
     /** Which service a call goes to; each has its own base URL (in the local stack all are the gateway). */
     public enum Service { AUTH, MESSAGE, PUSH, PUSH_WORKER }

@@ -1,10 +1,14 @@
-package io.imcore.console;
+package io.imcore.console.certificate;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -49,7 +53,7 @@ public class CertificatePages {
     @Inject
     SessionGuard guard;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
     ObjectMapper json;
     @Inject
@@ -96,7 +100,7 @@ public class CertificatePages {
                         testForm("3", "1", ""), null)).build();
             }
         }
-        Answer answer = services.post(Service.PUSH, "/push/certificate", session.credentials(), body);
+        Answer answer = backend.post(Service.PUSH, "/push/certificate", session.credentials(), body);
         if (answer.ok()) {
             return Response.ok(render(session, emptyForm(), errors, "Certificate " + form.get("name") + " saved.",
                     testForm(form.get("provider"), form.get("environment"), ""), null)).build();
@@ -126,7 +130,7 @@ public class CertificatePages {
         body.put("device_token", testForm.get("device_token"));
         body.put("title", Pages.text(title));
         body.put("body", Pages.text(text));
-        Answer answer = services.post(Service.PUSH, "/push/certificate/test", session.credentials(), body);
+        Answer answer = backend.post(Service.PUSH, "/push/certificate/test", session.credentials(), body);
         Map<String, String> result = new LinkedHashMap<>(); // every key present: Qute renders strictly
         for (String key : List.of("error", "outcome", "reason", "providerStatus", "providerCode", "providerMessage",
                 "elapsedMs")) {
@@ -153,7 +157,7 @@ public class CertificatePages {
         String loadError = null;
         for (Map<String, String> provider : PROVIDERS) {
             for (String environment : List.of("1", "0")) {
-                Answer answer = services.get(Service.PUSH, "/push/certificate?provider=" + provider.get("code")
+                Answer answer = backend.get(Service.PUSH, "/push/certificate?provider=" + provider.get("code")
                         + "&environment=" + environment, session.credentials());
                 if (!answer.ok()) {
                     loadError = "Certificates not read: " + answer.error();

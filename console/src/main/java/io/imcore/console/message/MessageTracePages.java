@@ -1,7 +1,11 @@
-package io.imcore.console;
+package io.imcore.console.message;
 
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -24,7 +28,7 @@ import java.util.Map;
  */
 @Path("/messages")
 @Produces(MediaType.TEXT_HTML)
-public class MessagePages {
+public class MessageTracePages {
 
     /** The decisions of docs/offline-push.md in words; an unknown one is shown as it came. */
     static final Map<String, String> DECISIONS = Map.of(
@@ -41,7 +45,7 @@ public class MessagePages {
     @Inject
     SessionGuard guard;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
     Template messages;
 
@@ -58,13 +62,13 @@ public class MessagePages {
             return Response.ok(page.data("traced", false)
                     .data("error", "msg_id must be a number, not \"" + id + "\".")).build();
         }
-        Answer answer = services.get(Service.PUSH, "/push/offline/trace?msg_id="
+        Answer answer = backend.get(Service.PUSH, "/push/offline/trace?msg_id="
                 + URLEncoder.encode(id, StandardCharsets.UTF_8), session.credentials());
         if (!answer.ok() || answer.data() == null) {
             return Response.ok(page.data("traced", false)
                     .data("error", "Trace not available: " + answer.error())).build();
         }
-        List<Map<String, Object>> devices = services.plainList(answer.data().get("devices"));
+        List<Map<String, Object>> devices = backend.plainList(answer.data().get("devices"));
         for (Map<String, Object> device : devices) {
             String decision = String.valueOf(device.get("decision"));
             device.put("decision_text", DECISIONS.getOrDefault(decision, decision));

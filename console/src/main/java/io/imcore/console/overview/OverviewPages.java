@@ -1,7 +1,12 @@
-package io.imcore.console;
+package io.imcore.console.overview;
 
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
+import io.imcore.console.push.TaskTable;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -20,14 +25,14 @@ import java.util.Map;
 /** The app admin's overview (push on/off, last pushes) and the push switch. */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
-public class AppPages {
+public class OverviewPages {
 
     @Inject
     SessionGuard guard;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
-    TaskLists taskLists;
+    TaskTable taskTable;
     @Inject
     Template overview;
 
@@ -37,12 +42,12 @@ public class AppPages {
         if (session.isOperator()) {
             return Pages.redirect("/apps");
         }
-        Answer enabled = services.get(Service.PUSH, "/push/enable", session.credentials());
+        Answer enabled = backend.get(Service.PUSH, "/push/enable", session.credentials());
         String pushState = enabled.ok() && enabled.data() != null && enabled.data().has("enabled")
                 ? (enabled.data().get("enabled").asBoolean() ? "on" : "off")
                 : "unknown (" + enabled.error() + ")";
         TemplateInstance page = Pages.page(overview, session).data("pushState", pushState);
-        taskLists.addTo(page, session, Map.of("limit", "5"));
+        taskTable.addTo(page, session, Map.of("limit", "5"));
         return Response.ok(page).build();
     }
 
@@ -54,7 +59,7 @@ public class AppPages {
         ConsoleSession session = guard.requireAdmin(headers);
         guard.checkCsrf(session, csrf);
         boolean on = "true".equals(value);
-        Answer answer = services.post(Service.PUSH, "/push/enable?value=" + on, session.credentials(), null);
+        Answer answer = backend.post(Service.PUSH, "/push/enable?value=" + on, session.credentials(), null);
         session.setNotice(answer.ok() ? "Push switched " + (on ? "on" : "off") + "."
                 : "Push not switched: " + answer.error());
         return Pages.redirect("/");

@@ -1,4 +1,4 @@
-package io.imcore.console;
+package io.imcore.console.page;
 
 import io.quarkus.qute.Template;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package io.imcore.console;
+package io.imcore.console.page;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;

@@ -1,12 +1,16 @@
-package io.imcore.console;
+package io.imcore.console.push;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -49,11 +53,11 @@ public class PushPages {
     @Inject
     SessionGuard guard;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
-    TaskLists taskLists;
+    TaskTable taskTable;
     @Inject
-    TaskReports reports;
+    TaskReport taskReport;
     @Inject
     ObjectMapper json;
     @Inject
@@ -108,7 +112,7 @@ public class PushPages {
         } catch (IllegalArgumentException e) {
             return Response.status(400).entity(composerPage(session, form, e.getMessage())).build();
         }
-        Answer answer = services.post(Service.PUSH, "/push/notify", session.credentials(), request);
+        Answer answer = backend.post(Service.PUSH, "/push/notify", session.credentials(), request);
         if (!answer.ok() || answer.data() == null) {
             return Response.status(400).entity(composerPage(session, form, "Not sent: " + answer.error())).build();
         }
@@ -204,10 +208,10 @@ public class PushPages {
         query.put("offset", Integer.toString(start));
         query.put("limit", Integer.toString(PAGE_SIZE));
         TemplateInstance page = Pages.page(tasks, session).data("filter", filter).data("states", STATES);
-        long total = taskLists.addTo(page, session, query);
-        page.data("previous", start == 0 ? null : "/console/tasks" + TaskLists.queryString(withOffset(filter,
+        long total = taskTable.addTo(page, session, query);
+        page.data("previous", start == 0 ? null : "/console/tasks" + TaskTable.queryString(withOffset(filter,
                 Math.max(0, start - PAGE_SIZE))));
-        page.data("next", start + PAGE_SIZE >= total ? null : "/console/tasks" + TaskLists.queryString(
+        page.data("next", start + PAGE_SIZE >= total ? null : "/console/tasks" + TaskTable.queryString(
                 withOffset(filter, start + PAGE_SIZE)));
         return Response.ok(page).build();
     }
@@ -244,7 +248,7 @@ public class PushPages {
     public Response report(@Context HttpHeaders headers, @PathParam("id") long taskId) {
         ConsoleSession session = guard.requireAdmin(headers);
         TemplateInstance page = Pages.page(report, session).data("taskId", taskId);
-        reports.addTo(page, session, taskId);
+        taskReport.addTo(page, session, taskId);
         return Response.ok(page).build();
     }
 
@@ -254,7 +258,7 @@ public class PushPages {
     public Response reportFragment(@Context HttpHeaders headers, @PathParam("id") long taskId) {
         ConsoleSession session = guard.requireAdmin(headers);
         TemplateInstance fragment = reportBody.data("taskId", taskId);
-        reports.addTo(fragment, session, taskId);
+        taskReport.addTo(fragment, session, taskId);
         return Response.ok(fragment).build();
     }
 }

@@ -1,8 +1,11 @@
-package io.imcore.console;
+package io.imcore.console.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,7 +20,7 @@ import java.util.Set;
  * had targets, failures by reason, progress and timing.
  */
 @ApplicationScoped
-public class TaskReports {
+public class TaskReport {
 
     /** api.md 2.8's channels, in its order. */
     static final List<String> CHANNELS = List.of("ios", "cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d",
@@ -30,10 +33,10 @@ public class TaskReports {
     static final Set<String> NO_RECEIPTS = Set.of("ios", "cloud");
 
     @Inject
-    Services services;
+    BackendClient backend;
 
     public void addTo(TemplateInstance page, ConsoleSession session, long taskId) {
-        Answer answer = services.post(Service.PUSH, "/push/task/detail", session.credentials(),
+        Answer answer = backend.post(Service.PUSH, "/push/task/detail", session.credentials(),
                 Map.of("list", List.of(taskId)));
         JsonNode task = answer.ok() && answer.data() != null && answer.data().size() > 0 ? answer.data().get(0) : null;
         if (task == null) {
@@ -51,7 +54,7 @@ public class TaskReports {
                 .data("batchesTotal", progress.path("batches_total").asLong())
                 .data("funnel", funnel(task))
                 .data("failuresKnown", task.has("failures"))
-                .data("failures", services.plainList(task.get("failures")));
+                .data("failures", backend.plainList(task.get("failures")));
     }
 
     static List<Map<String, Object>> funnel(JsonNode task) {

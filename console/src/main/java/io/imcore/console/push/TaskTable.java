@@ -1,8 +1,11 @@
-package io.imcore.console;
+package io.imcore.console.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,16 +17,16 @@ import java.util.stream.Collectors;
 
 /** push-service's task list (GET /push/task/list) as the rows of the task table, shared by two pages. */
 @ApplicationScoped
-public class TaskLists {
+public class TaskTable {
 
     @Inject
-    Services services;
+    BackendClient backend;
 
     /** Puts {@code tasks}, {@code tasksError} and {@code total} on the page; returns the total. */
     public long addTo(TemplateInstance page, ConsoleSession session, Map<String, String> query) {
-        Answer answer = services.get(Service.PUSH, "/push/task/list" + queryString(query), session.credentials());
+        Answer answer = backend.get(Service.PUSH, "/push/task/list" + queryString(query), session.credentials());
         JsonNode list = answer.ok() && answer.data() != null ? answer.data().get("list") : null;
-        List<Map<String, Object>> rows = services.plainList(list);
+        List<Map<String, Object>> rows = backend.plainList(list);
         rows.forEach(row -> row.put("created_at_text", Pages.time(row.get("created_at"))));
         long total = answer.ok() && answer.data() != null ? answer.data().path("total").asLong() : 0;
         page.data("tasks", rows).data("tasksError", answer.ok() ? null : answer.error()).data("total", total);

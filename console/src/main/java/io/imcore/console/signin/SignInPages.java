@@ -1,7 +1,12 @@
-package io.imcore.console;
+package io.imcore.console.signin;
 
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.SessionStore;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import io.vertx.core.http.HttpServerRequest;
@@ -24,7 +29,7 @@ import jakarta.ws.rs.core.Response;
  */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
-public class SignInResource {
+public class SignInPages {
 
     @Inject
     SessionStore sessions;
@@ -33,7 +38,7 @@ public class SignInResource {
     @Inject
     SignInThrottle throttle;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
     Template signIn;
 
@@ -94,7 +99,7 @@ public class SignInResource {
         if (appId.isEmpty() || adminToken == null || adminToken.isBlank()) {
             return "Enter the app id and its admin token.";
         }
-        Answer answer = services.get(Service.PUSH, "/push/certificate?provider=1&environment=1",
+        Answer answer = backend.get(Service.PUSH, "/push/certificate?provider=1&environment=1",
                 java.util.Map.of("app_id", appId, "access-token", adminToken.strip()));
         return answer.ok() ? null : "Not signed in: " + answer.error();
     }
@@ -103,7 +108,7 @@ public class SignInResource {
         if (platformKey == null || platformKey.isBlank()) {
             return "Enter the platform key.";
         }
-        Answer answer = services.get(Service.AUTH, "/app/list", java.util.Map.of("platform-key", platformKey.strip()));
+        Answer answer = backend.get(Service.AUTH, "/app/list", java.util.Map.of("platform-key", platformKey.strip()));
         return answer.ok() ? null : "Not signed in: " + answer.error();
     }
 

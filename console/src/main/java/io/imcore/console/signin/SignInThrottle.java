@@ -1,4 +1,4 @@
-package io.imcore.console;
+package io.imcore.console.signin;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;

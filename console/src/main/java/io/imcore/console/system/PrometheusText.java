@@ -1,4 +1,4 @@
-package io.imcore.console;
+package io.imcore.console.system;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,9 +1,13 @@
-package io.imcore.console;
+package io.imcore.console.system;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -34,7 +38,7 @@ public class SystemPages {
     @Inject
     SessionGuard guard;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
     ObjectMapper json;
     @Inject
@@ -51,14 +55,14 @@ public class SystemPages {
         for (Service service : Service.values()) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("service", service.name().toLowerCase().replace('_', '-'));
-            row.put("status", readiness(services.text(service, "/q/health/ready")));
+            row.put("status", readiness(backend.text(service, "/q/health/ready")));
             health.add(row);
         }
-        Answer lag = services.get(Service.PUSH, "/push/system/lag", session.credentials());
+        Answer lag = backend.get(Service.PUSH, "/push/system/lag", session.credentials());
         JsonNode channels = lag.ok() && lag.data() != null ? lag.data().get("list") : null;
         return Response.ok(Pages.page(system, session).data("health", health)
-                .data("lag", services.plainList(channels)).data("lagError", lag.ok() ? null : lag.error())
-                .data("targets", targets(services.text(Service.PUSH_WORKER, "/q/metrics")))).build();
+                .data("lag", backend.plainList(channels)).data("lagError", lag.ok() ? null : lag.error())
+                .data("targets", targets(backend.text(Service.PUSH_WORKER, "/q/metrics")))).build();
     }
 
     private String readiness(String body) {

@@ -1,9 +1,13 @@
-package io.imcore.console;
+package io.imcore.console.trend;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -34,7 +38,7 @@ public class TrendPages {
     @Inject
     SessionGuard guard;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
     ObjectMapper json;
     @Inject
@@ -52,17 +56,17 @@ public class TrendPages {
                     .data("rows", List.of()).data("chart", "").data("error", null)
                     .data("offlineRows", List.of()).data("offlineError", null)).build();
         }
-        Answer answer = services.get(Service.PUSH, "/push/stats/daily?days=" + range, session.credentials());
+        Answer answer = backend.get(Service.PUSH, "/push/stats/daily?days=" + range, session.credentials());
         List<Map<String, Object>> rows = answer.ok() && answer.data() != null
-                ? services.plainList(answer.data().get("days"))
+                ? backend.plainList(answer.data().get("days"))
                 : List.of();
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         String chart = json.writeValueAsString(TrendSeries.of(rows, today.minusDays(range - 1L), today));
         // offline push of chat messages, counted apart (no push task per message; docs/offline-push.md)
-        Answer offline = services.get(Service.PUSH, "/push/offline/stats?days=" + range, session.credentials());
+        Answer offline = backend.get(Service.PUSH, "/push/offline/stats?days=" + range, session.credentials());
         return Response.ok(Pages.page(trends, session).data("days", range).data("rows", rows)
                 .data("daysError", null).data("chart", chart).data("error", answer.ok() ? null : answer.error())
-                .data("offlineRows", services.plainList(offline.data()))
+                .data("offlineRows", backend.plainList(offline.data()))
                 .data("offlineError", offline.ok() ? null : offline.error())).build();
     }
 

@@ -1,4 +1,4 @@
-package io.imcore.console;
+package io.imcore.console.trend;
 
 import java.time.LocalDate;
 import java.time.ZoneOffset;

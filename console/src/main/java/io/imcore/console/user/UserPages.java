@@ -1,7 +1,11 @@
-package io.imcore.console;
+package io.imcore.console.user;
 
-import io.imcore.console.Services.Answer;
-import io.imcore.console.Services.Service;
+import io.imcore.console.backend.BackendClient;
+import io.imcore.console.backend.BackendClient.Answer;
+import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Pages;
+import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -31,7 +35,7 @@ public class UserPages {
     @Inject
     SessionGuard guard;
     @Inject
-    Services services;
+    BackendClient backend;
     @Inject
     Template users;
 
@@ -46,11 +50,11 @@ public class UserPages {
         page.data("userShown", user != null);
         if (user != null) {
             Map<String, String> asUser = session.credentialsAsUser(user);
-            Answer devices = services.get(Service.AUTH, "/user/device/list", asUser);
-            Answer tokens = services.get(Service.PUSH, "/user/token/list", asUser);
-            page.data("devices", withTimes(services.plainList(devices.data()), "created_at", "last_seen_at"))
+            Answer devices = backend.get(Service.AUTH, "/user/device/list", asUser);
+            Answer tokens = backend.get(Service.PUSH, "/user/token/list", asUser);
+            page.data("devices", withTimes(backend.plainList(devices.data()), "created_at", "last_seen_at"))
                     .data("devicesError", devices.ok() ? null : devices.error())
-                    .data("tokens", withTimes(services.plainList(tokens.ok() && tokens.data() != null
+                    .data("tokens", withTimes(backend.plainList(tokens.ok() && tokens.data() != null
                             ? tokens.data().get("list") : null), "bound_at"))
                     .data("tokensError", tokens.ok() ? null : tokens.error());
         }
@@ -59,12 +63,12 @@ public class UserPages {
         page.data("groupShown", group != null);
         if (group != null) {
             // message-service reads group_id from the query, not from a header (GroupResource)
-            Answer info = services.get(Service.MESSAGE, "/group/info?group_id=" + group, session.credentials());
-            Answer members = services.get(Service.MESSAGE, "/group/member_list?group_id=" + group,
+            Answer info = backend.get(Service.MESSAGE, "/group/info?group_id=" + group, session.credentials());
+            Answer members = backend.get(Service.MESSAGE, "/group/member_list?group_id=" + group,
                     session.credentials());
-            page.data("groupInfo", info.ok() ? services.plain(info.data()) : null)
+            page.data("groupInfo", info.ok() ? backend.plain(info.data()) : null)
                     .data("groupError", info.ok() ? null : info.error())
-                    .data("members", withTimes(services.plainList(members.data()), "joined_at"))
+                    .data("members", withTimes(backend.plainList(members.data()), "joined_at"))
                     .data("membersError", members.ok() ? null : members.error());
         }
         page.data("groupIdError",
@@ -85,7 +89,7 @@ public class UserPages {
             session.setNotice("Nothing changed: a numeric user_id and disable or enable are needed.");
             return Pages.redirect("/users");
         }
-        Answer answer = services.put(Service.AUTH, "/user/" + action, session.credentials(),
+        Answer answer = backend.put(Service.AUTH, "/user/" + action, session.credentials(),
                 Map.of("list", List.of(user)));
         session.setNotice(answer.ok() ? "User " + user + " " + action + "d."
                 : "User " + user + " not " + action + "d: " + answer.error());

@@ -1,4 +1,4 @@
-package io.imcore.console;
+package io.imcore.console.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

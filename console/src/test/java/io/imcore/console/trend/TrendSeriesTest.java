@@ -1,4 +1,4 @@
-package io.imcore.console;
+package io.imcore.console.trend;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
