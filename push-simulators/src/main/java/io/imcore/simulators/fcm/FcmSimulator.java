@@ -39,7 +39,30 @@ public class FcmSimulator extends ProviderSimulator {
     /** Access tokens this simulator issues are valid this long. */
     public static final long TOKEN_SECONDS = 3600;
 
+    /**
+     * The message name FCM answers a dry run ({@code validate_only}) with, in place of a message id:
+     * {@code projects/<project>/messages/fake_message_id}.
+     */
+    public static final String DRY_RUN_MESSAGE_ID = "fake_message_id";
+    /**
+     * The audience every google-auth client signs its jwt-bearer grant for, whatever the service account's
+     * {@code token_uri} says (google-auth-library-java {@code ServiceAccountCredentials.createAssertion}:
+     * {@code OAuth2Utils.TOKEN_SERVER_URI}); Google's service-account guide: "always
+     * https://oauth2.googleapis.com/token".
+     */
+    public static final String GOOGLE_TOKEN_AUDIENCE = "https://oauth2.googleapis.com/token";
+    /** {@code WWW-Authenticate} of a 401: Google's realm (RFC 6750 section 3). */
+    static final String REALM = "Bearer realm=\"https://accounts.google.com/\"";
+
     static final int MAX_PAYLOAD = 4096;
+    /** AndroidConfig.ttl: "The maximum time to live supported is 4 weeks". */
+    static final long MAX_TTL_SECONDS = 28L * 24 * 3600;
+    /**
+     * AndroidConfig.priority: the enum's names (AndroidMessagePriority NORMAL, HIGH), the lower-case values the
+     * reference documents ("Can take "normal" and "high" values") and the Admin SDK writes, and the enum's numbers
+     * (NORMAL = 0, HIGH = 1), which proto3 JSON parsers accept too.
+     */
+    private static final Set<Object> PRIORITIES = Set.of("NORMAL", "HIGH", "normal", "high", 0, 1);
     private static final String SCOPE = "https://www.googleapis.com/auth/firebase.messaging";
     private static final String CLOUD_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
     private static final Pattern TTL = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?s");
@@ -48,6 +71,22 @@ public class FcmSimulator extends ProviderSimulator {
     private record Account(String projectId, PublicKey publicKey) {}
 
     private record AccessToken(String clientEmail, long expiresAtMillis) {}
+
+    /**
+     * A refused field. {@code fcmError}: a check of FCM's own (ErrorCode INVALID_ARGUMENT: invalid registration,
+     * message too big, invalid data key, invalid TTL), answered with the FcmError detail beside google.rpc.BadRequest;
+     * otherwise a JSON value of the wrong type or format, answered with google.rpc.BadRequest alone.
+     */
+    private record Violation(String field, String description, boolean fcmError) {
+
+        static Violation json(String field, String description) {
+            return new Violation(field, description, false);
+        }
+
+        static Violation fcm(String field, String description) {
+            return new Violation(field, description, true);
+        }
+    }
 
     private final Map<String, Account> accounts = new ConcurrentHashMap<>();
     private final Map<String, AccessToken> tokens = new ConcurrentHashMap<>();
@@ -153,7 +192,7 @@ public class FcmSimulator extends ProviderSimulator {
                 || !(exp instanceof Number) || !(iat instanceof Number)) {
             return null;
         }
-        if (!tokenPath.equals(URI.create(aud).getPath())) {
+        if (!acceptedAudience(aud, tokenPath)) {
             return null;
         }
         Set<String> scopes = Set.of(scope.split(" "));
@@ -182,6 +221,23 @@ public class FcmSimulator extends ProviderSimulator {
             }
         }
         return iss;
+    }
+
+    /**
+     * Google's own token URI (what google-auth always signs), or a URL of this endpoint (clients that sign their
+     * {@code token_uri}, such as golang.org/x/oauth2/jwt): its path must be this endpoint's, whatever the host.
+     */
+    static boolean acceptedAudience(String aud, String tokenPath) {
+        if (GOOGLE_TOKEN_AUDIENCE.equals(aud)) {
+            return true;
+        }
+        try {
+            URI uri = new URI(aud);
+            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                    && tokenPath.equals(uri.getPath());
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
     }
 
     private void oauthError(RoutingContext ctx, String error, String description) {
@@ -215,7 +271,7 @@ public class FcmSimulator extends ProviderSimulator {
             if (accessToken != null) {
                 tokens.remove(accessToken);
             }
-            unauthenticated(ctx);
+            unauthenticated(ctx, accessToken != null);
             return;
         }
         if (fault == Faults.Kind.QUOTA_SPENT) {
@@ -233,7 +289,7 @@ public class FcmSimulator extends ProviderSimulator {
         }
         AccessToken known = accessToken == null ? null : tokens.get(accessToken);
         if (known == null || known.expiresAtMillis() < System.currentTimeMillis()) {
-            unauthenticated(ctx);
+            unauthenticated(ctx, accessToken != null);
             return;
         }
         Account account = accounts.get(known.clientEmail());
@@ -243,30 +299,48 @@ public class FcmSimulator extends ProviderSimulator {
                             + ".googleapis.com/projects/" + project + "' (or it may not exist).", null, null);
             return;
         }
+        JsonObject request;
         JsonObject message;
         try {
-            message = ctx.body().asJsonObject().getJsonObject("message");
+            request = ctx.body().asJsonObject();
+            message = request.getJsonObject("message");
         } catch (RuntimeException e) {
+            request = null;
             message = null;
         }
         if (message == null) {
-            badRequest(ctx, "message", "Invalid JSON payload received.");
+            badRequest(ctx, Violation.json("message", "Invalid JSON payload received."));
             return;
         }
-        String invalid = checkMessage(message);
+        // SendMessageRequest.validate_only ("Flag for testing the request without actually delivering the
+        // message"); proto3 JSON parsers take the field's JSON name (validateOnly) as well
+        Object validateOnly = request.containsKey("validate_only") ? request.getValue("validate_only")
+                : request.getValue("validateOnly");
+        if (validateOnly != null && !(validateOnly instanceof Boolean)) {
+            badRequest(ctx, Violation.json("validate_only", "Invalid value at 'validate_only' (TYPE_BOOL), "
+                    + validateOnly));
+            return;
+        }
+        boolean dryRun = Boolean.TRUE.equals(validateOnly);
+        Violation invalid = checkMessage(message);
         if (invalid != null) {
-            int colon = invalid.indexOf(':');
-            badRequest(ctx, invalid.substring(0, colon), invalid.substring(colon + 1));
+            badRequest(ctx, invalid);
             return;
         }
         String token = message.getString("token");
         if (token.startsWith(MALFORMED_PREFIX)) {
-            error(ctx, 400, "INVALID_ARGUMENT", "The registration token is not a valid FCM registration token",
-                    "INVALID_ARGUMENT", null);
+            badRequest(ctx, Violation.fcm("message.token",
+                    "The registration token is not a valid FCM registration token"));
             return;
         }
         if (Faults.isInvalid(token)) {
             error(ctx, 404, "NOT_FOUND", "Requested entity was not found.", "UNREGISTERED", null);
+            return;
+        }
+        if (dryRun) {
+            // validated, token included, and delivered to nobody: not counted, not noted as received
+            reply(ctx, 200, new JsonObject().put("name",
+                    "projects/" + project + "/messages/" + DRY_RUN_MESSAGE_ID));
             return;
         }
         if (faults().failsTransiently(token)) {
@@ -278,29 +352,31 @@ public class FcmSimulator extends ProviderSimulator {
                 "projects/" + project + "/messages/0:" + messageIds.incrementAndGet() + "%sim"));
     }
 
-    /** Null when the message is acceptable, else {@code field:description}. */
-    private static String checkMessage(JsonObject message) {
+    /** Null when the message is acceptable, else the first refused field. */
+    private static Violation checkMessage(JsonObject message) {
         int targets = (message.containsKey("token") ? 1 : 0) + (message.containsKey("topic") ? 1 : 0)
                 + (message.containsKey("condition") ? 1 : 0);
         if (targets != 1 || !(message.getValue("token") instanceof String token) || token.isEmpty()) {
-            return "message.token:Exactly one of token, topic or condition is required (this simulator: token)";
+            return Violation.json("message.token",
+                    "Exactly one of token, topic or condition is required (this simulator: token)");
         }
         int size = 0;
         Object data = message.getValue("data");
         if (data != null) {
             if (!(data instanceof JsonObject d)) {
-                return "message.data:Invalid value at 'message.data' (type.googleapis.com/google.protobuf.Struct)";
+                return Violation.json("message.data",
+                        "Invalid value at 'message.data' (type.googleapis.com/google.protobuf.Struct)");
             }
             int i = 0;
             for (Map.Entry<String, Object> entry : d) {
                 String key = entry.getKey();
                 if (!(entry.getValue() instanceof String value)) {
-                    return "message.data[" + i + "].value:Invalid value at 'message.data[" + i
-                            + "].value' (TYPE_STRING)";
+                    return Violation.json("message.data[" + i + "].value", "Invalid value at 'message.data[" + i
+                            + "].value' (TYPE_STRING), " + entry.getValue());
                 }
                 String lower = key.toLowerCase();
                 if (RESERVED_DATA_KEYS.contains(lower) || lower.startsWith("google") || lower.startsWith("gcm")) {
-                    return "message.data:Invalid data payload key: " + key;
+                    return Violation.fcm("message.data", "Invalid data payload key: " + key);
                 }
                 size += key.getBytes(StandardCharsets.UTF_8).length + value.getBytes(StandardCharsets.UTF_8).length;
                 i++;
@@ -309,70 +385,89 @@ public class FcmSimulator extends ProviderSimulator {
         Object notification = message.getValue("notification");
         if (notification != null) {
             if (!(notification instanceof JsonObject n)) {
-                return "message.notification:Invalid value at 'message.notification'";
+                return Violation.json("message.notification", "Invalid value at 'message.notification'");
             }
             size += n.encode().getBytes(StandardCharsets.UTF_8).length;
         }
         Object android = message.getValue("android");
         if (android != null) {
             if (!(android instanceof JsonObject a)) {
-                return "message.android:Invalid value at 'message.android'";
+                return Violation.json("message.android", "Invalid value at 'message.android'");
             }
             Object ttl = a.getValue("ttl");
             if (ttl != null && !(ttl instanceof String t && TTL.matcher(t).matches())) {
-                return "message.android.ttl:Invalid value at 'message.android.ttl' (type.googleapis.com/"
-                        + "google.protobuf.Duration)";
+                return Violation.json("message.android.ttl", "Invalid value at 'message.android.ttl' "
+                        + "(type.googleapis.com/google.protobuf.Duration), " + ttl);
+            }
+            if (ttl != null && Long.parseLong(((String) ttl).replaceAll("[.s].*", "")) > MAX_TTL_SECONDS) {
+                return Violation.fcm("message.android.ttl",
+                        "The maximum time to live is 4 weeks (" + MAX_TTL_SECONDS + "s): " + ttl);
             }
             // AndroidConfig.collapse_key: a string (FCM v1 reference); the "four keys at a time" limit is per
             // device and not checked here
             Object collapseKey = a.getValue("collapse_key");
             if (collapseKey != null && !(collapseKey instanceof String)) {
-                return "message.android.collapse_key:Invalid value at 'message.android.collapse_key' (TYPE_STRING)";
+                return Violation.json("message.android.collapse_key",
+                        "Invalid value at 'message.android.collapse_key' (TYPE_STRING), " + collapseKey);
             }
             Object priority = a.getValue("priority");
-            if (priority != null && !"NORMAL".equals(priority) && !"HIGH".equals(priority)) {
-                return "message.android.priority:Invalid value at 'message.android.priority'";
+            if (priority != null && !PRIORITIES.contains(priority instanceof Long l && l >= 0 && l <= 1
+                    ? Integer.valueOf(l.intValue()) : priority)) {
+                return Violation.json("message.android.priority", "Invalid value at 'message.android.priority' "
+                        + "(type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority), " + priority);
             }
             Object androidNotification = a.getValue("notification");
             if (androidNotification != null) {
                 if (!(androidNotification instanceof JsonObject an)) {
-                    return "message.android.notification:Invalid value at 'message.android.notification'";
+                    return Violation.json("message.android.notification",
+                            "Invalid value at 'message.android.notification'");
                 }
                 Object count = an.getValue("notification_count");
                 if (count != null && !(count instanceof Integer || count instanceof Long)) {
-                    return "message.android.notification.notification_count:Invalid value at "
-                            + "'message.android.notification.notification_count' (TYPE_INT32)";
+                    return Violation.json("message.android.notification.notification_count", "Invalid value at "
+                            + "'message.android.notification.notification_count' (TYPE_INT32), " + count);
                 }
                 // AndroidNotification.tag: a string (FCM v1 reference)
                 Object tag = an.getValue("tag");
                 if (tag != null && !(tag instanceof String)) {
-                    return "message.android.notification.tag:Invalid value at 'message.android.notification.tag' "
-                            + "(TYPE_STRING)";
+                    return Violation.json("message.android.notification.tag",
+                            "Invalid value at 'message.android.notification.tag' (TYPE_STRING), " + tag);
                 }
                 size += an.encode().getBytes(StandardCharsets.UTF_8).length;
             }
         }
         if (size > MAX_PAYLOAD) {
-            return "message:Message is too big";
+            return Violation.fcm("message", "Message is too big");
         }
         return null;
     }
 
-    private void unauthenticated(RoutingContext ctx) {
+    /**
+     * 401 UNAUTHENTICATED. RFC 6750 section 3.1: a presented token that is expired, revoked or unknown gets
+     * {@code error="invalid_token"} (google-auth's HttpCredentialsAdapter refreshes its access token and repeats the
+     * request only then, when the challenge is Bearer); a request without any credentials gets no error code.
+     */
+    private void unauthenticated(RoutingContext ctx, boolean tokenPresented) {
+        String challenge = tokenPresented ? REALM + ", error=\"invalid_token\"" : REALM;
         later(() -> ctx.response().setStatusCode(401)
-                .putHeader("www-authenticate", "Bearer realm=\"https://accounts.google.com/\"")
+                .putHeader("www-authenticate", challenge)
                 .putHeader("content-type", "application/json")
                 .end(googleError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected "
                         + "OAuth 2 access token, login cookie or other valid authentication credential.", null)
                         .encode()));
     }
 
-    private void badRequest(RoutingContext ctx, String field, String description) {
-        JsonObject body = googleError(400, "INVALID_ARGUMENT", description, null);
+    /**
+     * 400 INVALID_ARGUMENT naming the field in a google.rpc.BadRequest detail, after the FcmError detail (errorCode
+     * INVALID_ARGUMENT) when the check is FCM's own (docs/channels/cloud.md).
+     */
+    private void badRequest(RoutingContext ctx, Violation violation) {
+        JsonObject body = googleError(400, "INVALID_ARGUMENT", violation.description(),
+                violation.fcmError() ? "INVALID_ARGUMENT" : null);
         body.getJsonObject("error").getJsonArray("details").add(new JsonObject()
                 .put("@type", "type.googleapis.com/google.rpc.BadRequest")
-                .put("fieldViolations", new JsonArray().add(
-                        new JsonObject().put("field", field).put("description", description))));
+                .put("fieldViolations", new JsonArray().add(new JsonObject().put("field", violation.field())
+                        .put("description", violation.description()))));
         reply(ctx, 400, body);
     }
 
