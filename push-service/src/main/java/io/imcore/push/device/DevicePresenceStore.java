@@ -7,7 +7,7 @@ import java.sql.SQLException;
 
 /** Live-connection presence per device ({@code push_presence}), as message-service's presence.events report it. */
 @ApplicationScoped
-public class PresenceStore {
+public class DevicePresenceStore {
 
     /**
      * Records the device's presence unless a newer connection is already held: a higher seq always wins; at the same

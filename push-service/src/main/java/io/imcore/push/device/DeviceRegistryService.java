@@ -3,26 +3,14 @@ package io.imcore.push.device;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
+import io.imcore.common.store.Database;
 import io.imcore.push.certificate.CertificateRef;
 import io.imcore.push.certificate.CertificateStore;
-import io.imcore.push.device.Dtos.AliasRequest;
-import io.imcore.push.device.Dtos.BindRequest;
-import io.imcore.push.device.Dtos.BoundToken;
-import io.imcore.push.device.Dtos.BoundTokenList;
-import io.imcore.push.device.Dtos.PushSetting;
-import io.imcore.push.device.Dtos.TagsRequest;
-import io.imcore.push.device.Dtos.UnbindRequest;
-import io.imcore.push.store.PushDevice;
-import io.imcore.push.store.PushDeviceRepository;
-import io.imcore.push.store.PushDeviceTokenRepository;
-import io.imcore.push.store.PushUserRepository;
-import io.imcore.push.store.PushUserTagRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.hibernate.Session;
 
 /**
  * The caller's push registry (docs/push-devices.md): provider tokens of the caller's devices, the caller's tags,
@@ -38,24 +26,17 @@ public class DeviceRegistryService {
     private static final int MAX_TAGS_PER_USER = 1000;
     private static final int MAX_ALIAS = 128;
 
-    private final DeviceStore deviceInserts;
-    private final PushDeviceRepository devices;
-    private final PushDeviceTokenRepository tokens;
+    private final Database database;
+    private final DeviceStore devices;
+    private final PushUserStore users;
     private final CertificateStore certificates;
-    private final PushUserRepository users;
-    private final PushUserTagRepository tags;
-    private final Session session;
 
-    public DeviceRegistryService(DeviceStore deviceInserts, PushDeviceRepository devices,
-            PushDeviceTokenRepository tokens, CertificateStore certificates, PushUserRepository users,
-            PushUserTagRepository tags, Session session) {
-        this.deviceInserts = deviceInserts;
+    public DeviceRegistryService(Database database, DeviceStore devices, PushUserStore users,
+            CertificateStore certificates) {
+        this.database = database;
         this.devices = devices;
-        this.tokens = tokens;
-        this.certificates = certificates;
         this.users = users;
-        this.tags = tags;
-        this.session = session;
+        this.certificates = certificates;
     }
 
     /**
@@ -73,22 +54,23 @@ public class DeviceRegistryService {
         String appId = caller.appId();
         CertificateRef notifier = certificates.findByName(appId, notifierName).orElseThrow(() ->
                 ApiException.badParameter("notifier_name", "no push certificate of this app has that name"));
-        tokens.bind(appId, callerDevice(caller, userId, deviceSn), notifier.channel().wireName(), notifierName,
+        devices.bind(appId, callerDevice(caller, userId, deviceSn), notifier.channel().wireName(), notifierName,
                 notifier.environment(), token);
         return true;
     }
 
     /** The id of the caller's device; created ahead of its event when the caller's token names that very device. */
     private long callerDevice(RequestContext caller, long userId, int deviceSn) {
-        Optional<PushDevice> known = devices.find(caller.appId(), userId, deviceSn);
+        Optional<PushDevice> known = devices.findDevice(caller.appId(), userId, deviceSn);
         if (known.isPresent()) {
             return known.get().deviceId;
         }
         if (!Objects.equals(caller.deviceSn(), deviceSn)) {
             throw ApiException.badParameter("device_sn", "not a device of the user");
         }
-        // on the session's connection: the row is this transaction's, like the binding that refers to it
-        return session.doReturningWork(c -> deviceInserts.createAheadOfEvent(c, caller.appId(), userId, deviceSn));
+        // in this transaction, on its connection (the session's): the row is this transaction's, like the binding
+        // that refers to it
+        return database.inTransaction(c -> devices.createAheadOfEvent(c, caller.appId(), userId, deviceSn));
     }
 
     /** Removes every provider token of the caller's device; true also when it had none. */
@@ -97,14 +79,14 @@ public class DeviceRegistryService {
         required(body);
         long userId = caller.requireUserId();
         int deviceSn = deviceSn(body.deviceSn());
-        devices.find(caller.appId(), userId, deviceSn).ifPresent(device -> tokens.unbindAll(device.deviceId));
+        devices.findDevice(caller.appId(), userId, deviceSn).ifPresent(device -> devices.unbindAll(device.deviceId));
         return true;
     }
 
     @Transactional
     public List<String> tags(RequestContext caller) {
         long userId = caller.requireUserId();
-        return tags.tags(caller.appId(), userId);
+        return users.tags(caller.appId(), userId);
     }
 
     /** Adds tags to the caller (the user, so all of the user's devices); returns the caller's tags after it. */
@@ -113,11 +95,11 @@ public class DeviceRegistryService {
         List<String> added = validTags(body);
         long userId = caller.requireUserId();
         String appId = caller.appId();
-        tags.lock(appId, userId);
-        if (tags.add(appId, userId, added) > MAX_TAGS_PER_USER) {
+        users.lockTags(appId, userId);
+        if (users.addTags(appId, userId, added) > MAX_TAGS_PER_USER) {
             throw ApiException.badParameter("tags", "a user has at most " + MAX_TAGS_PER_USER + " tags");
         }
-        return tags.tags(appId, userId);
+        return users.tags(appId, userId);
     }
 
     /** Removes tags from the caller (tags the caller does not have are ignored); returns the caller's tags after it. */
@@ -126,9 +108,9 @@ public class DeviceRegistryService {
         List<String> removed = validTags(body);
         long userId = caller.requireUserId();
         String appId = caller.appId();
-        tags.lock(appId, userId);
-        tags.remove(appId, userId, removed);
-        return tags.tags(appId, userId);
+        users.lockTags(appId, userId);
+        users.removeTags(appId, userId, removed);
+        return users.tags(appId, userId);
     }
 
     /** Sets the alias of the caller's device named by its push_token; an empty alias clears it. */

@@ -14,7 +14,7 @@ import org.jboss.logging.Logger;
 /**
  * Keeps {@code push_presence} from message-service's {@value PresenceEvent#TOPIC} (consumer group {@value #GROUP}):
  * which devices have a live connection, for the svcpush routing. Redeliveries and late records of an older
- * connection are harmless (the highest seq wins, {@link PresenceStore#apply}). On with
+ * connection are harmless (the highest seq wins, {@link DevicePresenceStore#apply}). On with
  * {@code im.push.presence-feed.enabled}.
  */
 @ApplicationScoped
@@ -25,9 +25,9 @@ public class PresenceFeed {
     private static final Logger LOG = Logger.getLogger(PresenceFeed.class);
 
     private final TopicFeeder feeder;
-    private final PresenceStore presence;
+    private final DevicePresenceStore presence;
 
-    public PresenceFeed(TopicFeeder feeder, PresenceStore presence) {
+    public PresenceFeed(TopicFeeder feeder, DevicePresenceStore presence) {
         this.feeder = feeder;
         this.presence = presence;
     }

@@ -1,4 +1,4 @@
-package io.imcore.push.store;
+package io.imcore.push.device;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;

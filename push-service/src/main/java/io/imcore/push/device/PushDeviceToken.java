@@ -1,4 +1,4 @@
-package io.imcore.push.store;
+package io.imcore.push.device;
 
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;

@@ -1,15 +1,16 @@
-package io.imcore.push;
+package io.imcore.push.device;
 
-import static io.imcore.push.DeviceRegistryTest.bind;
-import static io.imcore.push.DeviceRegistryTest.deviceRow;
-import static io.imcore.push.DeviceRegistryTest.insertCertificate;
-import static io.imcore.push.DeviceRegistryTest.ok;
+import static io.imcore.push.device.DeviceRegistryTest.bind;
+import static io.imcore.push.device.DeviceRegistryTest.deviceRow;
+import static io.imcore.push.device.DeviceRegistryTest.insertCertificate;
+import static io.imcore.push.device.DeviceRegistryTest.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.store.Database;
-import io.imcore.push.DeviceRegistryTest.DeviceRow;
+import io.imcore.push.PushApi;
+import io.imcore.push.device.DeviceRegistryTest.DeviceRow;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicWriter;
 import io.quarkus.test.common.QuarkusTestResource;
