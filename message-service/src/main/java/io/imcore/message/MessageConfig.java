@@ -1,4 +1,4 @@
-package io.imcore.message.config;
+package io.imcore.message;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

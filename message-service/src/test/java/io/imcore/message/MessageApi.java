@@ -8,17 +8,17 @@ import java.util.List;
 import java.util.Map;
 
 /** Test helper: a {@link TestApp} with message-service's calls. */
-final class MessageApi extends TestApp {
+public final class MessageApi extends TestApp {
 
     private MessageApi(Database database, String appId) {
         super(database, appId);
     }
 
-    static MessageApi newApp(Database database) {
+    public static MessageApi newApp(Database database) {
         return new MessageApi(database, registerApp(database));
     }
 
-    static Map<String, Object> text(String content, List<Long> targets) {
+    public static Map<String, Object> text(String content, List<Long> targets) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("content_type", 0);
         body.put("content", content);
@@ -27,31 +27,31 @@ final class MessageApi extends TestApp {
         return body;
     }
 
-    static Map<String, Object> toGroup(String content, long groupId) {
+    public static Map<String, Object> toGroup(String content, long groupId) {
         Map<String, Object> body = text(content, List.of(groupId));
         body.put("type", 2);
         return body;
     }
 
-    ValidatableResponse send(long from, Map<String, Object> body) {
+    public ValidatableResponse send(long from, Map<String, Object> body) {
         return as(from).body(body).post("/message/send").then().statusCode(200);
     }
 
     /** Sends a text and expects success. */
-    void sendText(long from, long to, String content) {
+    public void sendText(long from, long to, String content) {
         send(from, text(content, List.of(to))).body("code", org.hamcrest.Matchers.equalTo(200));
     }
 
-    ValidatableResponse page(long viewer, long opposite, long start, int limit) {
+    public ValidatableResponse page(long viewer, long opposite, long start, int limit) {
         return as(viewer).queryParam("opposite_id", opposite).queryParam("msg_id_start", start)
                 .queryParam("limit", limit).get("/message/conversation").then().statusCode(200);
     }
 
-    ValidatableResponse unread(long viewer) {
+    public ValidatableResponse unread(long viewer) {
         return as(viewer).get("/message/unread").then().statusCode(200);
     }
 
-    long createGroup(long owner, List<Long> members) {
+    public long createGroup(long owner, List<Long> members) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("name", "group of " + owner);
         body.put("user_list", members);

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Test helper for GroupTest, BadInputTest and DedupTest: many users in one transaction (for big groups), and
  * direct SQL counts that tell what was (not) stored for one test's app.
  */
-final class MessageChecks {
+public final class MessageChecks {
 
     /** A range of its own, far from MessageApi's (which stays near 10^4 .. 10^9), and below the group ids (10^12). */
     private static final AtomicLong NEXT_USER = new AtomicLong(
@@ -23,7 +23,7 @@ final class MessageChecks {
     }
 
     /** n users of the app, written into the auth view in one transaction (like MessageApi.newUser). */
-    static List<Long> users(Database database, MessageApi api, int n) {
+    public static List<Long> users(Database database, MessageApi api, int n) {
         List<Long> ids = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             ids.add(NEXT_USER.incrementAndGet());
@@ -38,41 +38,41 @@ final class MessageChecks {
     }
 
     /** Every stored message of the app (all conversations). */
-    static long messagesOfApp(Database database, MessageApi api) {
+    public static long messagesOfApp(Database database, MessageApi api) {
         return count(database, "select count(*) from messages m join conversations c on c.id = m.conversation_id"
                 + " where c.app_id = ?", api.appId);
     }
 
     /** The rows of a group's conversation in {@code messages}. */
-    static long messagesOfGroup(Database database, MessageApi api, long groupId) {
+    public static long messagesOfGroup(Database database, MessageApi api, long groupId) {
         return count(database, "select count(*) from messages m join groups g on g.conversation_id = m.conversation_id"
                 + " where g.app_id = ? and g.group_id = ?", api.appId, groupId);
     }
 
     /** Messages of the app whose content is exactly this text. */
-    static long messagesWithContent(Database database, MessageApi api, String content) {
+    public static long messagesWithContent(Database database, MessageApi api, String content) {
         return count(database, "select count(*) from messages m join conversations c on c.id = m.conversation_id"
                 + " where c.app_id = ? and m.content = ?", api.appId, content);
     }
 
     /** Groups of the app, destroyed ones included. */
-    static long groupsOfApp(Database database, MessageApi api) {
+    public static long groupsOfApp(Database database, MessageApi api) {
         return count(database, "select count(*) from groups where app_id = ?", api.appId);
     }
 
     /** Member rows of a group's conversation. */
-    static long membersOfGroup(Database database, MessageApi api, long groupId) {
+    public static long membersOfGroup(Database database, MessageApi api, long groupId) {
         return count(database, "select count(*) from conversation_members m join groups g"
                 + " on g.conversation_id = m.conversation_id where g.app_id = ? and g.group_id = ?",
                 api.appId, groupId);
     }
 
     /** Member rows of every conversation of the app. */
-    static long membershipsOfApp(Database database, MessageApi api) {
+    public static long membershipsOfApp(Database database, MessageApi api) {
         return count(database, "select count(*) from conversation_members where app_id = ?", api.appId);
     }
 
-    static long count(Database database, String sql, Object... args) {
+    public static long count(Database database, String sql, Object... args) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 for (int i = 0; i < args.length; i++) {
@@ -86,7 +86,7 @@ final class MessageChecks {
         });
     }
 
-    static List<Long> longs(List<? extends Number> numbers) {
+    public static List<Long> longs(List<? extends Number> numbers) {
         List<Long> out = new ArrayList<>(numbers.size());
         for (Number n : numbers) {
             out.add(n == null ? null : n.longValue());
@@ -94,7 +94,7 @@ final class MessageChecks {
         return out;
     }
 
-    static long asLong(Object number) {
+    public static long asLong(Object number) {
         return ((Number) number).longValue();
     }
 }

@@ -1,4 +1,4 @@
-package io.imcore.message.service;
+package io.imcore.message.conversation;
 
 /** content_type of api.md 4.4.4; the name is the message's ctype. */
 public enum ContentType {

@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.conversation;
 
 /** The three kinds of conversation; the number is stored in {@code conversations.kind}. */
 public enum ConversationKind {

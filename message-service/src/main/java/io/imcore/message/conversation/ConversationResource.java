@@ -1,22 +1,13 @@
-package io.imcore.message.api;
+package io.imcore.message.conversation;
 
 import static io.imcore.common.api.QueryParams.optionalLong;
 import static io.imcore.common.api.QueryParams.requiredLong;
 
 import io.imcore.common.api.ApiResponse;
-import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.throttle.AppQuota;
-import io.imcore.message.api.Dtos.ConversationPage;
-import io.imcore.message.api.Dtos.SendRequest;
-import io.imcore.message.api.Dtos.UnreadEntry;
-import io.imcore.message.service.ConversationService;
-import io.imcore.message.service.SendService;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
@@ -24,41 +15,20 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /**
- * Messages (api.md 4.4, decisions.md section 4). POST and PUT of notify behave the same; /message/send is a plain
- * route ({@link SendRoute}).
+ * What a user sees of their conversations (api.md 4.4, decisions.md section 4): pages, read receipts, deleting a
+ * conversation for oneself, unread counts. Sending is the send feature's (/message/send, /message/notify).
  */
 @Path("/message")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
-public class MessageResource {
-
-    /** Per-app quota (docs/throttling.md): both forms of the call share it. */
-    static final String NOTIFY_QUOTA = "message-notify";
+public class ConversationResource {
 
     private final RequestContext caller;
-    private final SendService sending;
     private final ConversationService conversations;
 
-    public MessageResource(RequestContext caller, SendService sending, ConversationService conversations) {
+    public ConversationResource(RequestContext caller, ConversationService conversations) {
         this.caller = caller;
-        this.sending = sending;
         this.conversations = conversations;
-    }
-
-    @POST
-    @Path("/notify")
-    @Access(Access.Level.ADMIN)
-    @AppQuota(NOTIFY_QUOTA)
-    public ApiResponse<Boolean> notify(SendRequest body) {
-        return ApiResponse.ok(sending.notify(caller, body));
-    }
-
-    @PUT
-    @Path("/notify")
-    @Access(Access.Level.ADMIN)
-    @AppQuota(NOTIFY_QUOTA)
-    public ApiResponse<Boolean> notifyByPut(SendRequest body) {
-        return notify(body);
     }
 
     /** opposite_id: the peer user, a group, or 0 (system); msg_id_start 0 = newest; limit 1..100, default 20. */

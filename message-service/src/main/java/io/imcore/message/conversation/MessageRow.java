@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.conversation;
 
 /** A stored message; seq is its position in the conversation (for unread counts and receipts). */
 public record MessageRow(long conversationId, long msgId, long seq, long senderId, Integer senderDeviceSn,

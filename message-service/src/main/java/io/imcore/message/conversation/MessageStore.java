@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.conversation;
 
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;

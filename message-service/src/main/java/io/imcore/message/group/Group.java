@@ -1,6 +1,5 @@
-package io.imcore.message.store;
+package io.imcore.message.group;
 
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
@@ -12,7 +11,7 @@ import org.hibernate.annotations.Formula;
 import org.hibernate.annotations.Generated;
 
 /**
- * A group. Its members are the rows of its conversation ({@link GroupMember}); the owner and the member count are
+ * A group. Its members are the rows of its conversation ({@link GroupMembership}); the owner and the member count are
  * read from them in the same select. A destroyed group keeps its row, so its id is never reused.
  */
 @Entity
@@ -44,7 +43,7 @@ public class Group {
 
     /** The member with the owner role, or null when the group has none. */
     @Formula("(select m.user_id from conversation_members m where m.conversation_id = conversation_id"
-            + " and m.role = " + GroupMember.ROLE_OWNER + " limit 1)")
+            + " and m.role = " + GroupMembership.ROLE_OWNER + " limit 1)")
     public Long ownerId;
 
     @Formula("(select count(*) from conversation_members m where m.conversation_id = conversation_id)")

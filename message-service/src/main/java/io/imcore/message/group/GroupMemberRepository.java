@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.group;
 
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -6,10 +6,10 @@ import java.util.Collection;
 import java.util.List;
 
 @ApplicationScoped
-public class GroupMemberRepository implements PanacheRepositoryBase<GroupMember, GroupMember.Key> {
+public class GroupMemberRepository implements PanacheRepositoryBase<GroupMembership, GroupMembership.Key> {
 
     /** The owner first, then by joining time. */
-    public List<GroupMember> ofConversation(long conversationId) {
+    public List<GroupMembership> ofConversation(long conversationId) {
         return list("conversationId = ?1 order by role desc, joinedAt, userId", conversationId);
     }
 
@@ -28,6 +28,6 @@ public class GroupMemberRepository implements PanacheRepositoryBase<GroupMember,
     /** Makes the longest-standing member the owner (after the owner left); nothing when no member is left. */
     public void promoteOldest(long conversationId) {
         find("conversationId = ?1 order by joinedAt, userId", conversationId).firstResultOptional()
-                .ifPresent(oldest -> oldest.role = GroupMember.ROLE_OWNER);
+                .ifPresent(oldest -> oldest.role = GroupMembership.ROLE_OWNER);
     }
 }

@@ -1,5 +1,6 @@
-package io.imcore.message.store;
+package io.imcore.message.group;
 
+import io.imcore.message.conversation.ConversationStore;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
@@ -9,13 +10,13 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A group member: the member's row of the group conversation, seen for membership only. Members are added by
+ * A group membership: the member's row of the group conversation, seen for membership only. Members are added by
  * {@link ConversationStore#addMembers} (plain SQL: it sets their read positions at the conversation's end).
  */
 @Entity
 @Table(name = "conversation_members")
-@IdClass(GroupMember.Key.class)
-public class GroupMember {
+@IdClass(GroupMembership.Key.class)
+public class GroupMembership {
 
     public static final int ROLE_MEMBER = 0;
     public static final int ROLE_OWNER = 1;

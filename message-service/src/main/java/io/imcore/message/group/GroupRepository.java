@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.group;
 
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,7 +38,7 @@ public class GroupRepository implements PanacheRepositoryBase<Group, Group.Key> 
 
     /** The live groups the user is a member of, most recently joined first (index conversation_members_by_user). */
     public List<Group> joined(String appId, long userId) {
-        return find("select g from Group g join GroupMember m on m.conversationId = g.conversationId"
+        return find("select g from Group g join GroupMembership m on m.conversationId = g.conversationId"
                 + " where m.appId = ?2 and m.userId = ?1 and g.appId = ?2 and g.destroyedAt is null"
                 + " order by m.joinedAt desc, g.groupId desc", userId, appId).list();
     }

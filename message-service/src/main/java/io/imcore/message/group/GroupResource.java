@@ -1,14 +1,9 @@
-package io.imcore.message.api;
+package io.imcore.message.group;
 
 import static io.imcore.common.api.QueryParams.requiredLong;
 
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.RequestContext;
-import io.imcore.message.api.Dtos.CreateGroupRequest;
-import io.imcore.message.api.Dtos.GroupInfo;
-import io.imcore.message.api.Dtos.GroupMember;
-import io.imcore.message.api.Dtos.GroupMembersRequest;
-import io.imcore.message.service.GroupService;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;

@@ -1,22 +1,15 @@
-package io.imcore.message.service;
+package io.imcore.message.group;
 
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
-import io.imcore.message.api.Dtos.CreateGroupRequest;
-import io.imcore.message.api.Dtos.GroupInfo;
-import io.imcore.message.api.Dtos;
-import io.imcore.message.api.Dtos.GroupMembersRequest;
-import io.imcore.message.config.MessageConfig;
-import io.imcore.message.store.ConversationKind;
-import io.imcore.message.store.ConversationStore;
-import io.imcore.message.store.ConversationStore.Key;
-import io.imcore.message.store.Group;
-import io.imcore.message.store.GroupMember;
-import io.imcore.message.store.GroupMemberRepository;
-import io.imcore.message.store.GroupRepository;
+import io.imcore.message.MessageConfig;
+import io.imcore.message.conversation.ConversationKind;
+import io.imcore.message.conversation.ConversationStore;
+import io.imcore.message.conversation.ConversationStore.Key;
+import io.imcore.message.send.SendService;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -93,9 +86,9 @@ public class GroupService {
             group.createdBy = owner;
             groups.persistAndFlush(group);
             if (owner != null) {
-                addMembers(group, List.of(owner), GroupMember.ROLE_OWNER);
+                addMembers(group, List.of(owner), GroupMembership.ROLE_OWNER);
             }
-            addMembers(group, others, GroupMember.ROLE_MEMBER);
+            addMembers(group, others, GroupMembership.ROLE_MEMBER);
             // the owner and the member count are read from the member rows just written
             session.refresh(group);
             return info(group);
@@ -109,7 +102,7 @@ public class GroupService {
         QuarkusTransaction.joiningExisting().run(() -> {
             Group group = lockLive(caller, groupId);
             requireMember(caller, group);
-            if (group.memberCount + addMembers(group, invited, GroupMember.ROLE_MEMBER) > config.groupMaxMembers()) {
+            if (group.memberCount + addMembers(group, invited, GroupMembership.ROLE_MEMBER) > config.groupMaxMembers()) {
                 // the transaction rolls back: nobody is added
                 throw ApiException.badParameter("user_list", "a group has at most " + config.groupMaxMembers()
                         + " members");
@@ -167,12 +160,12 @@ public class GroupService {
     }
 
     @Transactional
-    public List<Dtos.GroupMember> members(RequestContext caller, Long groupIdParam) {
+    public List<GroupMember> members(RequestContext caller, Long groupIdParam) {
         long groupId = groupId(groupIdParam);
         Group group = live(caller, groupId);
         requireMember(caller, group);
         return members.ofConversation(group.conversationId).stream()
-                .map(m -> new Dtos.GroupMember(m.userId, m.owner() ? "owner" : "member", m.joinedAt.toEpochMilli()))
+                .map(m -> new GroupMember(m.userId, m.owner() ? "owner" : "member", m.joinedAt.toEpochMilli()))
                 .toList();
     }
 

@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.group;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.live;
 
 import io.imcore.common.store.ChunkedDelete;
 import io.imcore.common.store.Database;

@@ -1,19 +1,17 @@
 package io.imcore.message.live;
 
-import io.imcore.common.events.PushReceipt;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.events.Outbox;
+import io.imcore.common.events.PushReceipt;
 import io.imcore.common.store.Database;
-import io.imcore.message.api.Dtos.LiveNotifyResult;
-import io.imcore.message.config.MessageConfig;
+import io.imcore.message.MessageConfig;
+import io.imcore.message.live.LiveNotificationStore.Stored;
 import io.imcore.message.live.LiveRouter.NotificationPayload;
-import io.imcore.message.service.PresenceService;
-import io.imcore.message.store.LiveNotificationStore;
-import io.imcore.message.store.LiveNotificationStore.Stored;
-import io.imcore.message.store.PresenceStore;
-import io.imcore.message.store.PresenceStore.Device;
+import io.imcore.message.presence.PresenceService;
+import io.imcore.message.presence.PresenceStore;
+import io.imcore.message.presence.PresenceStore.Device;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;

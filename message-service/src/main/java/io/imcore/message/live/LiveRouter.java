@@ -1,7 +1,7 @@
 package io.imcore.message.live;
 
-import io.imcore.message.store.SendStore.Online;
-import io.imcore.message.store.SendStore.Placed;
+import io.imcore.message.send.SendStore.Online;
+import io.imcore.message.send.SendStore.Placed;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,8 +1,8 @@
 package io.imcore.message.offlinepush;
 
 import io.imcore.common.store.Database;
-import io.imcore.message.config.MessageConfig;
-import io.imcore.message.store.SendStore.Placed;
+import io.imcore.message.MessageConfig;
+import io.imcore.message.send.SendStore.Placed;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,9 +1,7 @@
-package io.imcore.message.api;
+package io.imcore.message.presence;
 
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.RequestContext;
-import io.imcore.message.api.Dtos.OnlineStatus;
-import io.imcore.message.service.PresenceService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

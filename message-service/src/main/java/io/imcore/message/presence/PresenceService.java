@@ -1,14 +1,11 @@
-package io.imcore.message.service;
+package io.imcore.message.presence;
 
 import io.imcore.common.events.Outbox;
 import io.imcore.common.events.PresenceEvent;
 import io.imcore.common.store.Database;
-import io.imcore.message.api.Dtos.OnlineDevice;
-import io.imcore.message.api.Dtos.OnlineStatus;
-import io.imcore.message.config.MessageConfig;
-import io.imcore.message.store.DedupStore;
-import io.imcore.message.store.PresenceStore;
-import io.imcore.message.store.PresenceStore.Device;
+import io.imcore.message.MessageConfig;
+import io.imcore.message.presence.PresenceStore.Device;
+import io.imcore.message.send.DedupStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -113,7 +110,7 @@ public class PresenceService {
         List<Device> devices = database.read(c -> presence.online(c, appId, new long[] {userId},
                 config.presenceExpiry()));
         return new OnlineStatus(userId, !devices.isEmpty(),
-                devices.stream().map(d -> new OnlineDevice(d.deviceSn(), d.connectedAtMs())).toList());
+                devices.stream().map(d -> new OnlineStatus.OnlineDevice(d.deviceSn(), d.connectedAtMs())).toList());
     }
 
     private void publish(Connection c, String type, Device device, long seq) throws SQLException {

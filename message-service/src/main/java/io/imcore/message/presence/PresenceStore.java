@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.presence;
 
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;

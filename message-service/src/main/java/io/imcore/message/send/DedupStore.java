@@ -1,4 +1,4 @@
-package io.imcore.message.store;
+package io.imcore.message.send;
 
 import io.imcore.common.store.ChunkedDelete;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package io.imcore.message.api;
+package io.imcore.message.send;
 
 import io.imcore.common.context.TokenAuthenticator;
 import io.imcore.common.throttle.AppQuotas;
@@ -11,6 +11,6 @@ import java.util.List;
 public class MessageQuotaResource extends QuotaOperatorResource {
 
     public MessageQuotaResource(AppQuotas quotas, TokenAuthenticator apps) {
-        super(quotas, apps, List.of(SendRoute.SEND_QUOTA, MessageResource.NOTIFY_QUOTA));
+        super(quotas, apps, List.of(SendRoute.SEND_QUOTA, NotifyResource.NOTIFY_QUOTA));
     }
 }

@@ -1,8 +1,10 @@
-package io.imcore.common.api;
+package io.imcore.message.send;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.imcore.common.api.ApiCodeMetrics;
+import io.imcore.common.api.ApiResponse;
 import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;

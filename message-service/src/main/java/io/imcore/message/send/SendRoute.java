@@ -1,9 +1,6 @@
-package io.imcore.message.api;
+package io.imcore.message.send;
 
-import io.imcore.common.api.PlainRoutes;
 import io.imcore.common.context.Access;
-import io.imcore.message.api.Dtos.SendRequest;
-import io.imcore.message.service.SendService;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,8 +8,8 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * POST|PUT /message/send (api.md 4.4): the hottest call of the service, served as a plain route
- * ({@link PlainRoutes}), with the contract of the JAX-RS resources. /message/notify, its admin-only sibling, stays
- * in {@link MessageResource}.
+ * ({@link PlainRoutes}), with the contract of the JAX-RS resources. /message/notify, its admin-only sibling, is a
+ * resource ({@link NotifyResource}).
  */
 @ApplicationScoped
 public class SendRoute {

@@ -1,4 +1,4 @@
-package io.imcore.message.service;
+package io.imcore.message.send;
 
 import io.imcore.common.api.StorableText;
 import io.imcore.common.concurrent.NonBlockingAttempt;
@@ -7,17 +7,15 @@ import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
-import io.imcore.message.api.Dtos.SendRequest;
-import io.imcore.message.config.MessageConfig;
+import io.imcore.message.MessageConfig;
+import io.imcore.message.conversation.ContentType;
+import io.imcore.message.conversation.ConversationKind;
+import io.imcore.message.conversation.ConversationStore;
+import io.imcore.message.group.GroupRow;
+import io.imcore.message.group.GroupStore;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.offlinepush.OfflinePushQueue;
-import io.imcore.message.store.ConversationKind;
-import io.imcore.message.store.ConversationStore;
-import io.imcore.message.store.DedupStore;
-import io.imcore.message.store.GroupRow;
-import io.imcore.message.store.GroupStore;
-import io.imcore.message.store.SendStore;
-import io.imcore.message.store.SendStore.Placed;
+import io.imcore.message.send.SendStore.Placed;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -337,7 +335,7 @@ public class SendService {
                 request.ext(), System.currentTimeMillis());
     }
 
-    static String joinIds(List<Long> ids) {
+    public static String joinIds(List<Long> ids) {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < ids.size() && i < 10; i++) {
             text.append(i == 0 ? "" : ", ").append(ids.get(i));

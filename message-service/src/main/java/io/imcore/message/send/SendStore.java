@@ -1,6 +1,7 @@
-package io.imcore.message.store;
+package io.imcore.message.send;
 
 import io.imcore.common.store.Database;
+import io.imcore.message.conversation.ConversationKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.Connection;

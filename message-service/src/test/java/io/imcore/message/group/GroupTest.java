@@ -1,4 +1,4 @@
-package io.imcore.message;
+package io.imcore.message.group;
 
 import static io.imcore.message.MessageChecks.asLong;
 import static io.imcore.message.MessageChecks.longs;
@@ -12,7 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.store.Database;
-import io.imcore.message.config.MessageConfig;
+import io.imcore.message.MessageApi;
+import io.imcore.message.MessageChecks;
+import io.imcore.message.MessageConfig;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

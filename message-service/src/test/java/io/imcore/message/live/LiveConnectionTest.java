@@ -1,4 +1,4 @@
-package io.imcore.message;
+package io.imcore.message.live;
 
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.common.store.Database;
+import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.LiveClient;
 import io.imcore.testing.TopicReader;

@@ -1,4 +1,4 @@
-package io.imcore.message;
+package io.imcore.message.live;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.store.Database;
+import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.LiveClient;
 import io.imcore.testing.TopicReader;

@@ -1,4 +1,4 @@
-package io.imcore.message;
+package io.imcore.message.offlinepush;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.store.Database;
+import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.LiveClient;
 import io.imcore.testing.TopicReader;

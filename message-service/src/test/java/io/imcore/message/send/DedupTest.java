@@ -1,4 +1,4 @@
-package io.imcore.message;
+package io.imcore.message.send;
 
 import static io.imcore.message.MessageChecks.asLong;
 import static org.hamcrest.Matchers.equalTo;
@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.store.Database;
-import io.imcore.message.config.MessageConfig;
+import io.imcore.message.MessageApi;
+import io.imcore.message.MessageChecks;
+import io.imcore.message.MessageConfig;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;

@@ -1,10 +1,12 @@
-package io.imcore.message;
+package io.imcore.message.send;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.imcore.common.store.Database;
 import io.imcore.common.throttle.AppQuotas;
+import io.imcore.message.MessageApi;
+import io.imcore.message.MessageChecks;
 import io.imcore.testing.InfrastructureResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
