@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Prints an nginx config for the local gateway, generated from routes.tsv beside this script.
-# Usage: render-nginx.sh LISTEN_PORT STATE_DIR ERROR_LOG SERVICE=PORT...
+# Usage: render-nginx.sh LISTEN_PORT STATE_DIR ERROR_LOG SERVICE=PORT... [stub_status=PORT]
 #   STATE_DIR holds the pid and temp files; every service named in routes.tsv needs a SERVICE=PORT.
+#   stub_status=PORT serves nginx's connection and request counters at 127.0.0.1:PORT/stub_status for
+#   prometheus-nginx-exporter (the local stack's monitoring), apart from the API's port.
 set -euo pipefail
 
 listen_port="$1" state_dir="$2" error_log="$3"
@@ -129,5 +131,16 @@ cat <<EOF
       return 200 $(envelope 10002 "request body larger than 1 MB");
     }
   }
-}
 EOF
+if [[ -n "${port[stub_status]:-}" ]]; then
+  cat <<EOF
+
+  server {
+    listen 127.0.0.1:${port[stub_status]};
+    location = /stub_status {
+      stub_status;
+    }
+  }
+EOF
+fi
+echo "}"

@@ -48,7 +48,10 @@ stop() {
   rm -f "$PIDS/$name.pid"
 }
 
-# Front to back: the gateway, the services (together), then what they depend on.
+# Front to back: monitoring, the gateway, the services (together), then what they depend on.
+for s in prometheus pg-exporter nginx-exporter; do
+  stop "$s"
+done
 stop gateway
 # push-worker-2: the second replica deploy/bench/push.sh or deploy/chaos/run.sh may have started
 for s in "${SERVICES[@]}" push-worker-2 console; do

@@ -27,6 +27,14 @@ declare -A SERVICE_PORT=([auth-service]=$SERVICE_PORT_BASE [message-service]=$((
 SECOND_WORKER_PORT=$((SERVICE_PORT_BASE + 4))
 # the administration console (docs/console.md), served through the gateway at /console
 CONSOLE_PORT="${CONSOLE_PORT:-$((SERVICE_PORT_BASE + 5))}"
+# monitoring (docs/operations.md "Monitoring"): Prometheus, the PostgreSQL and nginx exporters and nginx's
+# stub_status listener on MONITORING_PORT_BASE .. +3 (the gateway's port + 10, so a second stack moves them too)
+MONITORING_PORT_BASE="${MONITORING_PORT_BASE:-$((GATEWAY_PORT + 10))}"
+PROMETHEUS_PORT=$MONITORING_PORT_BASE
+PG_EXPORTER_PORT=$((MONITORING_PORT_BASE + 1))
+NGINX_EXPORTER_PORT=$((MONITORING_PORT_BASE + 2))
+NGINX_STATUS_PORT=$((MONITORING_PORT_BASE + 3))
+PROMETHEUS_URL="http://127.0.0.1:$PROMETHEUS_PORT"
 declare -A SERVICE_DB=([auth-service]=auth [message-service]=message [push-service]=push [push-worker]=push)
 DATABASES=(auth message push)
 
@@ -54,6 +62,9 @@ marker() {
     gateway) echo "$LOCAL/nginx/nginx.conf" ;;
     simulators) echo "$ROOT/push-simulators/target/push-simulators.jar" ;;
     push-worker-2) echo "$ROOT/push-worker/target/quarkus-app/quarkus-run.jar" ;;
+    prometheus) echo "--config.file=$LOCAL/prometheus/prometheus.yml" ;;
+    pg-exporter) echo "--web.listen-address=127.0.0.1:$PG_EXPORTER_PORT" ;;
+    nginx-exporter) echo "-web.listen-address=127.0.0.1:$NGINX_EXPORTER_PORT" ;;
     *) echo "$ROOT/$1/target/quarkus-app/quarkus-run.jar" ;;
   esac
 }

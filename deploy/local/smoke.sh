@@ -617,6 +617,34 @@ step_console_sign_in() {
   expect "the console's sign-in page answers through the gateway" 'd["status"] == "200" and d["form"]'
 }
 
+# The local Prometheus (up.sh) scrapes every component, and after the traffic above holds every series the alert
+# rules and dashboards use (deploy/monitoring/series.txt): a renamed or vanished metric fails here, not on call.
+step_monitoring_series() {
+  local deadline=$((SECONDS + 60)) report
+  while :; do
+    report="$(python3 - "$PROMETHEUS_URL" "$ROOT/deploy/monitoring/series.txt" <<'EOF'
+import json, sys, urllib.parse, urllib.request
+url, listed = sys.argv[1], sys.argv[2]
+def query(q):
+    with urllib.request.urlopen(url + "/api/v1/query?query=" + urllib.parse.quote(q), timeout=10) as r:
+        return json.load(r)["data"]["result"]
+jobs = {r["metric"]["job"]: r["value"][1] for r in query("up")}
+wanted = ["auth-service", "message-service", "push-service", "push-worker", "gateway", "postgres", "prometheus"]
+down = [j for j in wanted if jobs.get(j) != "1"]
+names = [l.split()[0] for l in open(listed) if l.strip() and not l.startswith("#")]
+missing = [n for n in names if not query('count({__name__="%s"})' % n)]
+print(json.dumps({"down": down, "missing": missing, "series": len(names)}))
+EOF
+)" || report='{"down": ["(Prometheus unreachable)"], "missing": []}'
+    [[ "$report" != *'"down": []'*'"missing": []'* && $SECONDS -lt $deadline ]] || break
+    sleep 5
+  done
+  echo "  Prometheus $PROMETHEUS_URL: $report"
+  RESPONSE="$report"
+  expect "Prometheus scrapes every component" 'd["down"] == []'
+  expect "Prometheus holds every series the rules and dashboards use" 'd["missing"] == []'
+}
+
 # The Kubernetes Ingress's error backend (deploy/k8s/base/error-backend/default.conf), run by this machine's nginx:
 # the statuses ingress-nginx raises itself come back as the envelope the local gateway gives for them.
 step_ingress_error_backend() {
@@ -646,7 +674,7 @@ STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_
   conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push
   password_change_revokes wrong_password password_guessing_throttled unknown_path health console_sign_in
-  ingress_error_backend)
+  ingress_error_backend monitoring_series)
 
 for step in "${STEPS[@]}"; do
   echo "smoke: $step"
