@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Offline check of the Kubernetes manifests (run by .ci/run): the Ingress is up to date with routes.tsv, every
+# Offline check of the Kubernetes manifests (run by .ci/run): the Ingress is up to date with routes.tsv, the prod
+# overlay's monitoring objects with deploy/monitoring, every
 # overlay renders, every object is valid against its schema, and each service's Deployment matches its
 # application.properties (validate/validate.mjs). Needs kubectl, node and npm; no cluster.
 set -euo pipefail
@@ -8,6 +9,11 @@ repo="$(cd "$here/../.." && pwd)"
 
 if ! "$here/render-ingress.sh" --stdout | diff -u "$here/base/ingress.yaml" - >&2; then
   echo "k8s: base/ingress.yaml differs from deploy/gateway/routes.tsv: run deploy/k8s/render-ingress.sh" >&2
+  exit 1
+fi
+
+if ! "$repo/deploy/monitoring/render-k8s.sh" --stdout | diff -u "$here/overlays/prod/monitoring.yaml" - >&2; then
+  echo "k8s: overlays/prod/monitoring.yaml differs from deploy/monitoring: run deploy/monitoring/render-k8s.sh" >&2
   exit 1
 fi
 

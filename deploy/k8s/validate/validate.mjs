@@ -31,6 +31,7 @@ const HEALTH = { startupProbe: '/q/health/started', livenessProbe: '/q/health/li
 const MODEL_MODULES = {
   'keda.sh/v1alpha1': '@kubernetes-models/keda/keda.sh/v1alpha1',
   'postgresql.cnpg.io/v1': '@kubernetes-models/cloudnative-pg/postgresql.cnpg.io/v1',
+  'monitoring.coreos.com/v1': '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1',
 };
 const BUILT_IN = /^(v1|[a-z]+\/v\d\w*|[a-z.]+\.k8s\.io\/v\d\w*)$/;
 
@@ -262,13 +263,14 @@ function checkReferences(objects, report) {
   }
 }
 
-// The channel topics push.<channel>: one per constant of common's Channel enum (wireName: the name in lower case).
+// The channel topics push.<channel>: one per constant of common's Channel enum, by its wire name.
 // Other push.* topics (push.expansion: push-service's checkpoints) are no channels and push-worker reads none.
 function readChannelTopics() {
   const text = readFileSync(path.join(repo, 'common/src/main/java/io/imcore/common/push/Channel.java'), 'utf8');
   const body = text.slice(text.indexOf('enum Channel'));
   const constants = body.slice(body.indexOf('{') + 1, body.indexOf(';'));
-  return constants.replace(/\([^)]*\)/g, '').split(',').map((c) => `push.${c.trim().toLowerCase()}`);
+  // each constant is NAME("wire_name", provider, ...): the topic is push.<wire name>
+  return [...constants.matchAll(/[A-Z_]+\("([a-z_]+)"/g)].map((m) => `push.${m[1]}`);
 }
 
 // push-worker: one KEDA trigger per channel topic, consumer group push-worker.<channel>, no more replicas than
