@@ -7,8 +7,6 @@ import io.imcore.common.store.Database;
 import io.imcore.message.conversation.ConversationPage.PageIterator;
 import io.imcore.message.conversation.ConversationStore.Key;
 import io.imcore.message.conversation.ConversationStore.Member;
-import io.imcore.message.group.GroupRow;
-import io.imcore.message.group.GroupStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,10 +31,10 @@ public class ConversationService {
     private final IdentityDirectory directory;
     private final ConversationStore conversations;
     private final MessageStore messages;
-    private final GroupStore groups;
+    private final GroupConversations groups;
 
     public ConversationService(Database database, IdentityDirectory directory, ConversationStore conversations,
-            MessageStore messages, GroupStore groups) {
+            MessageStore messages, GroupConversations groups) {
         this.database = database;
         this.directory = directory;
         this.conversations = conversations;
@@ -108,11 +106,11 @@ public class ConversationService {
         }
         if (ConversationKind.isGroupId(address)) {
             return database.read(c -> {
-                GroupRow group = groups.find(c, appId, address).filter(g -> !g.destroyed())
+                long conversationId = groups.liveConversation(c, appId, address)
                         .orElseThrow(() -> new ApiException(ErrorCode.GROUP_NOT_FOUND, field + ": no such group"));
-                Member member = conversations.member(c, group.conversationId(), viewer)
+                Member member = conversations.member(c, conversationId, viewer)
                         .orElseThrow(() -> new ApiException(ErrorCode.NOT_GROUP_MEMBER));
-                return Optional.of(new Viewed(ConversationKind.GROUP, group.conversationId(), member, Optional.empty()));
+                return Optional.of(new Viewed(ConversationKind.GROUP, conversationId, member, Optional.empty()));
             });
         }
         if (address != viewer && directory.user(appId, address).isEmpty()) {

@@ -1,15 +1,14 @@
 package io.imcore.message.group;
 
 import io.imcore.common.api.StorableText;
-import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.message.MessageConfig;
+import io.imcore.message.conversation.AppUsers;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationStore;
 import io.imcore.message.conversation.ConversationStore.Key;
-import io.imcore.message.send.SendService;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -17,7 +16,6 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import org.hibernate.Session;
 import org.hibernate.jdbc.ReturningWork;
 
@@ -34,16 +32,16 @@ public class GroupService {
     private static final int MAX_AVATAR = 1024;
     private static final int MAX_USER_LIST = 500;
 
-    private final IdentityDirectory directory;
+    private final AppUsers users;
     private final ConversationStore conversations;
     private final GroupRepository groups;
     private final GroupMemberRepository members;
     private final Session session;
     private final MessageConfig config;
 
-    public GroupService(IdentityDirectory directory, ConversationStore conversations, GroupRepository groups,
+    public GroupService(AppUsers users, ConversationStore conversations, GroupRepository groups,
             GroupMemberRepository members, Session session, MessageConfig config) {
-        this.directory = directory;
+        this.users = users;
         this.conversations = conversations;
         this.groups = groups;
         this.members = members;
@@ -252,11 +250,7 @@ public class GroupService {
             return List.of();
         }
         List<Long> ids = ids(list, field);
-        Map<Long, IdentityDirectory.UserState> known = directory.users(appId, ids);
-        List<Long> missing = ids.stream().filter(id -> !known.containsKey(id)).toList();
-        if (!missing.isEmpty()) {
-            throw new ApiException(ErrorCode.USER_NOT_FOUND, field + ": no such user " + SendService.joinIds(missing));
-        }
+        users.requireExisting(appId, ids, field);
         return ids;
     }
 

@@ -1,5 +1,6 @@
 package io.imcore.message.group;
 
+import io.imcore.message.conversation.GroupConversations;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,13 +9,21 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The group lookup of the send path and the conversation pages, on their own connection and transaction (plain
  * SQL: docs/architecture.md). Group management uses the {@link Group} entity.
  */
 @ApplicationScoped
-public class GroupStore {
+public class GroupStore implements GroupConversations {
+
+    @Override
+    public OptionalLong liveConversation(Connection c, String appId, long groupId) throws SQLException {
+        Optional<GroupRow> group = find(c, appId, groupId);
+        return group.isEmpty() || group.get().destroyed() ? OptionalLong.empty()
+                : OptionalLong.of(group.get().conversationId());
+    }
 
     public Optional<GroupRow> find(Connection c, String appId, long groupId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select conversation_id, destroyed_at is not null from groups"

@@ -9,7 +9,6 @@ import io.imcore.message.conversation.ConversationService;
 import io.imcore.message.conversation.MessageRow;
 import io.imcore.message.conversation.MessageStore;
 import io.imcore.message.presence.PresenceService;
-import io.imcore.message.send.SendService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -163,7 +162,7 @@ public class LiveListener {
         long address;
         if (ConversationKind.isGroupId(row.targetId())) {
             address = row.targetId();
-        } else if (row.senderId() == SendService.SYSTEM_SENDER) {
+        } else if (row.senderId() == ConversationKind.SYSTEM_SENDER) {
             address = 0;
         } else {
             address = recipient == row.senderId() ? row.targetId() : row.senderId();

@@ -1,7 +1,7 @@
 package io.imcore.message.live;
 
-import io.imcore.message.send.SendStore.Online;
-import io.imcore.message.send.SendStore.Placed;
+import io.imcore.message.conversation.PlacedMessage;
+import io.imcore.message.conversation.PlacedMessage.Online;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -31,9 +31,9 @@ public class LiveRouter {
     }
 
     /** Announces each placed message to the replicas holding its recipients' connections. */
-    public void announce(Connection c, String appId, List<Placed> placed) throws SQLException {
-        Map<String, Map<Placed, Set<Long>>> routes = new LinkedHashMap<>();
-        for (Placed message : placed) {
+    public void announce(Connection c, String appId, List<PlacedMessage> placed) throws SQLException {
+        Map<String, Map<PlacedMessage, Set<Long>>> routes = new LinkedHashMap<>();
+        for (PlacedMessage message : placed) {
             for (Online device : message.online()) {
                 routes.computeIfAbsent(device.replicaId(), r -> new LinkedHashMap<>())
                         .computeIfAbsent(message, m -> new LinkedHashSet<>()).add(device.userId());
@@ -44,11 +44,11 @@ public class LiveRouter {
         }
         String prefix = "{\"a\":" + quote(appId) + ",\"d\":[";
         try (PreparedStatement ps = c.prepareStatement("select pg_notify(?, ?)")) {
-            for (Map.Entry<String, Map<Placed, Set<Long>>> replica : routes.entrySet()) {
+            for (Map.Entry<String, Map<PlacedMessage, Set<Long>>> replica : routes.entrySet()) {
                 // {"a":app,"d":[[conversation_id,msg_id,[user_id,...]],...]}
                 StringBuilder payload = new StringBuilder(prefix);
                 boolean empty = true;
-                for (Map.Entry<Placed, Set<Long>> message : replica.getValue().entrySet()) {
+                for (Map.Entry<PlacedMessage, Set<Long>> message : replica.getValue().entrySet()) {
                     String head = "[" + message.getKey().conversationId() + "," + message.getKey().msgId() + ",[";
                     StringBuilder users = new StringBuilder();
                     for (long user : message.getValue()) {

@@ -2,7 +2,7 @@ package io.imcore.message.offlinepush;
 
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
-import io.imcore.message.send.SendStore.Placed;
+import io.imcore.message.conversation.PlacedMessage;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,7 +22,7 @@ public class OfflinePushQueue {
         this.enabled = config.offlinePush().enabled();
     }
 
-    public void enqueue(Connection c, String appId, List<Placed> placed) throws SQLException {
+    public void enqueue(Connection c, String appId, List<PlacedMessage> placed) throws SQLException {
         if (!enabled || placed.isEmpty()) {
             return;
         }

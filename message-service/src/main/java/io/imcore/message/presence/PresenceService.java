@@ -5,7 +5,6 @@ import io.imcore.common.events.PresenceEvent;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.presence.PresenceStore.Device;
-import io.imcore.message.send.DedupStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -29,16 +28,13 @@ public class PresenceService {
 
     private final Database database;
     private final PresenceStore presence;
-    private final DedupStore dedup;
     private final Outbox outbox;
     private final MessageConfig config;
     private final String replicaId;
 
-    public PresenceService(Database database, PresenceStore presence, DedupStore dedup, Outbox outbox,
-            MessageConfig config) {
+    public PresenceService(Database database, PresenceStore presence, Outbox outbox, MessageConfig config) {
         this.database = database;
         this.presence = presence;
-        this.dedup = dedup;
         this.outbox = outbox;
         this.config = config;
         // the replica id names a NOTIFY channel: keep it to lower-case letters, digits and '_'
@@ -81,11 +77,6 @@ public class PresenceService {
             }
             return null;
         });
-    }
-
-    @Scheduled(every = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void expireDedup() {
-        database.autoCommit(c -> dedup.expire(c, config.dedupWindow()));
     }
 
     /** Records a new connection of the device on this replica; returns its presence sequence (ms). */

@@ -7,6 +7,7 @@ import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationStore;
+import io.imcore.message.conversation.PlacedMessage;
 import io.imcore.message.group.GroupStore;
 import io.imcore.message.group.GroupStore.SenderCheck;
 import io.imcore.message.group.GroupStore.SenderChecked;
@@ -14,7 +15,6 @@ import io.imcore.message.live.LiveRouter;
 import io.imcore.message.offlinepush.OfflinePushQueue;
 import io.imcore.message.send.SendStore.DirectMessage;
 import io.imcore.message.send.SendStore.DirectPlaced;
-import io.imcore.message.send.SendStore.Placed;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -310,7 +310,7 @@ public class SendCommitter {
                     config.dedupWindow(), send.answer());
             first.ifPresent(answer -> outcomes.put(pending, Outcome.repeated(answer)));
         }
-        Map<String, List<Placed>> announced = new LinkedHashMap<>();
+        Map<String, List<PlacedMessage>> announced = new LinkedHashMap<>();
         List<Pending> direct = new ArrayList<>();
         Map<Long, List<Pending>> toGroups = new TreeMap<>(); // by conversation id: the lock order
         for (Pending pending : batch) {
@@ -338,12 +338,12 @@ public class SendCommitter {
             }
         }
         for (Map.Entry<Long, List<Pending>> toOneGroup : toGroups.entrySet()) {
-            List<Placed> placed = appendToGroup(c, toOneGroup.getKey(), toOneGroup.getValue());
+            List<PlacedMessage> placed = appendToGroup(c, toOneGroup.getKey(), toOneGroup.getValue());
             announced.computeIfAbsent(toOneGroup.getValue().get(0).send().appId(), app -> new ArrayList<>())
                     .addAll(placed);
             toOneGroup.getValue().forEach(p -> outcomes.put(p, Outcome.STORED));
         }
-        for (Map.Entry<String, List<Placed>> app : announced.entrySet()) {
+        for (Map.Entry<String, List<PlacedMessage>> app : announced.entrySet()) {
             live.announce(c, app.getKey(), app.getValue());
             offlinePush.enqueue(c, app.getKey(), app.getValue());
         }
@@ -397,12 +397,12 @@ public class SendCommitter {
         SendStore.Result result = sends.append(c, message.appId(), ConversationKind.DIRECT,
                 new long[] {message.lowId()}, new long[] {message.highId()}, message.message(),
                 config.presenceExpiry());
-        Placed placed = result.placed().get(0);
+        PlacedMessage placed = result.placed().get(0);
         return List.of(new DirectPlaced(placed, placed.created() || result.senderReadsMoved() == 1));
     }
 
     /** The messages of the batch to one group, whose conversation is {@code conversationId}, in arrival order. */
-    private List<Placed> appendToGroup(Connection c, long conversationId, List<Pending> toOneGroup)
+    private List<PlacedMessage> appendToGroup(Connection c, long conversationId, List<Pending> toOneGroup)
             throws SQLException {
         GroupSend first = (GroupSend) toOneGroup.get(0).send();
         if (toOneGroup.size() > 1) {

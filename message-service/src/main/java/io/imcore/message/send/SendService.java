@@ -1,5 +1,7 @@
 package io.imcore.message.send;
 
+import static io.imcore.message.conversation.ConversationKind.SYSTEM_SENDER;
+
 import io.imcore.common.api.StorableText;
 import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.IdentityDirectory;
@@ -8,16 +10,18 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
+import io.imcore.message.conversation.AppUsers;
 import io.imcore.message.conversation.ContentType;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationStore;
+import io.imcore.message.conversation.PlacedMessage;
 import io.imcore.message.group.GroupRow;
 import io.imcore.message.group.GroupStore;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.offlinepush.OfflinePushQueue;
-import io.imcore.message.send.SendStore.Placed;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -25,7 +29,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +42,6 @@ import java.util.concurrent.TimeUnit;
 @ApplicationScoped
 public class SendService {
 
-    public static final long SYSTEM_SENDER = 0;
     public static final int TYPE_USER = 1;
     public static final int TYPE_GROUP = 2;
     private static final int MAX_TARGETS = 500;
@@ -49,6 +51,7 @@ public class SendService {
 
     private final Database database;
     private final IdentityDirectory directory;
+    private final AppUsers users;
     private final ConversationStore conversations;
     private final SendStore sends;
     private final GroupStore groups;
@@ -60,11 +63,12 @@ public class SendService {
     private final MeterRegistry registry;
     private final Timer sendTimer;
 
-    public SendService(Database database, IdentityDirectory directory, ConversationStore conversations,
+    public SendService(Database database, IdentityDirectory directory, AppUsers users, ConversationStore conversations,
             SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
             OfflinePushQueue offlinePush, MessageConfig config, MeterRegistry registry) {
         this.database = database;
         this.directory = directory;
+        this.users = users;
         this.conversations = conversations;
         this.sends = sends;
         this.groups = groups;
@@ -115,6 +119,12 @@ public class SendService {
             throw e.getCause() instanceof RuntimeException failure ? failure
                     : new IllegalStateException("notification not committed", e.getCause());
         }
+    }
+
+    /** Forgets transaction_id claims older than the window, in chunks. */
+    @Scheduled(every = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void expireDedup() {
+        database.autoCommit(c -> dedup.expire(c, config.dedupWindow()));
     }
 
     /** An admin acting for one group (group_id header) sends to that group only, as it manages only that group. */
@@ -210,7 +220,8 @@ public class SendService {
         List<GroupRow> targetGroups = request.type() == TYPE_USER || toOneGroup ? List.of()
                 : checkGroups(appId, targets, sender, admin);
         if (request.type() == TYPE_USER) {
-            checkUsers(appId, targets);
+            // type 1: every target must be a user of the app, else nothing is sent
+            users.requireExisting(appId, targets, "targets");
         }
         // empty when this call stored the message; else a concurrent first call's answer
         CompletableFuture<Optional<String>> repeated;
@@ -254,15 +265,6 @@ public class SendService {
         });
     }
 
-    /** type 1: every target must be a user of the app, else nothing is sent. */
-    private void checkUsers(String appId, List<Long> targets) {
-        Map<Long, IdentityDirectory.UserState> known = directory.users(appId, targets);
-        List<Long> missing = targets.stream().filter(id -> !known.containsKey(id)).toList();
-        if (!missing.isEmpty()) {
-            throw new ApiException(ErrorCode.USER_NOT_FOUND, "targets: no such user " + joinIds(missing));
-        }
-    }
-
     /**
      * type 2 with several targets: every target must be a live group (20001) with the sender as member (20002)
      * unless admin. A send to one group is checked by the committer instead.
@@ -284,11 +286,12 @@ public class SendService {
                 found.add(group.get());
             }
             if (!missing.isEmpty()) {
-                throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + joinIds(missing));
+                throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group "
+                        + AppUsers.joinIds(missing));
             }
             if (!notMember.isEmpty()) {
                 throw new ApiException(ErrorCode.NOT_GROUP_MEMBER, "targets: sender is not a member of group "
-                        + joinIds(notMember));
+                        + AppUsers.joinIds(notMember));
             }
             return found;
         });
@@ -319,11 +322,11 @@ public class SendService {
         }
         SendStore.Result result = sends.append(c, appId, kind, lows, highs, message(sender, senderDevice, request),
                 config.presenceExpiry());
-        List<Placed> existing = result.placed().stream().filter(p -> !p.created()).toList();
+        List<PlacedMessage> existing = result.placed().stream().filter(p -> !p.created()).toList();
         if (kind == ConversationKind.DIRECT && result.senderReadsMoved() < existing.size()) {
             // the peer created the conversation concurrently: its member rows were not yet visible to the statement
-            conversations.markRead(c, sender, existing.stream().mapToLong(Placed::conversationId).toArray(),
-                    existing.stream().mapToLong(Placed::seq).toArray());
+            conversations.markRead(c, sender, existing.stream().mapToLong(PlacedMessage::conversationId).toArray(),
+                    existing.stream().mapToLong(PlacedMessage::seq).toArray());
         }
         live.announce(c, appId, result.placed());
         offlinePush.enqueue(c, appId, result.placed());
@@ -333,13 +336,5 @@ public class SendService {
         return new SendStore.Message(sender, senderDevice, request.contentType(),
                 request.content() == null ? "" : request.content(), request.attachment(), request.config(),
                 request.ext(), System.currentTimeMillis());
-    }
-
-    public static String joinIds(List<Long> ids) {
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < ids.size() && i < 10; i++) {
-            text.append(i == 0 ? "" : ", ").append(ids.get(i));
-        }
-        return ids.size() > 10 ? text + " and " + (ids.size() - 10) + " more" : text.toString();
     }
 }

@@ -2,6 +2,8 @@ package io.imcore.message.send;
 
 import io.imcore.common.store.Database;
 import io.imcore.message.conversation.ConversationKind;
+import io.imcore.message.conversation.PlacedMessage;
+import io.imcore.message.conversation.PlacedMessage.Online;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.Connection;
@@ -26,17 +28,11 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class SendStore {
 
-    /** Where a message landed, whether its conversation is new, and who of its recipients is connected where. */
-    public record Placed(long conversationId, long lowId, long highId, long seq, long msgId, boolean created,
-            List<Online> online) {}
-
-    public record Online(long userId, String replicaId) {}
-
     public record Message(long senderId, Integer senderDeviceSn, int contentType, String content, String attachment,
             String config, String ext, long createdMs) {}
 
     /** The rows placed, and how many existing conversations had the sender's read position moved. */
-    public record Result(List<Placed> placed, int senderReadsMoved) {}
+    public record Result(List<PlacedMessage> placed, int senderReadsMoved) {}
 
     /** %s: the target conversations' (low_id, high_id) pairs: one VALUES row, or unnest over arrays. */
     private static final String APPEND = "appended as (insert into conversations (app_id, kind, low_id, high_id,"
@@ -140,13 +136,13 @@ public class SendStore {
             if (kind != ConversationKind.GROUP) {
                 ps.setString(++i, appId);
             }
-            List<Placed> placed = new ArrayList<>(lowIds.length);
+            List<PlacedMessage> placed = new ArrayList<>(lowIds.length);
             int senderReads = 0;
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     senderReads = rs.getInt(7);
-                    placed.add(new Placed(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-                            rs.getBoolean(6), online(rs.getArray(8))));
+                    placed.add(new PlacedMessage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
+                            rs.getLong(5), rs.getBoolean(6), online(rs.getArray(8))));
                 }
             }
             return new Result(placed, senderReads);
@@ -163,7 +159,7 @@ public class SendStore {
     }
 
     /** Where a group-committed 1:1 message landed, and whether the sender's read position moved with it. */
-    public record DirectPlaced(Placed placed, boolean senderReadMoved) {}
+    public record DirectPlaced(PlacedMessage placed, boolean senderReadMoved) {}
 
     /**
      * Many 1:1 messages of distinct conversations in one statement, the multi-row form of the DIRECT send above:
@@ -231,7 +227,7 @@ public class SendStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     int at = positions.get(rs.getString(9) + ':' + rs.getLong(2) + ':' + rs.getLong(3));
-                    placed[at] = new DirectPlaced(new Placed(rs.getLong(1), rs.getLong(2), rs.getLong(3),
+                    placed[at] = new DirectPlaced(new PlacedMessage(rs.getLong(1), rs.getLong(2), rs.getLong(3),
                             rs.getLong(4), rs.getLong(5), rs.getBoolean(6), online(rs.getArray(8))), rs.getBoolean(7));
                 }
             }
@@ -274,7 +270,7 @@ public class SendStore {
      * row for all of them (the one-message statement holds it once per message), positions and msg_ids drawn under
      * it, so the order and the ids are those of the messages sent one after the other.
      */
-    public List<Placed> appendToGroup(Connection c, long groupId, long conversationId, List<Message> messages,
+    public List<PlacedMessage> appendToGroup(Connection c, long groupId, long conversationId, List<Message> messages,
             Duration presenceExpiry) throws SQLException {
         int n = messages.size();
         long before;
@@ -300,11 +296,11 @@ public class SendStore {
             ps.setLong(++i, conversationId);
             ps.setDouble(++i, presenceExpiry.toMillis() / 1000.0);
             ps.setLong(++i, conversationId);
-            List<Placed> placed = new ArrayList<>(n);
+            List<PlacedMessage> placed = new ArrayList<>(n);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    placed.add(new Placed(conversationId, groupId, 0, before + rs.getLong(1), rs.getLong(2), false,
-                            online(rs.getArray(3))));
+                    placed.add(new PlacedMessage(conversationId, groupId, 0, before + rs.getLong(1), rs.getLong(2),
+                            false, online(rs.getArray(3))));
                 }
             }
             if (placed.size() != n) {
