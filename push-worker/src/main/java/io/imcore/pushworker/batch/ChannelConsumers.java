@@ -217,7 +217,7 @@ public class ChannelConsumers {
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            if (!(cause instanceof BatchDispatcher.Abandoned)) {
+            if (!(cause instanceof SenderPool.Abandoned)) {
                 LOG.warnf("%s failed, to be read again: %s", batch == null ? "a record"
                         : "task " + batch.taskId() + " batch " + batch.batchNo(), cause.toString());
             }

@@ -70,9 +70,16 @@ public class SenderPool {
         }
     }
 
+    /** A batch left unfinished because the worker is stopping: it is not counted and its record is read again. */
+    static final class Abandoned extends RuntimeException {
+        Abandoned() {
+            super("stopping", null, false, false);
+        }
+    }
+
     /**
      * Runs {@code work} on a sender thread, its CPU time counted for {@code channel}. Anything it throws goes to
-     * {@code onFailure}, and so does the refusal of a pool that is shutting down ({@link BatchDispatcher.Abandoned}).
+     * {@code onFailure}, and so does the refusal of a pool that is shutting down ({@link Abandoned}).
      */
     void execute(Channel channel, Runnable work, Consumer<Throwable> onFailure) {
         try {
@@ -89,38 +96,41 @@ public class SenderPool {
                 }
             });
         } catch (RejectedExecutionException e) {
-            onFailure.accept(new BatchDispatcher.Abandoned());
+            onFailure.accept(new Abandoned());
         }
     }
 
     /**
-     * Runs {@code work} on a sender thread after {@code delay}, no thread held meanwhile. When the worker stops
-     * first, {@code onFailure} gets {@link BatchDispatcher.Abandoned} at once instead.
+     * Completes after {@code delay} on a sender thread, its work counted for {@code channel}, no thread held
+     * meanwhile: what is chained to it (without an executor) runs there. When the worker stops first, it completes
+     * at once with {@link Abandoned} instead.
      */
-    void after(Duration delay, Channel channel, Runnable work, Consumer<Throwable> onFailure) {
+    CompletableFuture<Void> after(Duration delay, Channel channel) {
         CompletableFuture<Void> wait = new CompletableFuture<>();
         waits.add(wait);
         // added before the check: stop() either sees this wait or this check sees stopping
         if (stopping) {
-            wait.completeExceptionally(new BatchDispatcher.Abandoned());
+            wait.completeExceptionally(new Abandoned());
         } else {
             timer.schedule(() -> wait.complete(null), delay.toNanos(), TimeUnit.NANOSECONDS);
         }
+        CompletableFuture<Void> resumed = new CompletableFuture<>();
         wait.whenComplete((done, abandoned) -> {
             waits.remove(wait);
             if (abandoned != null) {
-                onFailure.accept(abandoned);
+                resumed.completeExceptionally(abandoned);
             } else {
-                execute(channel, work, onFailure);
+                execute(channel, () -> resumed.complete(null), resumed::completeExceptionally);
             }
         });
+        return resumed;
     }
 
-    /** From now on nothing waits: every pending and later wait ends in {@link BatchDispatcher.Abandoned}. */
+    /** From now on nothing waits: every pending and later wait ends in {@link Abandoned}. */
     void stop() {
         stopping = true;
         for (CompletableFuture<Void> wait : waits) {
-            wait.completeExceptionally(new BatchDispatcher.Abandoned());
+            wait.completeExceptionally(new Abandoned());
         }
     }
 
