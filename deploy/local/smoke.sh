@@ -645,6 +645,32 @@ EOF
   expect "Prometheus holds every series the rules and dashboards use" 'd["missing"] == []'
 }
 
+# The console's System page, signed in as the operator, draws the last hour per channel from the local Prometheus
+# (its charts' data come from Prometheus's query_range: PrometheusHistory); the pushes above put sends in it.
+step_console_system_history() {
+  local jar csrf page deadline=$((SECONDS + 90)) drawn=false
+  jar="$(mktemp)"
+  csrf="$(curl -sS --max-time 10 -c "$jar" "$BASE_URL/console/sign-in" | grep -o 'name="csrf" value="[^"]*"' | head -n 1 \
+    | sed 's/.*value="//; s/"$//')"
+  echo "  POST /console/sign-in (operator)"
+  curl -sS --max-time 10 -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$csrf" --data-urlencode kind=operator \
+    --data-urlencode "platform_key=$PLATFORM_KEY" "$BASE_URL/console/sign-in"
+  while :; do
+    echo "  GET /console/system"
+    page="$(curl -sS --max-time 20 -b "$jar" "$BASE_URL/console/system")" || page=""
+    # a chart of sends holds a series per channel once Prometheus has a rate for them (one point a minute)
+    if grep -o 'id="history-sent"[^>]*' <<<"$page" | grep -q '&quot;label&quot;'; then
+      drawn=true
+      break
+    fi
+    ((SECONDS < deadline)) || break
+    sleep 10
+  done
+  rm -f "$jar"
+  RESPONSE="{\"drawn\": $([[ $drawn == true ]] && echo true || echo false), \"unavailable\": $(grep -c 'id="history-unavailable"' <<<"$page")}"
+  expect "the System page draws the last hour's sends per channel from Prometheus" 'd["drawn"] and d["unavailable"] == 0'
+}
+
 # The Kubernetes Ingress's error backend (deploy/k8s/base/error-backend/default.conf), run by this machine's nginx:
 # the statuses ingress-nginx raises itself come back as the envelope the local gateway gives for them.
 step_ingress_error_backend() {
@@ -674,7 +700,7 @@ STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_
   conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push
   password_change_revokes wrong_password password_guessing_throttled unknown_path health console_sign_in
-  ingress_error_backend monitoring_series)
+  ingress_error_backend monitoring_series console_system_history)
 
 for step in "${STEPS[@]}"; do
   echo "smoke: $step"

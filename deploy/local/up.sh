@@ -570,6 +570,7 @@ start_console() {
     IM_CONSOLE_MESSAGE_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[message-service]}" \
     IM_CONSOLE_PUSH_SERVICE_URL="http://127.0.0.1:${SERVICE_PORT[push-service]}" \
     IM_CONSOLE_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}" \
+    IM_CONSOLE_PROMETHEUS_URL="$PROMETHEUS_URL" \
     java -Xmx128m -jar "$ROOT/console/target/quarkus-app/quarkus-run.jar"
   wait_for console "$SERVICE_WAIT_SECONDS" console_ready
 }

@@ -26,7 +26,9 @@ import java.util.Map;
 /**
  * The operator's System page: readiness of every service ({@code /q/health/ready}), consumer lag per channel
  * (push-service {@code GET /push/system/lag}) and push-worker's targets per channel and outcome from its Prometheus
- * counter {@code imcore_push_worker_targets_total} (docs/push-worker.md "Metrics"), with the rate since the previous view.
+ * counter {@code imcore_push_worker_targets_total} (docs/push-worker.md "Metrics"), with the rate since the previous view;
+ * with a Prometheus configured, also the last hour of delivery rate, failures and lag per channel
+ * ({@link PrometheusHistory}).
  * Health and metrics are not routed by the gateway: the service URLs must reach the services themselves.
  */
 @Path("/system")
@@ -43,6 +45,8 @@ public class SystemPages {
     ObjectMapper json;
     @Inject
     Template system;
+    @Inject
+    PrometheusHistory prometheus;
 
     /** The previous sample of push-worker's counters, for a rate over the time between two views. */
     private volatile Map<Map<String, String>, Double> previousTargets = Map.of();
@@ -60,7 +64,9 @@ public class SystemPages {
         }
         Answer lag = backend.get(Service.PUSH, "/push/system/lag", session.credentials());
         JsonNode channels = lag.ok() && lag.data() != null ? lag.data().get("list") : null;
+        PrometheusHistory.History history = prometheus.lastHour();
         return Response.ok(Pages.page(system, session).data("health", health)
+                .data("history", history.charts()).data("historyUnavailable", history.unavailable())
                 .data("lag", backend.plainList(channels)).data("lagError", lag.ok() ? null : lag.error())
                 .data("targets", targets(backend.text(Service.PUSH_WORKER, "/q/metrics")))).build();
     }
