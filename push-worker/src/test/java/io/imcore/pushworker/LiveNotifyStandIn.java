@@ -16,10 +16,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * worker's svcpush path can be tested without a live socket: users put {@link #online} count as connected. The real
  * endpoint is tested in message-service and end to end by deploy/local/smoke.sh.
  */
-final class LiveNotifyStandIn {
+public final class LiveNotifyStandIn {
 
-    static final Set<Long> online = ConcurrentHashMap.newKeySet();
-    static final List<JsonNode> calls = new CopyOnWriteArrayList<>();
+    public static final Set<Long> online = ConcurrentHashMap.newKeySet();
+    public static final List<JsonNode> calls = new CopyOnWriteArrayList<>();
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static HttpServer server;
 

@@ -14,11 +14,11 @@ import java.util.Map;
  */
 public class ProvidersResource implements QuarkusTestResourceLifecycleManager {
 
-    static final String PLATFORM_KEY = "test-platform-key";
+    public static final String PLATFORM_KEY = "test-platform-key";
     private static Simulators simulators;
     private static Path workDir;
 
-    static synchronized Simulators simulators() {
+    public static synchronized Simulators simulators() {
         if (simulators == null) {
             try {
                 workDir = Files.createTempDirectory("push-simulators");
@@ -45,7 +45,7 @@ public class ProvidersResource implements QuarkusTestResourceLifecycleManager {
     }
 
     /** Every OS channel of the worker pointed at its simulator. */
-    static Map<String, String> channelConfig(Simulators sims, Path simulatorsDir) {
+    public static Map<String, String> channelConfig(Simulators sims, Path simulatorsDir) {
         Map<String, String> config = new HashMap<>();
         for (var entry : sims.byChannel().entrySet()) {
             String channel = entry.getKey();

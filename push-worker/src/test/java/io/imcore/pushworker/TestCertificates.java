@@ -18,14 +18,14 @@ import java.util.Base64;
  * under the test certificate key as push-service seals them. The simulators accept any well-formed credentials
  * of apps not registered with them.
  */
-final class TestCertificates {
+public final class TestCertificates {
 
     /** The test value of im.push.certificate-key (application.properties %test, and the crash test's processes). */
-    static final String KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+    public static final String KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
 
     private TestCertificates() {}
 
-    static void insertAll(Connection c, String appId) throws SQLException {
+    public static void insertAll(Connection c, String appId) throws SQLException {
         String p8;
         String serviceAccount;
         try {

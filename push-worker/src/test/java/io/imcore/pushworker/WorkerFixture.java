@@ -27,35 +27,35 @@ import org.apache.kafka.common.TopicPartition;
  * Test data in push-service's tables (an app of its own per test, its certificates, tasks and devices) and channel
  * records on the real topics, as push-service's expansion writes them.
  */
-final class WorkerFixture {
+public final class WorkerFixture {
 
     private static final AtomicLong NEXT_USER = new AtomicLong(System.nanoTime() % 1_000_000_000L);
 
     /** A registered device with its token on one channel. */
-    record Device(long deviceId, long userId, int deviceSn, Channel channel, String token) {
+    public record Device(long deviceId, long userId, int deviceSn, Channel channel, String token) {
 
-        PushBatch.Target target() {
+        public PushBatch.Target target() {
             return new PushBatch.Target(deviceId, userId, deviceSn, token, "cert-" + channel.wireName(), 1, null);
         }
 
-        PushBatch.Target svcpushTarget(Device fallback) {
+        public PushBatch.Target svcpushTarget(Device fallback) {
             return new PushBatch.Target(deviceId, userId, deviceSn, null, null, null, fallback == null ? null
                     : new PushBatch.OsRoute(fallback.channel.wireName(), fallback.token,
                             "cert-" + fallback.channel.wireName(), 1));
         }
     }
 
-    final String appId = "app" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    public final String appId = "app" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private final Database database;
     private final ObjectMapper mapper;
 
-    WorkerFixture(Database database, ObjectMapper mapper) {
+    public WorkerFixture(Database database, ObjectMapper mapper) {
         this.database = database;
         this.mapper = mapper;
     }
 
     /** Certificates for every OS channel (environment 1, and 0 for ios), sealed as push-service seals them. */
-    WorkerFixture withCertificates() {
+    public WorkerFixture withCertificates() {
         database.inTransaction(c -> {
             TestCertificates.insertAll(c, appId);
             return null;
@@ -64,7 +64,7 @@ final class WorkerFixture {
     }
 
     /** A task as the expansion leaves it: dispatching with its batch count known. */
-    long task(int batchesTotal) {
+    public long task(int batchesTotal) {
         return database.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("insert into push_tasks (app_id, state, request,"
                     + " batches_total) values (?, 'dispatching', '{}'::jsonb, ?) returning task_id")) {
@@ -79,7 +79,7 @@ final class WorkerFixture {
     }
 
     /** A device with a token on the channel (svcpush: no token). */
-    Device device(Channel channel, String tokenPrefix) {
+    public Device device(Channel channel, String tokenPrefix) {
         long userId = NEXT_USER.incrementAndGet();
         String token = channel == Channel.SVCPUSH ? null : tokenPrefix + "-" + channel.wireName() + "-" + userId;
         long deviceId = database.inTransaction(c -> {
@@ -109,14 +109,14 @@ final class WorkerFixture {
         return new Device(deviceId, userId, 1, channel, token);
     }
 
-    ObjectNode message(String title, String badge) {
+    public ObjectNode message(String title, String badge) {
         ObjectNode message = mapper.createObjectNode().put("type", "text").put("title", title)
                 .put("body", "body of " + title).put("badge", badge);
         message.putObject("channels");
         return message;
     }
 
-    void send(long taskId, int batchNo, Channel channel, ObjectNode message, Long showEndTime,
+    public void send(long taskId, int batchNo, Channel channel, ObjectNode message, Long showEndTime,
             List<PushBatch.Target> targets) throws Exception {
         PushBatch batch = new PushBatch(PushBatch.VERSION, taskId, appId, batchNo, channel.wireName(), message,
                 showEndTime, targets, null);
@@ -124,7 +124,7 @@ final class WorkerFixture {
     }
 
     /** A device's offline_push_trace row as push-service's decision leaves it (state queued, or as given). */
-    void traceRow(long msgId, Device device, String conversation, String state) {
+    public void traceRow(long msgId, Device device, String conversation, String state) {
         execute("insert into offline_push_trace (app_id, msg_id, user_id, device_sn, device_id, conversation,"
                 + " decision, channel, state) values (?, ?, ?, ?, ?, ?, 'offline_push', ?, ?)", appId, msgId,
                 device.userId(), device.deviceSn(), device.deviceId(), conversation, device.channel().wireName(),
@@ -132,7 +132,7 @@ final class WorkerFixture {
     }
 
     /** An offline push channel record (task id 0, the message and the recipient's conversation), as push-service's. */
-    void sendOffline(long msgId, String conversation, Channel channel, ObjectNode message,
+    public void sendOffline(long msgId, String conversation, Channel channel, ObjectNode message,
             List<PushBatch.Target> targets) throws Exception {
         PushBatch batch = new PushBatch(PushBatch.VERSION, 0, appId, 0, channel.wireName(), message, null, targets,
                 new PushBatch.Offline(msgId, conversation));
@@ -140,7 +140,7 @@ final class WorkerFixture {
     }
 
     /** A column of the device's trace row of the message (null when there is no row or the value is null). */
-    String trace(long msgId, Device device, String column) {
+    public String trace(long msgId, Device device, String column) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select " + column + "::text from offline_push_trace"
                     + " where app_id = ? and msg_id = ? and device_id = ?")) {
@@ -154,23 +154,23 @@ final class WorkerFixture {
         });
     }
 
-    void awaitTrace(long msgId, Device device, String state) {
+    public void awaitTrace(long msgId, Device device, String state) {
         Eventually.until(Duration.ofSeconds(30), "message " + msgId + " to device " + device.deviceId() + " " + state,
                 () -> state.equals(trace(msgId, device, "state")));
     }
 
     /** offline_push_daily of this app, today (UTC), on the channel (its slots summed): sent, failed, rejected or received. */
-    int daily(Channel channel, String column) {
+    public int daily(Channel channel, String column) {
         return Math.max(0, intValue("select coalesce(sum(" + column + "), 0) from offline_push_daily"
                 + " where app_id = ?"
                 + " and day = (now() at time zone 'UTC')::date and channel = ?", appId, channel.wireName()));
     }
 
-    void awaitState(long taskId, String state) {
+    public void awaitState(long taskId, String state) {
         Eventually.until(Duration.ofSeconds(30), "task " + taskId + " " + state, () -> state.equals(state(taskId)));
     }
 
-    String state(long taskId) {
+    public String state(long taskId) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select state from push_tasks where task_id = ?")) {
                 ps.setLong(1, taskId);
@@ -182,7 +182,7 @@ final class WorkerFixture {
     }
 
     /** push_task_counts of the task: channel -> column -> value. */
-    Map<String, Map<String, Integer>> counts(long taskId) {
+    public Map<String, Map<String, Integer>> counts(long taskId) {
         return database.read(c -> {
             Map<String, Map<String, Integer>> counts = new HashMap<>();
             try (PreparedStatement ps = c.prepareStatement("select channel, target, sent, received, failed,"
@@ -204,7 +204,7 @@ final class WorkerFixture {
     }
 
     /** push_task_failures of the task: "channel outcome reason" -> count. */
-    Map<String, Integer> failures(long taskId) {
+    public Map<String, Integer> failures(long taskId) {
         return database.read(c -> {
             Map<String, Integer> failures = new HashMap<>();
             try (PreparedStatement ps = c.prepareStatement(
@@ -220,11 +220,11 @@ final class WorkerFixture {
         });
     }
 
-    int count(long taskId, Channel channel, String column) {
+    public int count(long taskId, Channel channel, String column) {
         return counts(taskId).getOrDefault(channel.wireName(), Map.of()).getOrDefault(column, 0);
     }
 
-    int intValue(String sql, Object... parameters) {
+    public int intValue(String sql, Object... parameters) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 for (int i = 0; i < parameters.length; i++) {
@@ -237,7 +237,7 @@ final class WorkerFixture {
         });
     }
 
-    void execute(String sql, Object... parameters) {
+    public void execute(String sql, Object... parameters) {
         database.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 for (int i = 0; i < parameters.length; i++) {
@@ -250,7 +250,7 @@ final class WorkerFixture {
     }
 
     /** Waits until the consumer group has committed every record of the topic (it has seen them all). */
-    static void awaitConsumed(String topic, String group) {
+    public static void awaitConsumed(String topic, String group) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
         try (Admin admin = Admin.create(props)) {

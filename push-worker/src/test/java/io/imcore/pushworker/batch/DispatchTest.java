@@ -1,4 +1,4 @@
-package io.imcore.pushworker;
+package io.imcore.pushworker.batch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,7 +9,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.store.Database;
+import io.imcore.pushworker.LiveNotifyStandIn;
+import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.WorkerFixture.Device;
+import io.imcore.pushworker.WorkerFixture;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
 import io.imcore.simulators.Simulators;

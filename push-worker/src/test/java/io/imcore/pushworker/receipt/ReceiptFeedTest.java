@@ -1,4 +1,4 @@
-package io.imcore.pushworker;
+package io.imcore.pushworker.receipt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.events.PushReceipt;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.WorkerFixture.Device;
+import io.imcore.pushworker.WorkerFixture;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.TopicWriter;
 import io.quarkus.test.common.QuarkusTestResource;

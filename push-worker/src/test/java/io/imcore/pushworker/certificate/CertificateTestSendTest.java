@@ -1,4 +1,4 @@
-package io.imcore.pushworker;
+package io.imcore.pushworker.certificate;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.imcore.common.push.CertificateTestSend;
 import io.imcore.common.store.Database;
+import io.imcore.pushworker.ProvidersResource;
+import io.imcore.pushworker.TestCertificates;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.Simulators;
 import io.quarkus.test.common.QuarkusTestResource;

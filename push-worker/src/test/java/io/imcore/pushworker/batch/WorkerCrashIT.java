@@ -1,4 +1,4 @@
-package io.imcore.pushworker;
+package io.imcore.pushworker.batch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
+import io.imcore.pushworker.ProvidersResource;
+import io.imcore.pushworker.TestCertificates;
 import io.imcore.simulators.ProviderSimulator;
 import io.imcore.simulators.Simulators;
 import io.imcore.testing.Eventually;

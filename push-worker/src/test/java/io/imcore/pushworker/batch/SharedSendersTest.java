@@ -1,11 +1,13 @@
-package io.imcore.pushworker;
+package io.imcore.pushworker.batch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.WorkerFixture.Device;
+import io.imcore.pushworker.WorkerFixture;
 import io.imcore.simulators.Simulators;
 import io.imcore.testing.Eventually;
 import io.quarkus.test.junit.QuarkusTest;
