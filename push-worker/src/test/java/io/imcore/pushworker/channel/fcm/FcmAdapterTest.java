@@ -284,12 +284,19 @@ class FcmAdapterTest {
 
     @Test
     void authFaultRefreshesOnceAndRecovers() throws Exception {
+        // the simulator's 401 to a presented token carries error="invalid_token" (RFC 6750 section 3.1), the answer
+        // google-auth refreshes on: the adapter refreshes and repeats the request once, with the new token
         Credentials credentials = credentials(1, account);
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials, notification(SIMPLE), deliveries("t0")));
         production.faults().inject(Faults.Kind.AUTH, 1);
         assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials, notification(SIMPLE), deliveries("t1")));
         assertEquals(2, production.issuedTokens());
         assertEquals(1, production.recorder().deliveriesTo("t1"));
+        List<Recorder.Request> sends = sends(production);
+        assertEquals(3, sends.size(), "t0, t1 refused, t1 repeated once");
+        assertEquals(sends.get(0).headers().get("authorization"), sends.get(1).headers().get("authorization"));
+        assertFalse(sends.get(1).headers().get("authorization").equals(sends.get(2).headers().get("authorization")),
+                "repeated with the refreshed token");
     }
 
     @Test
@@ -304,6 +311,26 @@ class FcmAdapterTest {
         List<Outcome> outcomes = adapter.send(credentials, notification(SIMPLE), many);
         assertEquals(100, outcomes.stream().filter(o -> o == Outcome.ACCEPTED).count(), outcomes.toString());
         assertEquals(2, production.issuedTokens(), "one refresh for all the refused requests");
+        assertEquals(1 + 2 * 100, sends(production).size(), "each refused request repeated exactly once");
+    }
+
+    @Test
+    void noRequestIsADryRun() throws Exception {
+        // FCM answers a validate_only request 200 and delivers nothing: the adapter must never send one, or an
+        // ACCEPTED would hide a message nobody got
+        Credentials credentials = credentials(1, account);
+        Notification cmd = notification("""
+                {"type":"cmd","body":"sync","badge":"+1","channels":{},"collapse_key":"c-1"}""");
+        assertEquals(List.of(Outcome.ACCEPTED, Outcome.ACCEPTED, Outcome.ACCEPTED),
+                adapter.send(credentials, notification(SIMPLE), deliveries("dr-1", "dr-2", "dr-3")));
+        assertEquals(List.of(Outcome.ACCEPTED), adapter.send(credentials, cmd, deliveries("dr-4")));
+        for (Recorder.Request send : sends(production)) {
+            JsonNode body = MAPPER.readTree(send.body());
+            List<String> members = new ArrayList<>();
+            body.fieldNames().forEachRemaining(members::add);
+            assertEquals(List.of("message"), members, send.body());
+        }
+        assertEquals(4, production.recorder().deliveries(), "every ACCEPTED is a delivery");
     }
 
     @Test
