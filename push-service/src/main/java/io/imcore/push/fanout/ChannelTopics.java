@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
+import io.imcore.push.task.ExpansionCheckpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -6,8 +6,11 @@ import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.push.PushBatch.Target;
 import io.imcore.common.store.Database;
+import io.imcore.push.FanoutConfig;
 import io.imcore.push.notify.PushRequest;
-import io.imcore.push.task.TaskRow;
+import io.imcore.push.task.ExpansionCheckpoint;
+import io.imcore.push.task.PushTask;
+import io.imcore.push.task.TaskDue;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStore;
 import io.micrometer.core.instrument.Counter;
@@ -125,6 +128,11 @@ public class Expander {
         }
     }
 
+    /** A task was accepted due now (TaskService). */
+    void taskDue(@Observes TaskDue due) {
+        wake();
+    }
+
     private void loop(String transactionalId) {
         try (ChannelTopics topics = new ChannelTopics(bootstrapServers, transactionalId,
                 config.transactionTimeout(), compression, mapper)) {
@@ -214,15 +222,16 @@ public class Expander {
     }
 
     private void expand(ChannelTopics topics, long taskId) {
-        Optional<TaskRow> loaded = database.read(c -> tasks.load(c, taskId));
-        if (loaded.isEmpty() || !isPending(loaded.get().state())) {
+        PushTask task = database.read(c -> tasks.load(c, taskId)).orElse(null);
+        TaskState state = task == null ? null : TaskState.fromWireName(task.state);
+        if (state == null || !isPending(state)) {
             return; // finished by another replica between the due query and the lock
         }
-        TaskRow task = loaded.get();
-        ExpansionCheckpoint checkpoint = task.checkpoint();
-        if (task.state() == TaskState.EXPANDING) {
+        PushRequest request = tasks.request(task);
+        ExpansionCheckpoint checkpoint = database.read(c -> tasks.checkpoint(c, task));
+        if (state == TaskState.EXPANDING) {
             // an earlier expansion stopped: steps it committed to Kafka may be newer than the mirror
-            long mirrored = task.checkpointOffset() == null ? -1 : task.checkpointOffset();
+            long mirrored = task.checkpointOffset == null ? -1 : task.checkpointOffset;
             Optional<ChannelTopics.Committed> committed = topics.lastCheckpoint(taskId, mirrored);
             if (committed.isPresent() && committed.get().checkpoint().pages() > checkpoint.pages()) {
                 LOG.infof("task %d: resuming after step %d committed to Kafka (PostgreSQL had step %d)", taskId,
@@ -243,9 +252,9 @@ public class Expander {
             });
         }
         int pageSize = config.pageSize();
-        List<DeviceRow> page = readPage(task, checkpoint.cursorDeviceId());
+        List<DeviceRow> page = readPage(task, request, checkpoint.cursorDeviceId());
         while (running) {
-            if (task.showEndAt() != null && Instant.now().isAfter(task.showEndAt())) {
+            if (task.showEndAt != null && Instant.now().isAfter(task.showEndAt)) {
                 finish(taskId, TaskState.EXPIRED);
                 return;
             }
@@ -257,10 +266,10 @@ public class Expander {
             // the next page follows from this one's last device: read it while this step commits
             long nextCursor = page.get(page.size() - 1).deviceId();
             CompletableFuture<List<DeviceRow>> following = last ? null
-                    : CompletableFuture.supplyAsync(() -> readPage(task, nextCursor), prefetch);
+                    : CompletableFuture.supplyAsync(() -> readPage(task, request, nextCursor), prefetch);
             ExpansionCheckpoint current = checkpoint;
             List<DeviceRow> routedPage = page;
-            checkpoint = stepTimer.record(() -> step(topics, task, current, routedPage));
+            checkpoint = stepTimer.record(() -> step(topics, task, request, current, routedPage));
             if (last) {
                 finish(taskId, finalState(checkpoint));
                 return;
@@ -269,9 +278,9 @@ public class Expander {
         }
     }
 
-    private List<DeviceRow> readPage(TaskRow task, long cursor) {
+    private List<DeviceRow> readPage(PushTask task, PushRequest request, long cursor) {
         return database.read(c ->
-                AudiencePages.next(c, task.appId(), task.request().audience(), cursor, config.pageSize()));
+                AudiencePages.next(c, task.appId, request.audience(), cursor, config.pageSize()));
     }
 
     /** Dispatching until push-worker has processed every batch; done at once when nothing was reachable. */
@@ -280,9 +289,8 @@ public class Expander {
     }
 
     /** Routes one page, commits its records with the next checkpoint, and mirrors that checkpoint. */
-    private ExpansionCheckpoint step(ChannelTopics topics, TaskRow task, ExpansionCheckpoint checkpoint,
-            List<DeviceRow> page) {
-        PushRequest request = task.request();
+    private ExpansionCheckpoint step(ChannelTopics topics, PushTask task, PushRequest request,
+            ExpansionCheckpoint checkpoint, List<DeviceRow> page) {
         Map<Channel, List<Target>> open = new EnumMap<>(Channel.class);
         Map<String, Integer> routed = new TreeMap<>();
         List<PushBatch> batches = new ArrayList<>();
@@ -295,12 +303,14 @@ public class Expander {
             List<Target> targets = open.computeIfAbsent(route.channel(), c -> new ArrayList<>());
             targets.add(route.target());
             if (targets.size() == batchSizes.get(route.channel())) {
-                batches.add(batch(task, checkpoint.batchesTotal() + batches.size(), route.channel(), targets));
+                batches.add(batch(task, request, checkpoint.batchesTotal() + batches.size(), route.channel(),
+                        targets));
                 open.remove(route.channel());
             }
         }
         for (Map.Entry<Channel, List<Target>> rest : open.entrySet()) {
-            batches.add(batch(task, checkpoint.batchesTotal() + batches.size(), rest.getKey(), rest.getValue()));
+            batches.add(batch(task, request, checkpoint.batchesTotal() + batches.size(), rest.getKey(),
+                    rest.getValue()));
         }
         ExpansionCheckpoint next = checkpoint.next(page.get(page.size() - 1).deviceId(), page.size(),
                 batches.size(), routed);
@@ -314,9 +324,9 @@ public class Expander {
         return next;
     }
 
-    private static PushBatch batch(TaskRow task, int batchNo, Channel channel, List<Target> targets) {
-        PushRequest request = task.request();
-        return new PushBatch(PushBatch.VERSION, task.taskId(), task.appId(), batchNo, channel.wireName(),
+    private static PushBatch batch(PushTask task, PushRequest request, int batchNo, Channel channel,
+            List<Target> targets) {
+        return new PushBatch(PushBatch.VERSION, task.taskId, task.appId, batchNo, channel.wireName(),
                 request.message(), request.showEndTime(), List.copyOf(targets), null);
     }
 

@@ -6,7 +6,7 @@ import io.imcore.common.events.MessageEvent;
 import io.imcore.common.events.TopicFeeder;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
-import io.imcore.push.fanout.FanoutConfig;
+import io.imcore.push.FanoutConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;

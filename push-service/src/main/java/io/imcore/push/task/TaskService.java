@@ -5,22 +5,19 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.push.FanoutConfig;
 import io.imcore.push.app.PushAppStore;
-import io.imcore.push.fanout.Expander;
-import io.imcore.push.fanout.FanoutConfig;
 import io.imcore.push.notify.AttachmentCheck;
 import io.imcore.push.notify.NotifyParser;
 import io.imcore.push.notify.PushRequest;
-import io.imcore.push.store.PushTask;
-import io.imcore.push.store.PushTaskCount;
-import io.imcore.push.store.PushTaskFailure;
-import io.imcore.push.store.PushTaskRepository;
-import io.imcore.push.task.TaskCreation.Stored;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +26,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** POST /push/notify and POST /push/task/detail (api.md 4.5.2, 4.5.3; decisions.md section 5). */
+/**
+ * POST /push/notify and POST /push/task/detail (api.md 4.5.2, 4.5.3; decisions.md section 5). A new task is stored
+ * as its push_tasks row, inserted only while the app's push is switched on ({@link TaskStore#insertIfEnabled}), and,
+ * when the request has a request_id, its claim in push_request_ids (one {@code insert ... on conflict} decides it
+ * across replicas). Without a request_id the insert runs alone with auto-commit: one round trip. With one, the insert
+ * and the claim are one transaction (TaskCreationTransactionTest).
+ */
 @ApplicationScoped
 public class TaskService {
 
@@ -39,26 +42,21 @@ public class TaskService {
 
     private final Database database;
     private final TaskStore tasks;
-    private final TaskCreation creation;
-    private final PushTaskRepository taskRepository;
     private final NotifyParser parser;
     private final AttachmentCheck attachments;
     private final PushAppStore apps;
-    private final Expander expander;
+    private final Event<TaskDue> due;
     private final FanoutConfig config;
     private final Counter accepted;
 
-    public TaskService(Database database, TaskStore tasks, TaskCreation creation, PushTaskRepository taskRepository,
-            NotifyParser parser, AttachmentCheck attachments, PushAppStore apps, Expander expander, FanoutConfig config,
-            MeterRegistry registry) {
+    public TaskService(Database database, TaskStore tasks, NotifyParser parser, AttachmentCheck attachments,
+            PushAppStore apps, Event<TaskDue> due, FanoutConfig config, MeterRegistry registry) {
         this.database = database;
         this.tasks = tasks;
-        this.creation = creation;
-        this.taskRepository = taskRepository;
         this.parser = parser;
         this.attachments = attachments;
         this.apps = apps;
-        this.expander = expander;
+        this.due = due;
         this.config = config;
         this.accepted = Counter.builder("imcore.push.tasks.accepted").description("push tasks stored").register(registry);
     }
@@ -85,14 +83,54 @@ public class TaskService {
         }
         TaskState state = request.showBeginTime() != null && request.showBeginTime() > Instant.now().getEpochSecond()
                 ? TaskState.SCHEDULED : TaskState.ACCEPTED;
-        Stored stored = creation.store(appId, request, state);
+        Stored stored = store(appId, request, state);
         if (stored.isNew()) {
             accepted.increment();
             if (state == TaskState.ACCEPTED) {
-                expander.wake();
+                due.fire(new TaskDue(stored.taskId()));
             }
         }
         return stored.taskId();
+    }
+
+    /** The task a call answers with, and whether this call stored it. */
+    public record Stored(long taskId, boolean isNew) {}
+
+    /** Stores the task; 12006 when push is switched off for the app. */
+    public Stored store(String appId, PushRequest request, TaskState state) {
+        if (request.requestId() == null) {
+            return new Stored(database.autoCommit(c -> insert(c, appId, request, state)), true);
+        }
+        try {
+            // the caller's transaction if there is one (tests), else a new one
+            return database.inTransaction(c -> {
+                long taskId = insert(c, appId, request, state);
+                Optional<Long> first = tasks.claimRequestId(c, appId, request.requestId(), taskId,
+                        config.requestIdWindow());
+                if (first.isPresent()) {
+                    throw new ClaimedBefore(first.get()); // rolls back our insert
+                }
+                return new Stored(taskId, true);
+            });
+        } catch (ClaimedBefore e) {
+            // a concurrent call with the same request_id won: nothing of ours stays
+            return new Stored(e.taskId, false);
+        }
+    }
+
+    /** The request_id names another task: thrown out of the transaction so that it rolls back. */
+    private static final class ClaimedBefore extends RuntimeException {
+        private final long taskId;
+
+        ClaimedBefore(long taskId) {
+            super(null, null, false, false);
+            this.taskId = taskId;
+        }
+    }
+
+    private long insert(Connection c, String appId, PushRequest request, TaskState state) throws SQLException {
+        return tasks.insertIfEnabled(c, appId, state, request)
+                .orElseThrow(() -> new ApiException(ErrorCode.PUSH_NOT_ENABLED));
     }
 
     @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
@@ -124,7 +162,7 @@ public class TaskService {
             return List.of();
         }
         Map<Long, TaskStats> byId = new LinkedHashMap<>();
-        for (PushTask task : taskRepository.ofApp(appId, ids)) {
+        for (PushTask task : tasks.ofApp(appId, ids)) {
             TaskState state = TaskState.fromWireName(task.state);
             byId.put(task.taskId, new TaskStats(task.taskId, state, task.devicesExpanded, task.batchesTotal,
                     task.batchesDone, new HashMap<>(), state == TaskState.FAILED ? task.failureReason : null,
@@ -133,11 +171,11 @@ public class TaskService {
         if (byId.isEmpty()) {
             return List.of();
         }
-        for (PushTaskCount count : taskRepository.counts(byId.keySet())) {
+        for (PushTaskCount count : tasks.counts(byId.keySet())) {
             byId.get(count.taskId).counters().put(count.channel, new int[] {count.effectiveTarget(), count.sent,
                 count.received, count.failed, count.rejected});
         }
-        for (PushTaskFailure failure : taskRepository.failures(byId.keySet())) {
+        for (PushTaskFailure failure : tasks.failures(byId.keySet())) {
             byId.get(failure.taskId).failures().add(new TaskStats.Failure(failure.channel, failure.outcome,
                     failure.reason, failure.count));
         }

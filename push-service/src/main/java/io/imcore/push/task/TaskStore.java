@@ -3,8 +3,8 @@ package io.imcore.push.task;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.store.ChunkedDelete;
-import io.imcore.push.fanout.ExpansionCheckpoint;
 import io.imcore.push.notify.PushRequest;
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,18 +17,22 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Plain SQL on push_tasks, push_task_counts and push_request_ids: a new task (one statement, the accept path),
- * the expansion's reads and single-statement state changes (they race with push-worker's counter updates and with
- * other replicas, docs/push-fanout.md) and the request_id claim. task/detail reads the PushTask entity (TaskService).
+ * The push task aggregate: push_tasks ({@link PushTask}) with its per-channel counters (push_task_counts,
+ * {@link PushTaskCount}), failure reasons (push_task_failures, {@link PushTaskFailure}) and request_id claims
+ * (push_request_ids). task/detail reads the entities through this Panache repository; everything else is plain SQL
+ * (docs/architecture.md): a new task (one statement, the accept path), the expansion's reads and single-statement
+ * state changes (they race with push-worker's counter updates and with other replicas, docs/push-fanout.md) and the
+ * request_id claim. The counters and failure reasons are push-worker's to write (and the expansion's targets).
  */
 @ApplicationScoped
-public class TaskStore {
+public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
 
     private static final String PENDING = "('accepted', 'scheduled', 'expanding')";
 
@@ -43,16 +47,16 @@ public class TaskStore {
      * once instead of for a select, an insert and a commit (docs/benchmarks.md "The accept in one statement, and
      * receipts reading each task once"). Empty when push is off for the app (no push_apps row, or switched off).
      */
-    public Optional<Long> insertIfEnabled(Connection c, String appId, TaskState state, String request,
-            Instant showBeginAt, Instant showEndAt) throws SQLException {
+    public Optional<Long> insertIfEnabled(Connection c, String appId, TaskState state, PushRequest request)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("insert into push_tasks (app_id, state, request, show_begin_at,"
                 + " show_end_at) select ?, ?, ?::jsonb, ?, ? where exists (select 1 from push_apps where app_id = ?"
                 + " and push_enabled) returning task_id")) {
             ps.setString(1, appId);
             ps.setString(2, state.wireName());
-            ps.setString(3, request);
-            ps.setObject(4, utc(showBeginAt), Types.TIMESTAMP_WITH_TIMEZONE);
-            ps.setObject(5, utc(showEndAt), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setString(3, json(request));
+            ps.setObject(4, utc(request.showBeginTime()), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setObject(5, utc(request.showEndTime()), Types.TIMESTAMP_WITH_TIMEZONE);
             ps.setString(6, appId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
@@ -155,8 +159,12 @@ public class TaskStore {
         }
     }
 
-    public Optional<TaskRow> load(Connection c, long taskId) throws SQLException {
-        TaskRow row;
+    /**
+     * The task as its expansion starts or resumes it: the row read with plain SQL into a detached entity (the
+     * expansion's threads run outside any session). Its request is read by {@link #request}, its checkpoint by
+     * {@link #checkpoint}.
+     */
+    public Optional<PushTask> load(Connection c, long taskId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select app_id, state, request::text, show_begin_at,"
                 + " show_end_at, cursor_device_id, pages, devices_expanded, batches_total, checkpoint_offset"
                 + " from push_tasks where task_id = ?")) {
@@ -165,24 +173,47 @@ public class TaskStore {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
+                PushTask task = new PushTask();
+                task.taskId = taskId;
+                task.appId = rs.getString(1);
+                task.state = rs.getString(2);
+                task.request = rs.getString(3);
+                task.showBeginAt = instant(rs.getTimestamp(4));
+                task.showEndAt = instant(rs.getTimestamp(5));
+                task.cursorDeviceId = rs.getLong(6);
+                task.pages = rs.getInt(7);
+                task.devicesExpanded = rs.getLong(8);
+                task.batchesTotal = rs.getInt(9);
                 long offset = rs.getLong(10);
-                row = new TaskRow(taskId, rs.getString(1), TaskState.fromWireName(rs.getString(2)),
-                        request(rs.getString(3)), instant(rs.getTimestamp(4)), instant(rs.getTimestamp(5)),
-                        new ExpansionCheckpoint(ExpansionCheckpoint.VERSION, taskId, rs.getLong(6), rs.getInt(7),
-                                rs.getLong(8), rs.getInt(9), new TreeMap<>()),
-                        rs.wasNull() ? null : offset);
+                task.checkpointOffset = rs.wasNull() ? null : offset;
+                return Optional.of(task);
             }
         }
+    }
+
+    /** The expansion's checkpoint mirrored in the task's row, with the targets it routed so far per channel. */
+    public ExpansionCheckpoint checkpoint(Connection c, PushTask task) throws SQLException {
+        Map<String, Integer> targets = new TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement(
                 "select channel, target from push_task_counts where task_id = ? and target > 0")) {
-            ps.setLong(1, taskId);
+            ps.setLong(1, task.taskId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    row.checkpoint().targets().put(rs.getString(1), rs.getInt(2));
+                    targets.put(rs.getString(1), rs.getInt(2));
                 }
             }
         }
-        return Optional.of(row);
+        return new ExpansionCheckpoint(ExpansionCheckpoint.VERSION, task.taskId, task.cursorDeviceId, task.pages,
+                task.devicesExpanded, task.batchesTotal, targets);
+    }
+
+    /** The task's stored request. */
+    public PushRequest request(PushTask task) {
+        try {
+            return mapper.readValue(task.request, PushRequest.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored push request must deserialize", e);
+        }
     }
 
     /** Marks the start of an expansion; every checkpoint of it lies after {@code checkpointOffset} on its partition. */
@@ -244,16 +275,36 @@ public class TaskStore {
         }
     }
 
-    private PushRequest request(String json) {
+    // task/detail: the entities
+
+    /** The app's tasks among the ids, in id order; unknown and foreign ids are left out. */
+    public List<PushTask> ofApp(String appId, Collection<Long> taskIds) {
+        return list("appId = ?1 and taskId in ?2 order by taskId", appId, taskIds);
+    }
+
+    /** The tasks' counters per channel. */
+    public List<PushTaskCount> counts(Collection<Long> taskIds) {
+        return getEntityManager().createQuery("from PushTaskCount c where c.taskId in ?1", PushTaskCount.class)
+                .setParameter(1, taskIds).getResultList();
+    }
+
+    /** The tasks' failure reasons, per task the largest count first. */
+    public List<PushTaskFailure> failures(Collection<Long> taskIds) {
+        return getEntityManager().createQuery("from PushTaskFailure f where f.taskId in ?1"
+                + " order by f.taskId, f.count desc, f.channel, f.outcome, f.reason", PushTaskFailure.class)
+                .setParameter(1, taskIds).getResultList();
+    }
+
+    private String json(PushRequest request) {
         try {
-            return mapper.readValue(json, PushRequest.class);
+            return mapper.writeValueAsString(request);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored push request must deserialize", e);
+            throw new IllegalStateException("a push request must serialize", e);
         }
     }
 
-    private static OffsetDateTime utc(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    private static OffsetDateTime utc(Long epochSeconds) {
+        return epochSeconds == null ? null : Instant.ofEpochSecond(epochSeconds).atOffset(ZoneOffset.UTC);
     }
 
     private static Instant instant(Timestamp timestamp) {

@@ -13,9 +13,9 @@ import io.imcore.push.PushApi;
 import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
+import io.imcore.push.task.ExpansionCheckpoint;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStats;
-import io.imcore.push.task.TaskCreation;
 import io.imcore.push.task.TaskService;
 import io.imcore.push.task.TaskStore;
 import io.imcore.testing.InfrastructureResource;
@@ -53,8 +53,6 @@ class FanoutTest {
     Database database;
     @Inject
     TaskStore tasks;
-    @Inject
-    TaskCreation creation;
     @Inject
     TaskService taskService;
     @Inject
@@ -362,7 +360,7 @@ class FanoutTest {
                 begin, end, null);
         TaskState state = begin != null && begin > Instant.now().getEpochSecond()
                 ? TaskState.SCHEDULED : TaskState.ACCEPTED;
-        long id = creation.store(api.appId, request, state).taskId();
+        long id = taskService.store(api.appId, request, state).taskId();
         expander.wake();
         return id;
     }

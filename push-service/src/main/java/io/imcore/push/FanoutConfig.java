@@ -1,11 +1,14 @@
-package io.imcore.push.fanout;
+package io.imcore.push;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Optional;
 
-/** Audience expansion and fan-out settings ({@code im.push.fanout.*}, docs/push-fanout.md). */
+/**
+ * Audience expansion and fan-out settings ({@code im.push.fanout.*}, docs/push-fanout.md): the expansion's (fanout),
+ * and read by the task feature (the request_id window) and by offline push (the records' compression) too.
+ */
 @ConfigMapping(prefix = "im.push.fanout")
 public interface FanoutConfig {
 

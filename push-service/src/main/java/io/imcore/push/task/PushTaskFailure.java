@@ -1,4 +1,4 @@
-package io.imcore.push.store;
+package io.imcore.push.task;
 
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;

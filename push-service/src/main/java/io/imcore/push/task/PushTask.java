@@ -1,4 +1,4 @@
-package io.imcore.push.store;
+package io.imcore.push.task;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -12,8 +12,9 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
 /**
- * A push task ({@code push_tasks}) as task/detail and the task list read it. Every write is a single SQL statement:
- * the accept's insert (TaskStore.insertIfEnabled, one round trip, docs/architecture.md), and the state, the
+ * A push task ({@code push_tasks}), the one type of its rows: task/detail reads it through Panache ({@link TaskStore}),
+ * the expansion through {@link TaskStore#load}'s plain SQL into a detached instance. Every write is a single SQL
+ * statement: the accept's insert (TaskStore.insertIfEnabled, one round trip, docs/architecture.md), and the state, the
  * expansion's checkpoint and push-worker's progress, which race with each other (docs/push-fanout.md).
  */
 @Entity
@@ -42,6 +43,13 @@ public class PushTask {
     @Column(insertable = false, updatable = false)
     public Instant createdAt;
 
+    /** The expansion's checkpoint, cursorDeviceId to batchesTotal, as mirrored from push.expansion. */
+    @Column(insertable = false, updatable = false)
+    public long cursorDeviceId;
+
+    @Column(insertable = false, updatable = false)
+    public int pages;
+
     @Column(insertable = false, updatable = false)
     public long devicesExpanded;
 
@@ -56,4 +64,11 @@ public class PushTask {
 
     @Column(insertable = false, updatable = false)
     public Instant finishedAt;
+
+    /**
+     * The push.expansion offset the mirrored checkpoint is up to (null until the expansion starts): a resume reads only
+     * the checkpoints after it.
+     */
+    @Column(insertable = false, updatable = false)
+    public Long checkpointOffset;
 }

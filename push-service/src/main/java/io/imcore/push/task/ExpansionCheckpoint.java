@@ -1,4 +1,4 @@
-package io.imcore.push.fanout;
+package io.imcore.push.task;
 
 import java.util.Map;
 import java.util.TreeMap;
