@@ -4,6 +4,7 @@ import io.imcore.common.api.StorableText;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
+import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.AppUsers;
 import io.imcore.message.conversation.ConversationKind;
@@ -16,8 +17,6 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import org.hibernate.Session;
-import org.hibernate.jdbc.ReturningWork;
 
 /**
  * Groups (decisions.md section 4). Members are the rows of the group's conversation. Who may do what: any member
@@ -33,19 +32,17 @@ public class GroupService {
     private static final int MAX_USER_LIST = 500;
 
     private final AppUsers users;
+    private final Database database;
     private final ConversationStore conversations;
-    private final GroupRepository groups;
-    private final GroupMemberRepository members;
-    private final Session session;
+    private final GroupStore groups;
     private final MessageConfig config;
 
-    public GroupService(AppUsers users, ConversationStore conversations, GroupRepository groups,
-            GroupMemberRepository members, Session session, MessageConfig config) {
+    public GroupService(AppUsers users, Database database, ConversationStore conversations, GroupStore groups,
+            MessageConfig config) {
         this.users = users;
+        this.database = database;
         this.conversations = conversations;
         this.groups = groups;
-        this.members = members;
-        this.session = session;
         this.config = config;
     }
 
@@ -77,7 +74,8 @@ public class GroupService {
             Group group = new Group();
             group.appId = caller.appId();
             group.groupId = groups.nextGroupId();
-            group.conversationId = sql(c -> conversations.create(c, group.appId, Key.group(group.groupId)));
+            group.conversationId = database.inTransaction(c -> conversations.create(c, group.appId,
+                    Key.group(group.groupId)));
             group.name = name;
             group.description = body.description();
             group.avatar = body.avatar();
@@ -88,7 +86,7 @@ public class GroupService {
             }
             addMembers(group, others, GroupMembership.ROLE_MEMBER);
             // the owner and the member count are read from the member rows just written
-            session.refresh(group);
+            groups.refresh(group);
             return info(group);
         });
     }
@@ -116,9 +114,9 @@ public class GroupService {
         List<Long> kicked = ids(body.userList(), "user_list");
         Group group = lockLive(caller, groupId);
         requireOwner(caller, group);
-        members.remove(group.conversationId, kicked);
+        groups.removeMembers(group.conversationId, kicked);
         if (group.ownerId != null && kicked.contains(group.ownerId)) {
-            members.promoteOldest(group.conversationId);
+            groups.promoteOldestMember(group.conversationId);
         }
         return true;
     }
@@ -129,11 +127,11 @@ public class GroupService {
         long groupId = groupId(groupIdParam);
         long user = caller.requireUserId();
         Group group = lockLive(caller, groupId);
-        if (members.remove(group.conversationId, List.of(user)) == 0) {
+        if (groups.removeMembers(group.conversationId, List.of(user)) == 0) {
             throw new ApiException(ErrorCode.NOT_GROUP_MEMBER);
         }
         if (group.ownerId != null && group.ownerId == user) {
-            members.promoteOldest(group.conversationId);
+            groups.promoteOldestMember(group.conversationId);
         }
         return true;
     }
@@ -145,7 +143,7 @@ public class GroupService {
         Group group = lockLive(caller, groupId);
         requireOwner(caller, group);
         group.destroyedAt = Instant.now();
-        members.removeAll(group.conversationId);
+        groups.removeAllMembers(group.conversationId);
         return true;
     }
 
@@ -162,7 +160,7 @@ public class GroupService {
         long groupId = groupId(groupIdParam);
         Group group = live(caller, groupId);
         requireMember(caller, group);
-        return members.ofConversation(group.conversationId).stream()
+        return groups.members(group.conversationId).stream()
                 .map(m -> new GroupMember(m.userId, m.owner() ? "owner" : "member", m.joinedAt.toEpochMilli()))
                 .toList();
     }
@@ -179,15 +177,14 @@ public class GroupService {
                 g.createdAt.toEpochMilli());
     }
 
-    /** Adds members through the conversation store, which starts them at the conversation's end; returns how many. */
+    /**
+     * Adds members through the conversation store, which starts them at the conversation's end, in the caller's
+     * transaction; returns how many.
+     */
     private int addMembers(Group group, Collection<Long> userIds, int role) {
         long[] ids = userIds.stream().mapToLong(Long::longValue).toArray();
-        return sql(c -> conversations.addMembers(c, group.conversationId, group.appId, group.groupId, ids, role));
-    }
-
-    /** Runs plain SQL on the session's connection, inside the current transaction. */
-    private <T> T sql(ReturningWork<T> work) {
-        return session.doReturningWork(work);
+        return database.inTransaction(c -> conversations.addMembers(c, group.conversationId, group.appId,
+                group.groupId, ids, role));
     }
 
     private Group live(RequestContext caller, long groupId) {
@@ -216,7 +213,7 @@ public class GroupService {
         if (caller.isAdmin() && user == null) {
             return;
         }
-        if (!members.isMember(group.conversationId, user)) {
+        if (!groups.isMember(group.conversationId, user)) {
             throw new ApiException(ErrorCode.NOT_GROUP_MEMBER);
         }
     }

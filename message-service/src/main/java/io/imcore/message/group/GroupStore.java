@@ -1,38 +1,112 @@
 package io.imcore.message.group;
 
+import io.imcore.common.store.Database;
 import io.imcore.message.conversation.GroupConversations;
+import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The group lookup of the send path and the conversation pages, on their own connection and transaction (plain
- * SQL: docs/architecture.md). Group management uses the {@link Group} entity.
+ * The groups and their members (the rows of each group's conversation): the Panache repository of {@link Group}
+ * and {@link GroupMembership} for group management, and the plain SQL of the send path and the conversation pages
+ * (docs/architecture.md), which runs on the caller's connection and transaction, beside SendStore's statements.
  */
 @ApplicationScoped
-public class GroupStore implements GroupConversations {
+public class GroupStore implements PanacheRepositoryBase<Group, Group.Key>, GroupConversations {
 
-    @Override
-    public OptionalLong liveConversation(Connection c, String appId, long groupId) throws SQLException {
-        Optional<GroupRow> group = find(c, appId, groupId);
-        return group.isEmpty() || group.get().destroyed() ? OptionalLong.empty()
-                : OptionalLong.of(group.get().conversationId());
+    private final Database database;
+
+    public GroupStore(Database database) {
+        this.database = database;
     }
 
-    public Optional<GroupRow> find(Connection c, String appId, long groupId) throws SQLException {
+    /**
+     * Group ids come from their own sequence, from 10^12 up (users and groups share one id space). Plain JDBC in the
+     * caller's transaction: Hibernate 7.4's plan cache never finds a native query with a result class again, so each
+     * call added one more entry and walked all the others (docs/benchmarks.md, "What the ORM's reads cost").
+     */
+    public long nextGroupId() {
+        return database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select nextval('group_ids')");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    public Optional<Group> find(String appId, long groupId) {
+        return find("appId = ?1 and groupId = ?2", appId, groupId).firstResultOptional();
+    }
+
+    /** Like {@link #find} but locks the group row: membership changes of one group run one at a time. */
+    public Optional<Group> lock(String appId, long groupId) {
+        return find("appId = ?1 and groupId = ?2", appId, groupId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional();
+    }
+
+    /** Reads the group's owner and member count again (they are formulas over the member rows). */
+    public void refresh(Group group) {
+        getSession().refresh(group);
+    }
+
+    /** The live groups the user is a member of, most recently joined first (index conversation_members_by_user). */
+    public List<Group> joined(String appId, long userId) {
+        return find("select g from Group g join GroupMembership m on m.conversationId = g.conversationId"
+                + " where m.appId = ?2 and m.userId = ?1 and g.appId = ?2 and g.destroyedAt is null"
+                + " order by m.joinedAt desc, g.groupId desc", userId, appId).list();
+    }
+
+    /** The members, the owner first, then by joining time. */
+    public List<GroupMembership> members(long conversationId) {
+        return getSession().createSelectionQuery("from GroupMembership where conversationId = ?1"
+                + " order by role desc, joinedAt, userId", GroupMembership.class)
+                .setParameter(1, conversationId).getResultList();
+    }
+
+    public boolean isMember(long conversationId, long userId) {
+        return getSession().createSelectionQuery("select count(*) from GroupMembership"
+                + " where conversationId = ?1 and userId = ?2", Long.class)
+                .setParameter(1, conversationId).setParameter(2, userId).getSingleResult() > 0;
+    }
+
+    /** Removes the users' member rows; returns how many were members. */
+    public long removeMembers(long conversationId, Collection<Long> userIds) {
+        return getSession().createMutationQuery("delete from GroupMembership where conversationId = ?1 and userId in ?2")
+                .setParameter(1, conversationId).setParameter(2, userIds).executeUpdate();
+    }
+
+    public long removeAllMembers(long conversationId) {
+        return getSession().createMutationQuery("delete from GroupMembership where conversationId = ?1")
+                .setParameter(1, conversationId).executeUpdate();
+    }
+
+    /** Makes the longest-standing member the owner (after the owner left); nothing when no member is left. */
+    public void promoteOldestMember(long conversationId) {
+        getSession().createSelectionQuery("from GroupMembership where conversationId = ?1 order by joinedAt, userId",
+                        GroupMembership.class)
+                .setParameter(1, conversationId).setMaxResults(1).getResultList().stream().findFirst()
+                .ifPresent(oldest -> oldest.role = GroupMembership.ROLE_OWNER);
+    }
+
+    /** The send path's and the conversation pages' look-up of a group (one indexed read). */
+    @Override
+    public OptionalLong liveConversation(Connection c, String appId, long groupId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select conversation_id, destroyed_at is not null from groups"
                 + " where app_id = ? and group_id = ?")) {
             ps.setString(1, appId);
             ps.setLong(2, groupId);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new GroupRow(groupId, rs.getLong(1), rs.getBoolean(2)))
-                        : Optional.empty();
+                return rs.next() && !rs.getBoolean(2) ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
             }
         }
     }

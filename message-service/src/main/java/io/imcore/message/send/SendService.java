@@ -15,7 +15,6 @@ import io.imcore.message.conversation.ContentType;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationStore;
 import io.imcore.message.conversation.PlacedMessage;
-import io.imcore.message.group.GroupRow;
 import io.imcore.message.group.GroupStore;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.offlinepush.OfflinePushQueue;
@@ -30,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -217,8 +217,9 @@ public class SendService {
         }
         List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
         boolean toOneGroup = request.type() == TYPE_GROUP && targets.size() == 1;
-        List<GroupRow> targetGroups = request.type() == TYPE_USER || toOneGroup ? List.of()
-                : checkGroups(appId, targets, sender, admin);
+        if (request.type() == TYPE_GROUP && !toOneGroup) {
+            checkGroups(appId, targets, sender, admin);
+        }
         if (request.type() == TYPE_USER) {
             // type 1: every target must be a user of the app, else nothing is sent
             users.requireExisting(appId, targets, "targets");
@@ -242,7 +243,7 @@ public class SendService {
         } else if (request.transactionId() == null) {
             // no claim to make; one transaction still, so that the offline push mark commits with the messages
             repeated = CompletableFuture.completedFuture(database.inTransaction(c -> {
-                store(c, appId, sender, senderDevice, request, targets, targetGroups);
+                store(c, appId, sender, senderDevice, request, targets);
                 return Optional.<String>empty();
             }));
         } else {
@@ -250,7 +251,7 @@ public class SendService {
                 Optional<String> first = dedup.claim(c, appId, sender, request.transactionId(), config.dedupWindow(),
                         ANSWER);
                 if (first.isEmpty()) {
-                    store(c, appId, sender, senderDevice, request, targets, targetGroups);
+                    store(c, appId, sender, senderDevice, request, targets);
                 }
                 return first;
             }));
@@ -269,21 +270,20 @@ public class SendService {
      * type 2 with several targets: every target must be a live group (20001) with the sender as member (20002)
      * unless admin. A send to one group is checked by the committer instead.
      */
-    private List<GroupRow> checkGroups(String appId, List<Long> targets, long sender, boolean admin) {
-        return database.read(c -> {
-            List<GroupRow> found = new ArrayList<>();
+    private void checkGroups(String appId, List<Long> targets, long sender, boolean admin) {
+        database.read(c -> {
             List<Long> missing = new ArrayList<>();
             List<Long> notMember = new ArrayList<>();
             for (long id : targets) {
-                Optional<GroupRow> group = ConversationKind.isGroupId(id) ? groups.find(c, appId, id) : Optional.empty();
-                if (group.isEmpty() || group.get().destroyed()) {
+                OptionalLong conversation = ConversationKind.isGroupId(id) ? groups.liveConversation(c, appId, id)
+                        : OptionalLong.empty();
+                if (conversation.isEmpty()) {
                     missing.add(id);
                     continue;
                 }
-                if (!admin && conversations.member(c, group.get().conversationId(), sender).isEmpty()) {
+                if (!admin && conversations.member(c, conversation.getAsLong(), sender).isEmpty()) {
                     notMember.add(id);
                 }
-                found.add(group.get());
             }
             if (!missing.isEmpty()) {
                 throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group "
@@ -293,12 +293,12 @@ public class SendService {
                 throw new ApiException(ErrorCode.NOT_GROUP_MEMBER, "targets: sender is not a member of group "
                         + AppUsers.joinIds(notMember));
             }
-            return found;
+            return null;
         });
     }
 
     private void store(Connection c, String appId, long sender, Integer senderDevice, SendRequest request,
-            List<Long> targets, List<GroupRow> targetGroups) throws SQLException {
+            List<Long> targets) throws SQLException {
         int n = targets.size();
         long[] lows = new long[n];
         long[] highs = new long[n];
@@ -306,7 +306,7 @@ public class SendService {
         if (request.type() == TYPE_GROUP) {
             kind = ConversationKind.GROUP;
             for (int i = 0; i < n; i++) {
-                lows[i] = targetGroups.get(i).groupId();
+                lows[i] = targets.get(i);
             }
         } else if (sender == SYSTEM_SENDER) {
             kind = ConversationKind.SYSTEM;

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Group creation writes the conversation and its members by plain SQL on the Hibernate session's connection
- * (ConversationStore) and the group through Panache: one transaction, so a failure after the group row and the
- * owner's member row were written leaves none of them.
+ * Group creation writes the conversation and its members by plain SQL (ConversationStore, through
+ * Database.inTransaction, which joins the transaction) and the group through Panache (GroupStore): one transaction,
+ * so a failure after the group row and the owner's member row were written leaves none of them.
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
