@@ -63,7 +63,7 @@ results=()
 results+=("$(run "token issuance, POST /token/user, c=$TOKEN_CONCURRENCY" -c "$TOKEN_CONCURRENCY" -m POST \
   -T application/json -H "app_id: $APP_ID" -d "$LOGIN" "$BASE_URL/token/user")")
 hash_rate=$(java -cp 'auth-service/target/quarkus-app/app/*:auth-service/target/quarkus-app/lib/main/*' \
-  io.imcore.auth.tools.HashRate "$BCRYPT_COST" "$DURATION" "$(nproc)")
+  io.imcore.auth.user.HashRate "$BCRYPT_COST" "$DURATION" "$(nproc)")
 results+=("$(run "authenticated read via gateway, c=$READ_CONCURRENCY" -c "$READ_CONCURRENCY" \
   -H "app_id: $APP_ID" -H "access-token: $TOKEN" "$BASE_URL/user/device/list")")
 results+=("$(run "authenticated read direct to auth-service, c=$READ_CONCURRENCY" -c "$READ_CONCURRENCY" \

@@ -1,4 +1,4 @@
-package io.imcore.auth.config;
+package io.imcore.auth;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

@@ -10,40 +10,40 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Small request helpers shared by the auth-service tests; every call asserts HTTP 200 (the envelope rule). */
-final class AuthApi {
+public final class AuthApi {
 
-    static final String PLATFORM_KEY = "test-platform-key";
-    static final String PASSWORD = "secret-pass-1";
+    public static final String PLATFORM_KEY = "test-platform-key";
+    public static final String PASSWORD = "secret-pass-1";
     private static final AtomicInteger COUNTER = new AtomicInteger();
 
     private AuthApi() {}
 
-    record App(String appId, String adminToken) {}
+    public record App(String appId, String adminToken) {}
 
-    static App newApp() {
+    public static App newApp() {
         JsonPath json = given().header("platform-key", PLATFORM_KEY).contentType(ContentType.JSON)
                 .body(Map.of("name", "test")).post("/app/create")
                 .then().statusCode(200).extract().jsonPath();
         return new App(json.getString("data.app_id"), json.getString("data.admin_token"));
     }
 
-    static String uniqueName() {
+    public static String uniqueName() {
         return "u" + UUID.randomUUID().toString().replace("-", "").substring(0, 12) + "_" + COUNTER.incrementAndGet();
     }
 
-    static RequestSpecification asApp(String appId) {
+    public static RequestSpecification asApp(String appId) {
         return given().header("app_id", appId).contentType(ContentType.JSON);
     }
 
-    static RequestSpecification asToken(String appId, String token) {
+    public static RequestSpecification asToken(String appId, String token) {
         return asApp(appId).header("access-token", token);
     }
 
-    static JsonPath post(RequestSpecification spec, String path, Object body) {
+    public static JsonPath post(RequestSpecification spec, String path, Object body) {
         return spec.body(body).post(path).then().statusCode(200).extract().jsonPath();
     }
 
-    static long register(String appId, String username) {
+    public static long register(String appId, String username) {
         JsonPath json = post(asApp(appId), "/user/register/v2", Map.of("username", username, "password", PASSWORD));
         if (json.getInt("code") != 200) {
             throw new AssertionError("registration failed: " + json.prettify());
@@ -52,7 +52,7 @@ final class AuthApi {
     }
 
     /** Registers a user and returns a token issued for a device. */
-    static String userToken(String appId, String username, String deviceGuid) {
+    public static String userToken(String appId, String username, String deviceGuid) {
         register(appId, username);
         return post(asApp(appId), "/token/user", Map.of("name", username, "password", PASSWORD, "device_guid", deviceGuid))
                 .getString("data.token");

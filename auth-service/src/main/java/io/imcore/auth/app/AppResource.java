@@ -1,9 +1,5 @@
-package io.imcore.auth.api;
+package io.imcore.auth.app;
 
-import io.imcore.auth.api.Dtos.AppCredentials;
-import io.imcore.auth.api.Dtos.AppList;
-import io.imcore.auth.api.Dtos.CreateAppRequest;
-import io.imcore.auth.service.AppService;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;

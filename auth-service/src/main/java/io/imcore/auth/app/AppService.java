@@ -1,10 +1,7 @@
-package io.imcore.auth.service;
+package io.imcore.auth.app;
 
-import io.imcore.auth.api.Dtos.AppCredentials;
-import io.imcore.auth.api.Dtos.AppList;
-import io.imcore.auth.api.Dtos.AppSummary;
-import io.imcore.auth.store.App;
-import io.imcore.auth.store.AppRepository;
+import io.imcore.auth.event.AuthEvents;
+import io.imcore.auth.token.TokenIssuer;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.events.AuthEvent;
@@ -20,11 +17,11 @@ public class AppService {
     private static final int APP_ID_LENGTH = 16;
 
     private final SecureRandom random = new SecureRandom();
-    private final AppRepository apps;
+    private final AppStore apps;
     private final AuthEvents events;
     private final TokenIssuer issuer;
 
-    public AppService(AppRepository apps, AuthEvents events, TokenIssuer issuer) {
+    public AppService(AppStore apps, AuthEvents events, TokenIssuer issuer) {
         this.apps = apps;
         this.events = events;
         this.issuer = issuer;

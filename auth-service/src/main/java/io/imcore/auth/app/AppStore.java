@@ -1,4 +1,4 @@
-package io.imcore.auth.store;
+package io.imcore.auth.app;
 
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
+/** The apps table: the {@link App} entity's Panache repository. */
 @ApplicationScoped
-public class AppRepository implements PanacheRepositoryBase<App, String> {
+public class AppStore implements PanacheRepositoryBase<App, String> {
 
     public OptionalInt adminTokenVersion(String appId) {
         return findByIdOptional(appId).map(app -> OptionalInt.of(app.adminTokenVersion)).orElse(OptionalInt.empty());

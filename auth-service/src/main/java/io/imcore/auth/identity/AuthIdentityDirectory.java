@@ -1,5 +1,7 @@
-package io.imcore.auth.store;
+package io.imcore.auth.identity;
 
+import io.imcore.auth.app.AppStore;
+import io.imcore.auth.user.UserStore;
 import io.imcore.common.context.IdentityDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -10,10 +12,10 @@ import java.util.OptionalInt;
 @ApplicationScoped
 public class AuthIdentityDirectory implements IdentityDirectory {
 
-    private final AppRepository apps;
-    private final UserRepository users;
+    private final AppStore apps;
+    private final UserStore users;
 
-    public AuthIdentityDirectory(AppRepository apps, UserRepository users) {
+    public AuthIdentityDirectory(AppStore apps, UserStore users) {
         this.apps = apps;
         this.users = users;
     }

@@ -1,7 +1,7 @@
-package io.imcore.auth.api;
+package io.imcore.auth.identity;
 
-import io.imcore.auth.store.AppRepository;
-import io.imcore.auth.store.UserRepository;
+import io.imcore.auth.app.AppStore;
+import io.imcore.auth.user.UserStore;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.IdentitySnapshot;
@@ -23,14 +23,14 @@ import java.util.OptionalInt;
 @Path("/internal")
 @Access(Access.Level.PLATFORM)
 @Produces(MediaType.APPLICATION_JSON)
-public class InternalResource {
+public class IdentityResource {
 
     private static final int MAX_USERS = 500;
 
-    private final AppRepository apps;
-    private final UserRepository users;
+    private final AppStore apps;
+    private final UserStore users;
 
-    public InternalResource(AppRepository apps, UserRepository users) {
+    public IdentityResource(AppStore apps, UserStore users) {
         this.apps = apps;
         this.users = users;
     }

@@ -1,4 +1,4 @@
-package io.imcore.auth.api;
+package io.imcore.auth.token;
 
 import io.imcore.common.context.Access;
 import io.imcore.common.security.TokenVerifier;

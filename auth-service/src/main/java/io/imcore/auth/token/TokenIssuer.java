@@ -1,4 +1,4 @@
-package io.imcore.auth.service;
+package io.imcore.auth.token;
 
 import io.imcore.common.security.JwtConfig;
 import io.imcore.common.security.KeyFile;

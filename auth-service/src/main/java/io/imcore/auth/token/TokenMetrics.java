@@ -1,15 +1,15 @@
-package io.imcore.auth.service;
+package io.imcore.auth.token;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 
-/** Business counters of auth-service on /q/metrics (Prometheus names end in _total). */
+/** The token operations' business counters on /q/metrics (Prometheus names end in _total). */
 @ApplicationScoped
-public class AuthMetrics {
+public class TokenMetrics {
 
     private final MeterRegistry registry;
 
-    public AuthMetrics(MeterRegistry registry) {
+    public TokenMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 
@@ -21,10 +21,5 @@ public class AuthMetrics {
     /** {@code imcore_auth_logins_refused_total{reason="credentials|disabled"}} */
     public void loginRefused(String reason) {
         registry.counter("imcore.auth.logins.refused", "reason", reason).increment();
-    }
-
-    /** {@code imcore_auth_users_registered_total} */
-    public void userRegistered() {
-        registry.counter("imcore.auth.users.registered").increment();
     }
 }

@@ -1,10 +1,5 @@
-package io.imcore.auth.api;
+package io.imcore.auth.token;
 
-import io.imcore.auth.api.Dtos.TokenByIdRequest;
-import io.imcore.auth.api.Dtos.TokenByLoginRequest;
-import io.imcore.auth.api.Dtos.TokenByNameRequest;
-import io.imcore.auth.api.Dtos.TokenInfo;
-import io.imcore.auth.service.TokenService;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;

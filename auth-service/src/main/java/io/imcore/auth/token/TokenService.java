@@ -1,24 +1,17 @@
-package io.imcore.auth.service;
+package io.imcore.auth.token;
 
-import io.imcore.auth.api.Dtos.TokenInfo;
-import io.imcore.auth.store.Device;
-import io.imcore.auth.store.DeviceRepository;
-import io.imcore.auth.store.User;
-import io.imcore.auth.store.UserRepository;
-import io.imcore.auth.store.UserRepository.LoginField;
+import io.imcore.auth.user.Device;
+import io.imcore.auth.user.LoginField;
+import io.imcore.auth.user.PasswordHasher;
+import io.imcore.auth.user.User;
+import io.imcore.auth.user.UserService;
+import io.imcore.auth.user.UserStore;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
-import io.imcore.common.events.AuthEvent;
 import io.imcore.common.throttle.CredentialThrottle;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.security.SecureRandom;
-import java.time.Instant;
-import java.util.Base64;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /** The three token operations of api.md 4.1-4.3: check the password, register the device, sign a token. */
 @ApplicationScoped
@@ -26,26 +19,22 @@ public class TokenService {
 
     /** TLS only: the connection is not encrypted by the service itself (decisions.md 3). */
     private static final int ENCRYPT_TYPE_TLS_ONLY = 0;
-    private static final Pattern MOBILE = Pattern.compile("^\\+?[0-9]{5,20}$");
 
-    private final SecureRandom random = new SecureRandom();
-    private final UserRepository users;
-    private final DeviceRepository devices;
+    private final UserStore users;
+    private final UserService userService;
     private final PasswordHasher hasher;
     private final TokenIssuer issuer;
-    private final AuthEvents events;
-    private final AuthMetrics metrics;
+    private final TokenMetrics metrics;
     private final CredentialThrottle throttle;
 
-    public TokenService(UserRepository users, DeviceRepository devices, PasswordHasher hasher, TokenIssuer issuer,
-            AuthEvents events, AuthMetrics metrics, CredentialThrottle throttle) {
+    public TokenService(UserStore users, UserService userService, PasswordHasher hasher, TokenIssuer issuer,
+            TokenMetrics metrics, CredentialThrottle throttle) {
         this.metrics = metrics;
         this.throttle = throttle;
         this.users = users;
-        this.devices = devices;
+        this.userService = userService;
         this.hasher = hasher;
         this.issuer = issuer;
-        this.events = events;
     }
 
     public TokenInfo byUserId(String appId, long userId, String password, String deviceGuid, String address) {
@@ -53,30 +42,16 @@ public class TokenService {
                 password, deviceGuid);
     }
 
-    /** A login name is an e-mail when it has an @, a phone number when it is digits, else a user name. */
+    /** A login name is an e-mail, a phone number or a user name ({@link LoginField#of}). */
     public TokenInfo byLoginName(String appId, String loginName, String password, String deviceGuid, String address) {
-        LoginField field = loginName.contains("@") ? LoginField.EMAIL
-                : MOBILE.matcher(loginName).matches() ? LoginField.MOBILE : LoginField.USERNAME;
-        return issue("login", appId, throttleAccount(field, loginName), address,
+        LoginField field = LoginField.of(loginName);
+        return issue("login", appId, field.throttleAccount(loginName), address,
                 () -> users.findByLogin(appId, field, loginName), password, deviceGuid);
     }
 
     public TokenInfo byUserName(String appId, String name, String password, String deviceGuid, String address) {
-        return issue("user", appId, throttleAccount(LoginField.USERNAME, name), address,
+        return issue("user", appId, LoginField.USERNAME.throttleAccount(name), address,
                 () -> users.findByLogin(appId, LoginField.USERNAME, name), password, deviceGuid);
-    }
-
-    /**
-     * The account's throttle key is the name as given (case-folded where lookups ignore case), never the user found:
-     * an unknown name is throttled exactly like a known one, so 10015 tells nothing about who exists.
-     */
-    /** The throttle's account key for a login by this field (lower case where the login is case-insensitive). */
-    static String throttleAccount(LoginField field, String name) {
-        return switch (field) {
-            case EMAIL -> "email:" + name.toLowerCase(Locale.ROOT);
-            case MOBILE -> "mobile:" + name;
-            case USERNAME -> "name:" + name.toLowerCase(Locale.ROOT);
-        };
     }
 
     /**
@@ -101,7 +76,7 @@ public class TokenService {
             metrics.loginRefused("disabled");
             throw new ApiException(ErrorCode.USER_DISABLED);
         }
-        Device device = deviceGuid == null ? null : registerDevice(appId, user.userId, deviceGuid);
+        Device device = deviceGuid == null ? null : userService.registerDevice(appId, user.userId, deviceGuid);
         Integer deviceSn = device == null ? null : device.deviceSn;
         TokenIssuer.Issued token = issuer.userToken(appId, user.userId, user.tokenVersion, deviceSn);
         metrics.tokenIssued(operation);
@@ -113,32 +88,5 @@ public class TokenService {
         throttle.failed(appId, account, address);
         metrics.loginRefused("credentials");
         return new ApiException(ErrorCode.LOGIN_FAILED);
-    }
-
-    /** Finds the user's device by guid or registers it with the next device_sn and a new push_token. */
-    private Device registerDevice(String appId, long userId, String deviceGuid) {
-        return QuarkusTransaction.joiningExisting().call(() -> {
-            User owner = users.lock(userId);
-            Optional<Device> known = devices.findByGuid(userId, deviceGuid);
-            if (known.isPresent()) {
-                known.get().lastSeenAt = Instant.now();
-                return known.get();
-            }
-            Device device = new Device();
-            device.userId = userId;
-            device.deviceSn = owner.nextDeviceSn++;
-            device.deviceGuid = deviceGuid;
-            device.pushToken = newPushToken();
-            device.createdAt = device.lastSeenAt = Instant.now();
-            devices.persistAndFlush(device);
-            events.publish(AuthEvent.device(appId, userId, device.deviceSn, deviceGuid, device.pushToken));
-            return device;
-        });
-    }
-
-    private String newPushToken() {
-        byte[] bytes = new byte[24];
-        random.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 }

@@ -1,4 +1,4 @@
-package io.imcore.auth.store;
+package io.imcore.auth.user;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;

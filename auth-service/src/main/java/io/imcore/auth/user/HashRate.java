@@ -1,4 +1,4 @@
-package io.imcore.auth.tools;
+package io.imcore.auth.user;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import java.util.concurrent.ExecutorService;
@@ -7,9 +7,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The raw bcrypt rate of this machine, for the benchmark to set token issuance against:
+ * The raw bcrypt rate of this machine (the work of {@link PasswordHasher}), for deploy/bench/auth.sh to set token
+ * issuance against:
  * {@code java -cp 'auth-service/target/quarkus-app/app/*:auth-service/target/quarkus-app/lib/main/*'
- * io.imcore.auth.tools.HashRate COST SECONDS THREADS}. Prints hashes per second.
+ * io.imcore.auth.user.HashRate COST SECONDS THREADS}. Prints hashes per second.
  */
 public final class HashRate {
 

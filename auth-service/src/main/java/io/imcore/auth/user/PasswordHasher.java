@@ -1,7 +1,7 @@
-package io.imcore.auth.service;
+package io.imcore.auth.user;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
-import io.imcore.auth.config.AuthConfig;
+import io.imcore.auth.AuthConfig;
 import io.imcore.common.error.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;

@@ -1,13 +1,5 @@
-package io.imcore.auth.api;
+package io.imcore.auth.user;
 
-import io.imcore.auth.api.Dtos.BatchRegisterRequest;
-import io.imcore.auth.api.Dtos.BatchResult;
-import io.imcore.auth.api.Dtos.ChangePasswordRequest;
-import io.imcore.auth.api.Dtos.Device;
-import io.imcore.auth.api.Dtos.RegisteredUser;
-import io.imcore.auth.api.Dtos.RegisterRequest;
-import io.imcore.auth.api.Dtos.UserIdList;
-import io.imcore.auth.service.UserService;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
@@ -87,7 +79,7 @@ public class UserResource {
 
     @GET
     @Path("/device/list")
-    public ApiResponse<List<Device>> devices() {
+    public ApiResponse<List<DeviceInfo>> devices() {
         return ApiResponse.ok(users.devices(context.requireUserId()));
     }
 }

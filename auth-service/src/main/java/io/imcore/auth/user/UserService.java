@@ -1,15 +1,7 @@
-package io.imcore.auth.service;
+package io.imcore.auth.user;
 
-import io.imcore.auth.api.Dtos.BatchEntry;
-import io.imcore.auth.api.Dtos.BatchResult;
-import io.imcore.auth.api.Dtos.Device;
-import io.imcore.auth.api.Dtos.RegisteredUser;
-import io.imcore.auth.api.Dtos.RegisterRequest;
-import io.imcore.auth.config.AuthConfig;
-import io.imcore.auth.store.DeviceRepository;
-import io.imcore.auth.store.User;
-import io.imcore.auth.store.UserRepository;
-import io.imcore.auth.store.UserRepository.LoginField;
+import io.imcore.auth.AuthConfig;
+import io.imcore.auth.event.AuthEvents;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.events.AuthEvent;
@@ -22,34 +14,37 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
+import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.hibernate.exception.ConstraintViolationException;
 
+/** Users of an app and their devices: registration, (dis)abling, password change, device registration and list. */
 @ApplicationScoped
 public class UserService {
 
-    private final UserRepository users;
-    private final DeviceRepository devices;
+    private final SecureRandom random = new SecureRandom();
+    private final UserStore users;
     private final PasswordHasher hasher;
     private final AuthEvents events;
     private final AuthConfig config;
-    private final AuthMetrics metrics;
+    private final UserMetrics metrics;
     private final CredentialThrottle throttle;
     private final RateLimiter limiter;
     private final ThrottleConfig throttleConfig;
 
-    public UserService(UserRepository users, DeviceRepository devices, PasswordHasher hasher, AuthEvents events,
-            AuthConfig config, AuthMetrics metrics, CredentialThrottle throttle, RateLimiter limiter,
-            ThrottleConfig throttleConfig) {
+    public UserService(UserStore users, PasswordHasher hasher, AuthEvents events, AuthConfig config,
+            UserMetrics metrics, CredentialThrottle throttle, RateLimiter limiter, ThrottleConfig throttleConfig) {
         this.metrics = metrics;
         this.throttle = throttle;
         this.limiter = limiter;
         this.throttleConfig = throttleConfig;
         this.users = users;
-        this.devices = devices;
         this.hasher = hasher;
         this.events = events;
         this.config = config;
@@ -124,12 +119,12 @@ public class UserService {
     /** Every key a login can count this user's failures under: by id, and by each login name it has. */
     private static List<String> throttleAccounts(User user) {
         List<String> accounts = new ArrayList<>(List.of("id:" + user.userId));
-        accounts.add(TokenService.throttleAccount(LoginField.USERNAME, user.username));
+        accounts.add(LoginField.USERNAME.throttleAccount(user.username));
         if (user.email != null) {
-            accounts.add(TokenService.throttleAccount(LoginField.EMAIL, user.email));
+            accounts.add(LoginField.EMAIL.throttleAccount(user.email));
         }
         if (user.mobile != null) {
-            accounts.add(TokenService.throttleAccount(LoginField.MOBILE, user.mobile));
+            accounts.add(LoginField.MOBILE.throttleAccount(user.mobile));
         }
         return accounts;
     }
@@ -160,11 +155,35 @@ public class UserService {
      * saves the BEGIN/COMMIT round trip and the JTA work (docs/benchmarks.md, "What the ORM's reads cost").
      */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public List<Device> devices(long userId) {
-        return devices.ofUser(userId).stream()
-                .map(d -> new Device(d.deviceSn, d.deviceGuid, d.pushToken, d.createdAt.toEpochMilli(),
+    public List<DeviceInfo> devices(long userId) {
+        return users.devices(userId).stream()
+                .map(d -> new DeviceInfo(d.deviceSn, d.deviceGuid, d.pushToken, d.createdAt.toEpochMilli(),
                         d.lastSeenAt.toEpochMilli()))
                 .toList();
+    }
+
+    /**
+     * Finds the user's device by guid or registers it with the next device_sn and a new push_token (a token
+     * operation with a device_guid), in the caller's transaction or one of its own.
+     */
+    public Device registerDevice(String appId, long userId, String deviceGuid) {
+        return QuarkusTransaction.joiningExisting().call(() -> {
+            User owner = users.lock(userId);
+            Optional<Device> known = users.findDevice(userId, deviceGuid);
+            if (known.isPresent()) {
+                known.get().lastSeenAt = Instant.now();
+                return known.get();
+            }
+            Device device = new Device();
+            device.userId = userId;
+            device.deviceSn = owner.nextDeviceSn++;
+            device.deviceGuid = deviceGuid;
+            device.pushToken = newPushToken();
+            device.createdAt = device.lastSeenAt = Instant.now();
+            users.addDevice(device);
+            events.publish(AuthEvent.device(appId, userId, device.deviceSn, deviceGuid, device.pushToken));
+            return device;
+        });
     }
 
     /** One transaction per user: in a batch, one taken name does not roll back the others. */
@@ -202,6 +221,12 @@ public class UserService {
             return "email";
         }
         return "username";
+    }
+
+    private String newPushToken() {
+        byte[] bytes = new byte[24];
+        random.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     private static String blankToNull(String value) {

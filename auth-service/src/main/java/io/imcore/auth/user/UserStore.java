@@ -1,4 +1,4 @@
-package io.imcore.auth.store;
+package io.imcore.auth.user;
 
 import io.imcore.common.context.IdentityDirectory.UserState;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
@@ -8,21 +8,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
+/**
+ * The users table and the devices table: a user and its devices are one aggregate (a device's device_sn is handed
+ * out from the user row, under its lock), so one store holds the {@link User} entity's Panache repository and the
+ * {@link Device} entity's queries.
+ */
 @ApplicationScoped
-public class UserRepository implements PanacheRepositoryBase<User, Long> {
-
-    /** Login names a user can be found by; user names and e-mails compare without regard to case. */
-    public enum LoginField {
-        USERNAME(User.BY_USERNAME),
-        MOBILE(User.BY_MOBILE),
-        EMAIL(User.BY_EMAIL);
-
-        private final String query;
-
-        LoginField(String query) {
-            this.query = query;
-        }
-    }
+public class UserStore implements PanacheRepositoryBase<User, Long> {
 
     public Optional<User> find(String appId, long userId) {
         return find("#" + User.BY_ID, appId, userId).firstResultOptional();
@@ -46,5 +38,22 @@ public class UserRepository implements PanacheRepositoryBase<User, Long> {
     /** The app's users among the given ids, by id. */
     public List<User> inApp(String appId, Collection<Long> userIds) {
         return list("#" + User.IN_APP, appId, userIds);
+    }
+
+    public Optional<Device> findDevice(long userId, String deviceGuid) {
+        return getEntityManager().createNamedQuery(Device.BY_GUID, Device.class).setParameter(1, userId)
+                .setParameter(2, deviceGuid).setMaxResults(1).getResultStream().findFirst();
+    }
+
+    /** The user's devices, by device_sn. */
+    public List<Device> devices(long userId) {
+        return getEntityManager().createNamedQuery(Device.OF_USER, Device.class).setParameter(1, userId)
+                .getResultList();
+    }
+
+    /** Inserts a device of a user and flushes it. */
+    public void addDevice(Device device) {
+        getEntityManager().persist(device);
+        getEntityManager().flush();
     }
 }

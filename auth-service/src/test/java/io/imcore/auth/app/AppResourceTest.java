@@ -1,4 +1,4 @@
-package io.imcore.auth;
+package io.imcore.auth.app;
 
 import static io.imcore.auth.AuthApi.PLATFORM_KEY;
 import static io.imcore.auth.AuthApi.asToken;
@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
+import io.imcore.auth.AuthApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

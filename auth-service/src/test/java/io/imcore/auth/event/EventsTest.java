@@ -1,4 +1,4 @@
-package io.imcore.auth;
+package io.imcore.auth.event;
 
 import static io.imcore.auth.AuthApi.PASSWORD;
 import static io.imcore.auth.AuthApi.asApp;
@@ -6,6 +6,7 @@ import static io.imcore.auth.AuthApi.asToken;
 import static io.imcore.auth.AuthApi.post;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.imcore.auth.AuthApi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.testing.InfrastructureResource;

@@ -1,12 +1,11 @@
-package io.imcore.auth;
+package io.imcore.auth.event;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.auth.service.AuthEvents;
-import io.imcore.auth.store.App;
-import io.imcore.auth.store.AppRepository;
+import io.imcore.auth.app.App;
+import io.imcore.auth.app.AppStore;
 import io.imcore.common.events.AuthEvent;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicReader;
@@ -21,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The outbox pattern on Hibernate: an entity written through Panache and its event written by plain JDBC on the
- * session's connection (AuthEvents) are one JTA transaction, so they commit together or not at all.
+ * transaction's connection, the one the session uses (AuthEvents, through Database.inTransaction), are one JTA
+ * transaction, so they commit together or not at all.
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
@@ -30,7 +30,7 @@ class OutboxTransactionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
-    AppRepository apps;
+    AppStore apps;
 
     @Inject
     AuthEvents events;

@@ -1,4 +1,4 @@
-package io.imcore.auth;
+package io.imcore.auth.identity;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.imcore.auth.AuthApi;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.context.AuthServiceLookup;
 import io.imcore.common.context.IdentitySnapshot;

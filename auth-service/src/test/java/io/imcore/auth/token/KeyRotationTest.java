@@ -1,4 +1,4 @@
-package io.imcore.auth;
+package io.imcore.auth.token;
 
 import static io.imcore.auth.AuthApi.PASSWORD;
 import static io.imcore.auth.AuthApi.PLATFORM_KEY;
@@ -10,7 +10,7 @@ import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.imcore.auth.service.TokenIssuer;
+import io.imcore.auth.AuthApi;
 import io.imcore.common.security.TokenKeySet;
 import io.imcore.common.security.TokenVerifier;
 import io.imcore.testing.InfrastructureResource;

@@ -1,9 +1,8 @@
-package io.imcore.auth;
+package io.imcore.auth.token;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.auth.service.TokenIssuer;
 import io.imcore.common.security.JwtConfig;
 import io.imcore.common.security.TokenVerifier;
 import io.imcore.testing.SharedInfrastructure;

@@ -1,4 +1,4 @@
-package io.imcore.auth;
+package io.imcore.auth.token;
 
 import static io.imcore.auth.AuthApi.PASSWORD;
 import static io.imcore.auth.AuthApi.asApp;
@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.imcore.auth.AuthApi;
 import io.imcore.common.security.TokenKeySet;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.SharedInfrastructure;

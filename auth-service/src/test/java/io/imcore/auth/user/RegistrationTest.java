@@ -1,4 +1,4 @@
-package io.imcore.auth;
+package io.imcore.auth.user;
 
 import static io.imcore.auth.AuthApi.PASSWORD;
 import static io.imcore.auth.AuthApi.asApp;
@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.imcore.auth.AuthApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

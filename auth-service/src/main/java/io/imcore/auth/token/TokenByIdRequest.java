@@ -1,0 +1,17 @@
+package io.imcore.auth.token;
+
+import static io.imcore.auth.user.UserFieldRules.GUID;
+import static io.imcore.auth.user.UserFieldRules.GUID_RULE;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+
+/** Body of {@code POST /token/id}. */
+@RegisterForReflection
+public record TokenByIdRequest(
+        @NotNull(message = "required") @Positive(message = "must be a positive user id") Long userId,
+        @NotNull(message = "required") @Size(min = 1, max = 72, message = "1 to 72 characters") String password,
+        @Pattern(regexp = GUID, message = GUID_RULE) String deviceGuid) {}
