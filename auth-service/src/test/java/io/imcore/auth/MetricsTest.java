@@ -30,7 +30,7 @@ class MetricsTest {
         String issued = "imcore_auth_tokens_issued_total{operation=\"user\"}";
         String refused = "imcore_auth_logins_refused_total{reason=\"credentials\"}";
         String registered = "imcore_auth_users_registered_total";
-        String loginFailedCode = "imcore_api_responses_total{code=\"10013\"}";
+        String loginFailedCode = "imcore_api_responses_total{code=\"10013\",route=\"/token/user\"}";
         double codeBefore = metric(loginFailedCode);
         double issuedBefore = metric(issued);
         double refusedBefore = metric(refused);
