@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark of message-service through the local stack's gateway (docs/benchmarks.md records the figures).
-# One load generator, deploy/bench/MessageLoad.java (JDK only, run with the source launcher), measures for
+# One load generator, deploy/bench/load (JDK only, compiled with javac at the start), measures for
 # DURATION seconds each, after WARMUP seconds that are run but not counted:
 #   1. 1:1 text sends, SEND_CONCURRENCY senders (distinct users, each to its own peer), closed loop;
 #   2. 1:1 text sends at a fixed RATE per second, open loop, latency from each send's scheduled time;
@@ -8,8 +8,8 @@
 #   4. conversation pages (GET /message/conversation, limit 20), READ_CONCURRENCY readers;
 #   5. baselines at SEND_CONCURRENCY: GET /user/device/list (auth-service) and nginx's own no-op (/bench-noop);
 #   6. WS_CONNECTIONS authenticated idle WebSockets held WS_HOLD seconds, with message-service's VmRSS.
-# PHASES=offline-push runs instead the offline push phases (deploy/bench/OfflinePushLoad.java, compiled with
-# MessageLoad.java): OFFLINE_RECIPIENTS users with a phone each and a phone-maker token (demo-vendor_a..e), never
+# PHASES=offline-push runs instead the offline push phases (deploy/bench/load/OfflinePushWorkload.java):
+# OFFLINE_RECIPIENTS users with a phone each and a phone-maker token (demo-vendor_a..e), never
 # connected; 1:1 sends to them at RATE per second, open loop, and the time from each send's answer to the provider
 # simulator's notification; the same sends with message-service restarted with offline push off (the send rate
 # beside it; OFFLINE_COMPARE=0 skips it and the restarts); GROUP_MESSAGES messages to a 500-member group of 490
@@ -59,13 +59,15 @@ for quota in message-send message-notify; do
     "$BASE_URL/message/quota" | grep -q '"code":200' || { echo "cannot lift the $quota quota" >&2; exit 1; }
 done
 
+metrics_dir="$(mktemp -d)"
+trap 'rm -rf "$metrics_dir"' EXIT
+javac -d "$metrics_dir/classes" deploy/bench/load/*.java
 # load PHASE key=value...: runs one phase; its RESULT|, CPU| and RSS| lines go to stdout, progress to stderr.
 load() {
   local java_opts
   read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
-  java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@" client="$LOAD_CLIENT" pairs="$PAIRS" register_batch=20 \
-    local_dir="$LOCAL" \
-    duration="$DURATION" warmup="$WARMUP"
+  java "${java_opts[@]}" -cp "$metrics_dir/classes" LoadGenerator "$@" client="$LOAD_CLIENT" pairs="$PAIRS" \
+    register_batch=20 local_dir="$LOCAL" simulator_port="$SIMULATOR_PORT" duration="$DURATION" warmup="$WARMUP"
 }
 
 rss_mib() {
@@ -113,8 +115,6 @@ split_lines=()
 latency_split() {
   mapfile -t -O "${#split_lines[@]}" split_lines < <(awk -v phase="$1" -f "$HERE/latency-split.awk" "$2" "$3" | sort)
 }
-metrics_dir="$(mktemp -d)"
-trap 'rm -rf "$metrics_dir"' EXIT
 
 # The RESULT lines as a table, then the CPU lines.
 print_tables() {
@@ -169,27 +169,14 @@ offline_value() {
 }
 
 if [[ "$PHASES" == offline-push ]]; then
-  javac -d "$metrics_dir/classes" deploy/bench/MessageLoad.java deploy/bench/OfflinePushLoad.java
-  offline() {
-    local java_opts
-    read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
-    java "${java_opts[@]}" -cp "$metrics_dir/classes" OfflinePushLoad "$@" client="$LOAD_CLIENT" local_dir="$LOCAL" register_batch=20 \
-      simulator_port="$SIMULATOR_PORT" duration="$DURATION" warmup="$WARMUP"
-  }
-  run_offline() {
-    local out
-    out="$(offline "$@")"
-    echo "$out"
-    mapfile -t -O "${#lines[@]}" lines <<<"$out"
-  }
-  run_offline offline-setup recipients="$OFFLINE_RECIPIENTS" force="${BENCH_FORCE_SETUP:-0}"
+  run offline-setup recipients="$OFFLINE_RECIPIENTS" force="${BENCH_FORCE_SETUP:-0}"
   if [[ "$OFFLINE_COMPARE" == 1 ]]; then
     restart_message_service false
-    run_offline offline-rate rate="$RATE" workers="$RATE_CONNECTIONS" push=0
+    run offline-rate rate="$RATE" workers="$RATE_CONNECTIONS" push=0
     restart_message_service true
   fi
-  run_offline offline-rate rate="$RATE" workers="$RATE_CONNECTIONS"
-  run_offline offline-group n="$GROUP_MESSAGES"
+  run offline-rate rate="$RATE" workers="$RATE_CONNECTIONS"
+  run offline-group n="$GROUP_MESSAGES"
   print_tables
   echo
   awk -v p99="$(offline_value push push_p99_ms)" -v notified="$(offline_value push notified)" \

@@ -67,6 +67,9 @@ KAFKA_CP="$LOCAL/kafka/libs/*"
 # shellcheck source=/dev/null
 source "$LOCAL/env" # BASE_URL, PLATFORM_KEY (the demo app's APP_ID and ADMIN_TOKEN are replaced below)
 mkdir -p "$BENCH_DIR"
+# the load generator (deploy/bench/load), compiled once for the run's phases
+rm -rf "$BENCH_DIR/load-classes"
+javac -d "$BENCH_DIR/load-classes" deploy/bench/load/*.java
 
 log() { echo "push-bench: $*" >&2; }
 # the server's own psql, not Debian's wrapper script (a Perl interpreter per call); the one on PATH when the server
@@ -82,7 +85,7 @@ psql_push() {
 load() {
   local java_opts
   read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
-  java "${java_opts[@]}" deploy/bench/MessageLoad.java "$@" local_dir="$LOCAL"
+  java "${java_opts[@]}" -cp "$BENCH_DIR/load-classes" LoadGenerator "$@" local_dir="$LOCAL"
 }
 kafka_tool() {
   java -cp "$KAFKA_CP" "$@"

@@ -15,11 +15,11 @@
 # offline phone with a vendor_a..e token, so each send is an offline push; kill -9 of push-service, restart, then
 # WORKER_KILL_AFTER s later (and as soon as it holds a claim, 10 s at most) kill -9 of push-worker, restart; checks that no provider got a message twice and that
 # every send answered 200 was delivered or has a final trace row, within OFFLINE_SETTLE_SECONDS).
-# Each case: the message load (chaos-send of deploy/bench/MessageLoad.java, RATE sends/s) and one push to DEVICES
-# devices start together; FAULT_AT s later the fault starts (provider faults: with the push), FAULT_SECONDS later
-# it ends (restart, SIGCONT, simulators reset); the load goes on for AFTER_SECONDS more (at most LOAD_MAX_SECONDS
-# in all). Every step is bounded; a case that does not finish in time fails, and cases that no longer fit in
-# RUN_SECONDS are reported as not run.
+# Each case: the message load (chaos-send of deploy/bench/load/FaultWorkload.java, RATE sends/s) and one push to
+# DEVICES devices start together; FAULT_AT s later the fault starts (provider faults: with the push),
+# FAULT_SECONDS later it ends (restart, SIGCONT, simulators reset); the load goes on for AFTER_SECONDS more (at
+# most LOAD_MAX_SECONDS in all). Every step is bounded; a case that does not finish in time fails, and cases that
+# no longer fit in RUN_SECONDS are reported as not run.
 #
 # Usage: deploy/chaos/run.sh [CASE...]     (build first: ./mvnw -B package -DskipTests; runs with SKIP_BUILD=1)
 # Knobs (environment): DEVICES (5000), RATE (20), PAIRS (20), FAULT_AT (5), FAULT_SECONDS (10), AFTER_SECONDS (20),
@@ -74,7 +74,7 @@ psql_message() {
 }
 # compiled once (main): the source launcher would compile it again, seconds late, at every case
 load() {
-  java -XX:+UseSerialGC -Xmx128m -cp "$OUT/classes" MessageLoad "$@"
+  java -XX:+UseSerialGC -Xmx128m -cp "$OUT/classes" LoadGenerator "$@"
 }
 
 cases=("$@")
@@ -275,7 +275,7 @@ def post(path, body, token=None):
 channels = ["vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e"]
 for i in range(int(props["pairs"])):
     peer, channel = int(props[f"peer.{i}"]), channels[i % 5]
-    # the password of MessageLoad's users (MessageLoad.PASSWORD)
+    # the password of the load generator's users (BenchUsers.PASSWORD in deploy/bench/load)
     login = post("/token/id", {"user_id": peer, "password": "bench-pass-1", "device_guid": "chaos-phone"})
     post("/user/token/bind", {"device_sn": login["device_sn"], "device_token": f"chaos-{channel}-{peer}",
                               "notifier_name": f"{channel}-prod"}, login["token"])
@@ -509,7 +509,8 @@ run_case() {
 
 mkdir -p "$OUT"
 : >"$OUT/up.log"
-javac -d "$OUT/classes" deploy/bench/MessageLoad.java || die "cannot compile deploy/bench/MessageLoad.java"
+rm -rf "$OUT/classes"
+javac -d "$OUT/classes" deploy/bench/load/*.java || die "cannot compile deploy/bench/load"
 log "starting the stack in $LOCAL (gateway $GATEWAY_PORT, services $SERVICE_PORT_BASE..," \
   "PostgreSQL $PG_PORT, Kafka $KAFKA_PORT)"
 restart_stack || die "the stack did not start (see $OUT/up.log)"

@@ -1,33 +1,28 @@
-// Load generator of the offline push benchmark (deploy/bench/message.sh PHASES=offline-push runs it;
-// docs/benchmarks.md "Offline push of messages"). It uses MessageLoad's client, loops, CPU samples and WebSocket
-// device, so it is compiled together with it:
-//   javac -d DIR deploy/bench/MessageLoad.java deploy/bench/OfflinePushLoad.java
-//   java -cp DIR OfflinePushLoad PHASE [key=value ...]
-// Environment and options as MessageLoad's (BASE_URL, APP_ID, ADMIN_TOKEN, local_dir, duration, warmup, client),
-// plus simulator_port (SIMULATOR_PORT, 18441: the provider simulators, ios first, vendor_a..vendor_e at +2..+6).
-// The senders are MessageLoad's (its setup phase must have run: <local_dir>/bench/message-state.properties).
-// Phases:
+// The offline push workload (deploy/bench/message.sh PHASES=offline-push runs it; docs/benchmarks.md "Offline push
+// of messages"). Options as the other workloads' (duration, warmup, client), plus simulator_port (SIMULATOR_PORT,
+// 18441: the provider simulators, ios first, vendor_a..vendor_e at +2..+6). The senders are BenchUsers' (the setup
+// phase must have run).
 //   offline-setup  recipients (1000) users, each logged in from a phone (POST /token/id with a device_guid) and with
 //                  a phone-maker token bound to demo-vendor_a .. demo-vendor_e in turn (up.sh's certificates at the
 //                  simulators), never connected; 9 more users for the group's live members; a group of 500: sender
-//                  0, 490 recipients, the 9. Kept in <local_dir>/bench/offline-push-state.properties and reused
-//                  while it works (force=1 makes new users)
+//                  0, 490 recipients, the 9. Kept in <local_dir>/bench/offline-push-state.properties (offline_state)
+//                  and reused while it works (force=1 makes new users)
 //   offline-rate   1:1 text sends at rate (1000/s) per second, open loop (workers=100 connections), send i from
 //                  sender (i / recipients) % senders to recipient i % recipients: a recipient gets one message per
 //                  recipients/rate s, each of another conversation, so none is superseded. Each send's answer time
 //                  is kept by i. With push=1 (default) it then waits until the simulators have every measured
 //                  message (drain, 180 s at most, or drain_idle 10 s without progress), reads each measured send's
 //                  msg_id back (the newest message of its conversation, content checked) and prints the time from
-//                  the send's answer to the simulator's first accepted notification for it (GET /_sim/received).
+//                  the send's answer to the simulator's first accepted notification for it (GET /_sim/received),
+//                  and where the time went for trace_sample (200) of them (TRACE|...).
 //                  push=0: only the sends (for a stack whose message-service runs with offline push off)
 //   offline-group  n (5) messages of sender 0 to the group, one at a time, while the 9 live members hold a
 //                  WebSocket each: per message, the time from the send's answer until the simulators accepted the
-//                  notifications of all 490 offline members (and of the first)
-// Output lines as MessageLoad's: RESULT|name|ops/s|p50 ms|p99 ms|errors|measured|notes, and CPU|... lines.
+//                  notifications of all 490 offline members (and of the first); gives up after group_timeout (30) s
+// Output: RESULT|... and CPU|... lines (Results), and OFFLINE|send-on or send-off|..., OFFLINE|push|... and
+// OFFLINE|group|... lines that message.sh checks the targets with.
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,49 +37,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-public class OfflinePushLoad {
+final class OfflinePushWorkload {
 
     static final String[] VENDORS = {"vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e"};
     static final int GROUP_SIZE = 500;
     static final int LIVE_MEMBERS = 9;
     static final int OFFLINE_MEMBERS = GROUP_SIZE - 1 - LIVE_MEMBERS; // 490
 
-    public static void main(String[] args) throws Exception {
-        if (args.length == 0) {
-            System.err.println("usage: java -cp DIR OfflinePushLoad offline-setup|offline-rate|offline-group [key=value ...]");
-            System.exit(2);
-        }
-        for (int i = 1; i < args.length; i++) {
-            int eq = args[i].indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("option must be key=value: " + args[i]);
-            }
-            MessageLoad.options.put(args[i].substring(0, eq), args[i].substring(eq + 1));
-        }
-        MessageLoad.baseUrl = MessageLoad.required("BASE_URL").replaceAll("/+$", "");
-        MessageLoad.appId = MessageLoad.required("APP_ID");
-        MessageLoad.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
-        MessageLoad.phase = args[0];
-        switch (args[0]) {
-            case "offline-setup" -> setup();
-            case "offline-rate" -> rate();
-            case "offline-group" -> group();
-            default -> {
-                System.err.println("unknown phase " + args[0]);
-                System.exit(2);
-            }
-        }
-        System.exit(0);
-    }
+    private OfflinePushWorkload() {}
 
     // ---- state ---------------------------------------------------------------------------------------------
 
@@ -92,16 +57,13 @@ public class OfflinePushLoad {
     record State(long sender0, long[] recipients, long[] live, String[] liveTokens, long groupId) {}
 
     static Path statePath() {
-        return Path.of(MessageLoad.option("offline_state",
-                MessageLoad.localDir().resolve("bench/offline-push-state.properties").toString()));
+        return Path.of(Options.get("offline_state",
+                Options.localDir().resolve("bench/offline-push-state.properties").toString()));
     }
 
     static State loadState() throws IOException {
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(statePath())) {
-            p.load(in);
-        }
-        if (!MessageLoad.appId.equals(p.getProperty("app_id"))) {
+        Properties p = StateFile.read(statePath());
+        if (!Api.appId.equals(p.getProperty("app_id"))) {
             throw new IllegalStateException(statePath() + " belongs to another app: run offline-setup again");
         }
         long[] recipients = Arrays.stream(p.getProperty("recipients").split(",")).mapToLong(Long::parseLong).toArray();
@@ -113,19 +75,14 @@ public class OfflinePushLoad {
 
     static void saveState(State s) throws IOException {
         Properties p = new Properties();
-        p.setProperty("app_id", MessageLoad.appId);
+        p.setProperty("app_id", Api.appId);
         p.setProperty("sender0", String.valueOf(s.sender0()));
         p.setProperty("recipients", join(s.recipients()));
         p.setProperty("live", join(s.live()));
         p.setProperty("live_tokens", String.join(",", s.liveTokens()));
         p.setProperty("group_id", String.valueOf(s.groupId()));
-        Path path = statePath();
-        Files.createDirectories(path.toAbsolutePath().getParent());
-        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-        try (OutputStream out = Files.newOutputStream(tmp)) {
-            p.store(out, "deploy/bench/OfflinePushLoad.java offline-setup: recipients, live members (tokens: secrets!), group");
-        }
-        Files.move(tmp, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        StateFile.write(statePath(), p,
+                "deploy/bench/load offline-setup: recipients, live members (tokens: secrets!), group");
     }
 
     static String join(long[] ids) {
@@ -139,11 +96,11 @@ public class OfflinePushLoad {
     // ---- setup ---------------------------------------------------------------------------------------------
 
     static void setup() throws Exception {
-        int n = MessageLoad.intOption("recipients", 1000);
+        int n = Options.getInt("recipients", 1000);
         if (n < OFFLINE_MEMBERS) {
             throw new IllegalArgumentException("recipients must be at least " + OFFLINE_MEMBERS);
         }
-        MessageLoad.State senders = MessageLoad.loadState();
+        BenchUsers senders = BenchUsers.load();
         long started = System.nanoTime();
         State reused = reusable(senders, n);
         if (reused != null) {
@@ -151,59 +108,49 @@ public class OfflinePushLoad {
                     reused.groupId(), (System.nanoTime() - started) / 1e9, statePath());
             return;
         }
-        String adminToken = MessageLoad.required("ADMIN_TOKEN");
+        String adminToken = Options.env("ADMIN_TOKEN");
         String prefix = "op" + Long.toString(System.currentTimeMillis(), 36);
-        long[] recipients = MessageLoad.register(adminToken, prefix + "_r", n);
-        long[] live = MessageLoad.register(adminToken, prefix + "_l", LIVE_MEMBERS);
+        long[] recipients = BenchUsers.register(adminToken, prefix + "_r", n);
+        long[] live = BenchUsers.register(adminToken, prefix + "_l", LIVE_MEMBERS);
         System.err.printf(Locale.ROOT, "offline-setup: registered %d users (%.1f s)%n", n + LIVE_MEMBERS,
                 (System.nanoTime() - started) / 1e9);
         // each recipient: a token for a phone (device_guid), then that device's provider token
         AtomicInteger done = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<CompletableFuture<Void>> all = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                int k = i;
-                all.add(CompletableFuture.runAsync(() -> {
-                    try {
-                        String login = MessageLoad.callOk(MessageLoad.post("/token/id", null, "{\"user_id\":"
-                                + recipients[k] + ",\"password\":\"" + MessageLoad.PASSWORD
-                                + "\",\"device_guid\":\"" + prefix + "-phone-" + k + "\"}"));
-                        String token = MessageLoad.field(login, "token");
-                        String sn = MessageLoad.field(login, "device_sn");
-                        String vendor = VENDORS[k % VENDORS.length];
-                        // long enough for every maker's format (Huawei's tokens are 100+ characters)
-                        String deviceToken = prefix + "-" + vendor + "-" + k + "-" + "0123456789abcdef".repeat(8);
-                        String bound = MessageLoad.callOk(MessageLoad.post("/user/token/bind", token,
-                                "{\"device_sn\":" + sn + ",\"device_token\":\"" + deviceToken
-                                        + "\",\"notifier_name\":\"demo-" + vendor + "\"}"));
-                        if (!bound.contains("\"data\":true")) {
-                            throw new IOException("bind answered " + MessageLoad.abbreviate(bound));
-                        }
-                        if (done.incrementAndGet() % 200 == 0) {
-                            System.err.printf(Locale.ROOT, "offline-setup: %d phones bound (%.1f s)%n", done.get(),
-                                    (System.nanoTime() - started) / 1e9);
-                        }
-                    } catch (Exception e) {
-                        throw new IllegalStateException("recipient " + recipients[k] + ": " + e.getMessage(), e);
-                    }
-                }, pool));
+        BenchUsers.inParallel(8, n, k -> {
+            try {
+                String login = Api.callOk(Api.post("/token/id", null, "{\"user_id\":"
+                        + recipients[k] + ",\"password\":\"" + BenchUsers.PASSWORD
+                        + "\",\"device_guid\":\"" + prefix + "-phone-" + k + "\"}"));
+                String token = Json.field(login, "token");
+                String sn = Json.field(login, "device_sn");
+                String vendor = VENDORS[k % VENDORS.length];
+                // long enough for every maker's format (Huawei's tokens are 100+ characters)
+                String deviceToken = prefix + "-" + vendor + "-" + k + "-" + "0123456789abcdef".repeat(8);
+                String bound = Api.callOk(Api.post("/user/token/bind", token,
+                        "{\"device_sn\":" + sn + ",\"device_token\":\"" + deviceToken
+                                + "\",\"notifier_name\":\"demo-" + vendor + "\"}"));
+                if (!bound.contains("\"data\":true")) {
+                    throw new IOException("bind answered " + Json.abbreviate(bound));
+                }
+                if (done.incrementAndGet() % 200 == 0) {
+                    System.err.printf(Locale.ROOT, "offline-setup: %d phones bound (%.1f s)%n", done.get(),
+                            (System.nanoTime() - started) / 1e9);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException("recipient " + recipients[k] + ": " + e.getMessage(), e);
             }
-            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
-        } finally {
-            pool.shutdownNow();
-        }
-        String[] liveTokens = MessageLoad.tokens(live);
+        });
+        String[] liveTokens = BenchUsers.tokensFor(live);
         long[] members = new long[GROUP_SIZE];
         members[0] = senders.senders()[0];
         System.arraycopy(recipients, 0, members, 1, OFFLINE_MEMBERS);
         System.arraycopy(live, 0, members, 1 + OFFLINE_MEMBERS, LIVE_MEMBERS);
-        String answer = MessageLoad.callOk(MessageLoad.post("/group/create", senders.tokens()[0],
-                "{\"name\":\"offline-push-" + GROUP_SIZE + "\",\"user_list\":" + MessageLoad.ids(members, 0, GROUP_SIZE)
+        String answer = Api.callOk(Api.post("/group/create", senders.tokens()[0],
+                "{\"name\":\"offline-push-" + GROUP_SIZE + "\",\"user_list\":" + Json.ids(members, 0, GROUP_SIZE)
                         + "}"));
-        long groupId = Long.parseLong(MessageLoad.field(answer, "group_id"));
-        if (!String.valueOf(GROUP_SIZE).equals(MessageLoad.field(answer, "member_count"))) {
-            throw new IllegalStateException("group: " + MessageLoad.abbreviate(answer));
+        long groupId = Long.parseLong(Json.field(answer, "group_id"));
+        if (!String.valueOf(GROUP_SIZE).equals(Json.field(answer, "member_count"))) {
+            throw new IllegalStateException("group: " + Json.abbreviate(answer));
         }
         State s = new State(senders.senders()[0], recipients, live, liveTokens, groupId);
         saveState(s);
@@ -211,8 +158,8 @@ public class OfflinePushLoad {
                 groupId, (System.nanoTime() - started) / 1e9, prefix);
     }
 
-    static State reusable(MessageLoad.State senders, int n) {
-        if (!"0".equals(MessageLoad.option("force", "0")) || !Files.exists(statePath())) {
+    static State reusable(BenchUsers senders, int n) {
+        if (!"0".equals(Options.get("force", "0")) || !Files.exists(statePath())) {
             return null;
         }
         try {
@@ -220,9 +167,9 @@ public class OfflinePushLoad {
             if (s.recipients().length != n || s.sender0() != senders.senders()[0]) {
                 return null;
             }
-            MessageLoad.callOk(MessageLoad.get("/user/device/list", s.liveTokens()[0]));
-            String info = MessageLoad.callOk(MessageLoad.get("/group/info?group_id=" + s.groupId(), senders.tokens()[0]));
-            return String.valueOf(GROUP_SIZE).equals(MessageLoad.field(info, "member_count")) ? s : null;
+            Api.callOk(Api.get("/user/device/list", s.liveTokens()[0]));
+            String info = Api.callOk(Api.get("/group/info?group_id=" + s.groupId(), senders.tokens()[0]));
+            return String.valueOf(GROUP_SIZE).equals(Json.field(info, "member_count")) ? s : null;
         } catch (Exception e) {
             System.err.println("offline-setup: state not reusable (" + e.getMessage() + "): creating new users");
             return null;
@@ -238,10 +185,10 @@ public class OfflinePushLoad {
 
     /** msg_id -> receive times, over the five phone makers' simulators, of messages first accepted since then. */
     static Map<Long, Received> received(long sinceMillis) throws Exception {
-        int base = MessageLoad.intOption("simulator_port", 18441);
+        int base = Options.getInt("simulator_port", 18441);
         Map<Long, Received> out = new HashMap<>();
         for (int v = 0; v < VENDORS.length; v++) {
-            HttpResponse<String> r = MessageLoad.http.send(HttpRequest.newBuilder(
+            HttpResponse<String> r = Api.http.send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + (base + 2 + v) + "/_sim/received?since=" + sinceMillis))
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
@@ -266,12 +213,12 @@ public class OfflinePushLoad {
 
     static void rate() throws Exception {
         State st = loadState();
-        MessageLoad.State ms = MessageLoad.loadState();
-        double rate = MessageLoad.doubleOption("rate", 1000);
-        int workers = MessageLoad.intOption("workers", 100);
-        double warmup = MessageLoad.doubleOption("warmup", 3);
-        double duration = MessageLoad.doubleOption("duration", 20);
-        boolean push = !"0".equals(MessageLoad.option("push", "1"));
+        BenchUsers ms = BenchUsers.load();
+        double rate = Options.getDouble("rate", 1000);
+        int workers = Options.getInt("workers", 100);
+        double warmup = Options.getDouble("warmup", 3);
+        double duration = Options.getDouble("duration", 20);
+        boolean push = !"0".equals(Options.get("push", "1"));
         int r = st.recipients().length;
         int senders = ms.pairs();
         long warmupCount = (long) (warmup * rate);
@@ -280,25 +227,25 @@ public class OfflinePushLoad {
         long baseNanos = System.nanoTime();
         long baseMillis = System.currentTimeMillis();
         double[] answeredAt = new double[total];
-        MessageLoad.Client client = MessageLoad.loadClient(workers);
+        LoadClient client = LoadClient.forWorkers(workers);
         long since = System.currentTimeMillis() - 1;
-        MessageLoad.CpuSample cpuStart = MessageLoad.CpuSample.take();
-        MessageLoad.OpenOutcome open = MessageLoad.openLoop(rate, workers, warmup, duration, (w, i) -> {
+        CpuSample cpuStart = CpuSample.take();
+        Loops.OpenOutcome open = Loops.openLoop(rate, workers, warmup, duration, (w, i) -> {
             int k = (int) i;
             int sender = (int) ((i / r) % senders);
             long recipient = st.recipients()[k % r];
             Object send = client.prepare("POST", "/message/send", ms.tokens()[sender],
                     "{\"content_type\":0,\"content\":\"" + tag + " " + k + "\",\"targets\":[" + recipient
                             + "],\"type\":1}");
-            String error = MessageLoad.check(client.send(w, send), 200, MessageLoad.SENT);
+            String error = Results.check(client.send(w, send), 200, MessageWorkload.SENT);
             answeredAt[k] = error == null ? epochMillis(System.nanoTime(), baseNanos, baseMillis) : -1;
             return error;
         });
-        MessageLoad.Outcome o = open.outcome();
+        Results.Outcome o = open.outcome();
         String onOff = push ? "offline push on" : "offline push off";
-        MessageLoad.report(String.format(Locale.ROOT,
+        Results.report(String.format(Locale.ROOT,
                 "1:1 send to %d offline recipients, open loop at %.0f/s (%s)", r, rate, onOff), o,
-                MessageLoad.clientNote(o) + String.format(Locale.ROOT,
+                Results.clientNote(o) + String.format(Locale.ROOT,
                         "; latency from the scheduled time (p99 of its parts: start %.1f ms late, answer %.1f ms)",
                         open.lateP99Ms(), open.answerP99Ms()));
         System.out.printf(Locale.ROOT, "OFFLINE|send-%s|sent_per_s=%.1f|send_p50_ms=%.1f|send_p99_ms=%.1f%n",
@@ -309,8 +256,8 @@ public class OfflinePushLoad {
 
         // wait for the notifications of the measured sends
         int measured = total - (int) warmupCount;
-        long drainEnd = System.nanoTime() + (long) (MessageLoad.doubleOption("drain", 180) * 1e9);
-        long idleNanos = (long) (MessageLoad.doubleOption("drain_idle", 10) * 1e9);
+        long drainEnd = System.nanoTime() + (long) (Options.getDouble("drain", 180) * 1e9);
+        long idleNanos = (long) (Options.getDouble("drain_idle", 10) * 1e9);
         int seen = -1;
         long lastProgress = System.nanoTime();
         Map<Long, Received> got;
@@ -325,8 +272,8 @@ public class OfflinePushLoad {
             }
             Thread.sleep(500);
         }
-        MessageLoad.CpuSample cpuEnd = MessageLoad.CpuSample.take();
-        System.out.println(MessageLoad.CpuSample.line(MessageLoad.phase + " (sends and their pushes, until "
+        CpuSample cpuEnd = CpuSample.take();
+        System.out.println(CpuSample.line(Options.phase + " (sends and their pushes, until "
                 + "the last notification)", cpuStart, cpuEnd));
         System.err.printf(Locale.ROOT, "offline-rate: simulators have %d messages of %d sent%n", seen, total);
 
@@ -334,28 +281,26 @@ public class OfflinePushLoad {
         long[] msgIds = new long[total];
         Arrays.fill(msgIds, -1);
         int readers = 16;
-        MessageLoad.Client reader = MessageLoad.loadClient(readers);
-        Pattern first = Pattern.compile("\"msg_id\":(\\d+)");
-        MessageLoad.Outcome reads = MessageLoad.countLoop(readers, 0, measured, (w, j) -> {
+        LoadClient reader = LoadClient.forWorkers(readers);
+        Results.Outcome reads = Loops.countLoop(readers, 0, measured, (w, j) -> {
             int k = (int) (warmupCount + j);
             int sender = (int) ((k / r) % senders);
-            MessageLoad.Reply reply = reader.send(w, reader.prepare("GET", "/message/conversation?opposite_id="
+            LoadClient.Reply reply = reader.send(w, reader.prepare("GET", "/message/conversation?opposite_id="
                     + st.recipients()[k % r] + "&limit=1", ms.tokens()[sender], null));
-            String error = MessageLoad.check(reply, 200, tag + " " + k + "\"");
+            String error = Results.check(reply, 200, tag + " " + k + "\"");
             if (error != null) {
                 return error;
             }
-            Matcher m = first.matcher(reply.body());
+            Matcher m = MSG_ID.matcher(reply.body());
             if (!m.find()) {
-                return "no msg_id in " + MessageLoad.abbreviate(reply.body());
+                return "no msg_id in " + Json.abbreviate(reply.body());
             }
             msgIds[k] = Long.parseLong(m.group(1));
             return null;
         });
         if (reads.errors() > 0) {
             System.err.println("offline-rate: " + reads.errors() + " msg_ids not read back");
-            MessageLoad.ERROR_KINDS.forEach((k, v) -> System.err.println("  " + v.get() + " x " + k));
-            MessageLoad.ERROR_KINDS.clear();
+            Results.printErrorKinds("  ");
         }
         long[] latencies = new long[measured];
         double firstAnswer = Double.MAX_VALUE;
@@ -380,8 +325,8 @@ public class OfflinePushLoad {
         }
         long[] sorted = Arrays.copyOf(latencies, n);
         Arrays.sort(sorted);
-        double p50 = MessageLoad.percentile(sorted, 50) / 1000.0;
-        double p99 = MessageLoad.percentile(sorted, 99) / 1000.0;
+        double p50 = Results.percentile(sorted, 50) / 1000.0;
+        double p99 = Results.percentile(sorted, 99) / 1000.0;
         double max = n == 0 ? Double.NaN : sorted[n - 1] / 1000.0;
         long min = n == 0 ? 0 : sorted[0];
         System.out.printf(Locale.ROOT, "RESULT|offline push: send answer to the simulator's notification (1:1 at %.0f/s)"
@@ -395,12 +340,15 @@ public class OfflinePushLoad {
         System.out.flush();
     }
 
+    /** The first msg_id of an answer: in a conversation page, its newest message's. */
+    static final Pattern MSG_ID = Pattern.compile("\"msg_id\":(\\d+)");
+
     static final Pattern TRACE_ROW = Pattern.compile("\"decided_at\":(\\d+),\"sent_at\":(\\d+|null)");
 
     /** {decided_at, sent_at} of each device row of the message's trace (GET /push/offline/trace, admin). */
     static List<long[]> trace(long msgId) throws Exception {
-        String body = MessageLoad.callOk(MessageLoad.get("/push/offline/trace?msg_id=" + msgId,
-                MessageLoad.required("ADMIN_TOKEN")));
+        String body = Api.callOk(Api.get("/push/offline/trace?msg_id=" + msgId,
+                Options.env("ADMIN_TOKEN")));
         List<long[]> rows = new ArrayList<>();
         Matcher m = TRACE_ROW.matcher(body);
         while (m.find()) {
@@ -416,9 +364,9 @@ public class OfflinePushLoad {
      * claim, the provider's answer), and sent to the simulator's receive (negative: the simulator notes the
      * delivery before it answers). TRACE| line with p50/p99 of each, ms.
      */
-    static void traceSplit(State st, MessageLoad.State ms, long[] msgIds, double[] answeredAt, int from, int total,
+    static void traceSplit(State st, BenchUsers ms, long[] msgIds, double[] answeredAt, int from, int total,
             Map<Long, Received> got) throws Exception {
-        int sample = MessageLoad.intOption("trace_sample", 200);
+        int sample = Options.getInt("trace_sample", 200);
         if (sample <= 0) {
             return;
         }
@@ -440,53 +388,50 @@ public class OfflinePushLoad {
         long[] t = sent.stream().mapToLong(Long::longValue).sorted().toArray();
         System.out.printf(Locale.ROOT, "TRACE|%d sampled sends|answer to push-service's decision p50 %.1f p99 %.1f max %.1f ms"
                 + "|decision to push-worker's sent p50 %.1f p99 %.1f max %.1f ms%n", d.length,
-                MessageLoad.percentile(d, 50) / 1000.0, MessageLoad.percentile(d, 99) / 1000.0,
-                d.length == 0 ? Double.NaN : d[d.length - 1] / 1000.0, MessageLoad.percentile(t, 50) / 1000.0,
-                MessageLoad.percentile(t, 99) / 1000.0, t.length == 0 ? Double.NaN : t[t.length - 1] / 1000.0);
+                Results.percentile(d, 50) / 1000.0, Results.percentile(d, 99) / 1000.0,
+                d.length == 0 ? Double.NaN : d[d.length - 1] / 1000.0, Results.percentile(t, 50) / 1000.0,
+                Results.percentile(t, 99) / 1000.0, t.length == 0 ? Double.NaN : t[t.length - 1] / 1000.0);
     }
 
     // ---- one message to the 500-member group -----------------------------------------------------------------
 
     static void group() throws Exception {
         State st = loadState();
-        MessageLoad.State ms = MessageLoad.loadState();
-        int count = MessageLoad.intOption("n", 5);
-        double timeoutS = MessageLoad.doubleOption("group_timeout", 30);
+        BenchUsers ms = BenchUsers.load();
+        int count = Options.getInt("n", 5);
+        double timeoutS = Options.getDouble("group_timeout", 30);
         // the live members: one authenticated WebSocket each (they get the message frame, not a push)
-        URI uri = URI.create(MessageLoad.baseUrl.replaceFirst("^http", "ws") + "/ws");
-        HttpClient wsClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
-        List<MessageLoad.Device> devices = new ArrayList<>();
+        URI uri = LiveDevice.uri();
+        HttpClient wsClient = Api.newHttpClient();
+        List<LiveDevice> devices = new ArrayList<>();
         for (String token : st.liveTokens()) {
-            MessageLoad.Device d = new MessageLoad.Device("{\"type\":\"auth\",\"app_id\":\"" + MessageLoad.appId
-                    + "\",\"token\":\"" + token + "\",\"device_sn\":1}");
+            LiveDevice d = new LiveDevice(token, 1);
             wsClient.newWebSocketBuilder().buildAsync(uri, d);
             devices.add(d);
         }
-        for (MessageLoad.Device d : devices) {
+        for (LiveDevice d : devices) {
             d.authed.get(30, TimeUnit.SECONDS);
         }
         Thread.sleep(1000); // presence reaches message-service's view
         String tag = "og" + Long.toString(System.currentTimeMillis(), 36);
-        Pattern first = Pattern.compile("\"msg_id\":(\\d+)");
         long[] allMs = new long[count];
         List<String> notes = new ArrayList<>();
         int complete = 0;
-        MessageLoad.CpuSample cpuStart = MessageLoad.CpuSample.take();
+        CpuSample cpuStart = CpuSample.take();
         for (int k = 0; k < count; k++) {
             long since = System.currentTimeMillis() - 1;
             String content = tag + " " + k;
             long t0 = System.nanoTime();
             long t0Millis = System.currentTimeMillis();
-            MessageLoad.callOk(MessageLoad.post("/message/send", ms.tokens()[0], "{\"content_type\":0,\"content\":\""
+            Api.callOk(Api.post("/message/send", ms.tokens()[0], "{\"content_type\":0,\"content\":\""
                     + content + "\",\"targets\":[" + st.groupId() + "],\"type\":2}"));
             double answered = epochMillis(System.nanoTime(), t0, t0Millis);
             double sendMs = (System.nanoTime() - t0) / 1e6;
-            String page = MessageLoad.callOk(MessageLoad.get("/message/conversation?opposite_id=" + st.groupId()
+            String page = Api.callOk(Api.get("/message/conversation?opposite_id=" + st.groupId()
                     + "&limit=1", ms.tokens()[0]));
-            Matcher m = first.matcher(page);
+            Matcher m = MSG_ID.matcher(page);
             if (!page.contains(content + "\"") || !m.find()) {
-                throw new IllegalStateException("group message not read back: " + MessageLoad.abbreviate(page));
+                throw new IllegalStateException("group message not read back: " + Json.abbreviate(page));
             }
             long msgId = Long.parseLong(m.group(1));
             long deadline = System.nanoTime() + (long) (timeoutS * 1e9);
@@ -515,21 +460,21 @@ public class OfflinePushLoad {
                     Math.round(lastSent - answered), sendMs));
             Thread.sleep(1000);
         }
-        MessageLoad.CpuSample cpuEnd = MessageLoad.CpuSample.take();
-        for (MessageLoad.Device d : devices) {
-            if (d.socket != null && !d.closed) {
+        CpuSample cpuEnd = CpuSample.take();
+        for (LiveDevice d : devices) {
+            if (d.open()) {
                 d.socket.abort();
             }
         }
         long[] sorted = Arrays.stream(allMs).filter(v -> v >= 0).sorted().toArray();
         System.out.printf(Locale.ROOT, "RESULT|offline push: group of %d, %d offline members, all notified|%d of %d|"
                 + "%.0f|%.0f|%d|%d|ms from the send's answer to the last of the %d notifications (p50 and max); %s%n",
-                GROUP_SIZE, OFFLINE_MEMBERS, complete, count, (double) MessageLoad.percentile(sorted, 50),
+                GROUP_SIZE, OFFLINE_MEMBERS, complete, count, (double) Results.percentile(sorted, 50),
                 sorted.length == 0 ? Double.NaN : (double) sorted[sorted.length - 1], count - complete, count,
                 OFFLINE_MEMBERS, String.join("; ", notes));
-        System.out.println(MessageLoad.CpuSample.line(MessageLoad.phase, cpuStart, cpuEnd));
+        System.out.println(CpuSample.line(Options.phase, cpuStart, cpuEnd));
         System.out.printf(Locale.ROOT, "OFFLINE|group|complete=%d|n=%d|p50_ms=%d|max_ms=%d%n", complete, count,
-                MessageLoad.percentile(sorted, 50), sorted.length == 0 ? -1 : sorted[sorted.length - 1]);
+                Results.percentile(sorted, 50), sorted.length == 0 ? -1 : sorted[sorted.length - 1]);
         System.out.flush();
     }
 }

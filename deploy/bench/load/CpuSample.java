@@ -1,0 +1,116 @@
+// Where the CPU goes during a measured window: CPU time of the stack's processes (.local/pids/*.pid, each with its
+// descendants: nginx workers, PostgreSQL backends), of this load generator and of the whole machine (/proc/stat),
+// between two samples.
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+final class CpuSample {
+    static final String[] ORDER = {"message-service", "auth-service", "postgres", "gateway", "kafka",
+            "push-service", "push-worker"};
+    final Map<String, Long> ticks = new LinkedHashMap<>();
+    long machineBusy;
+    long machineIrq;
+    long machineTotal;
+    long nanos = System.nanoTime();
+
+    static CpuSample take() {
+        CpuSample sample = new CpuSample();
+        try {
+            Map<Long, List<Long>> children = new HashMap<>();
+            Map<Long, Long> own = new HashMap<>();
+            try (var dirs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+                for (Path dir : dirs) {
+                    long[] st = stat(dir.resolve("stat"));
+                    if (st != null) {
+                        long pid = Long.parseLong(dir.getFileName().toString());
+                        own.put(pid, st[1]);
+                        children.computeIfAbsent(st[0], k -> new ArrayList<>()).add(pid);
+                    }
+                }
+            }
+            Path pids = Options.pidsDir();
+            if (Files.isDirectory(pids)) {
+                try (var files = Files.newDirectoryStream(pids, "*.pid")) {
+                    for (Path f : files) {
+                        String name = f.getFileName().toString().replaceAll("\\.pid$", "");
+                        name = name.equals("embedded-pg") ? "postgres" : name;
+                        long pid = ProcessStatus.pid(f);
+                        sample.ticks.merge(name, tree(pid, own, children), Long::sum);
+                    }
+                }
+            }
+            sample.ticks.put("load generator", own.getOrDefault(ProcessHandle.current().pid(), 0L));
+            String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < cpu.length && i <= 8; i++) {
+                total += Long.parseLong(cpu[i]);
+            }
+            sample.machineTotal = total;
+            sample.machineBusy = total - Long.parseLong(cpu[4]) - Long.parseLong(cpu[5]);
+            sample.machineIrq = Long.parseLong(cpu[6]) + Long.parseLong(cpu[7]);
+        } catch (Exception e) {
+            sample.ticks.clear();
+        }
+        return sample;
+    }
+
+    static long tree(long pid, Map<Long, Long> own, Map<Long, List<Long>> children) {
+        long sum = own.getOrDefault(pid, 0L);
+        for (long child : children.getOrDefault(pid, List.of())) {
+            sum += tree(child, own, children);
+        }
+        return sum;
+    }
+
+    /**
+     * {ppid, utime + stime + cutime + cstime} of /proc/PID/stat, or null when the process is gone. The
+     * children's part holds the CPU of children that ended (e.g. a PostgreSQL backend whose connection
+     * closed), so that summing a process tree counts every tick once, ended processes included.
+     */
+    static long[] stat(Path file) {
+        try {
+            String text = Files.readString(file);
+            String[] f = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            return new long[] {Long.parseLong(f[1]), Long.parseLong(f[11]) + Long.parseLong(f[12])
+                    + Long.parseLong(f[13]) + Long.parseLong(f[14])};
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /**
+     * CPU|name|seconds|process=cores|...|kernel irq=cores|other processes=cores|idle=cores, where cores = CPU
+     * seconds / window seconds; kernel irq is interrupt and softirq time (loopback TCP lands there), not
+     * charged to any process; other processes = the machine's busy time minus all of the above.
+     */
+    static String line(String name, CpuSample a, CpuSample b) {
+        if (a.ticks.isEmpty() || b.ticks.isEmpty()) {
+            return "CPU|" + name + "|unavailable";
+        }
+        double seconds = (b.nanos - a.nanos) / 1e9;
+        double hz = 100.0; // USER_HZ, 100 on Linux
+        double cores = Runtime.getRuntime().availableProcessors();
+        double totalTicks = b.machineTotal - a.machineTotal;
+        double busyCores = totalTicks <= 0 ? 0 : cores * (b.machineBusy - a.machineBusy) / totalTicks;
+        double irqCores = totalTicks <= 0 ? 0 : cores * (b.machineIrq - a.machineIrq) / totalTicks;
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "CPU|%s|%.1f", name, seconds));
+        double known = 0;
+        List<String> names = new ArrayList<>(List.of(ORDER));
+        names.add("load generator");
+        for (String n : names) {
+            double used = (b.ticks.getOrDefault(n, 0L) - a.ticks.getOrDefault(n, 0L)) / hz / seconds;
+            known += used;
+            out.append(String.format(Locale.ROOT, "|%s=%.2f", n, used));
+        }
+        out.append(String.format(Locale.ROOT, "|kernel irq=%.2f|other processes=%.2f|idle=%.2f", irqCores,
+                Math.max(0, busyCores - known - irqCores), Math.max(0, cores - busyCores)));
+        return out.toString();
+    }
+}

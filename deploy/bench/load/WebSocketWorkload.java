@@ -1,0 +1,130 @@
+// The WebSocket workload: idle authenticated connections and what they cost message-service.
+//   ws-idle  conns (2000) authenticated WebSockets on /ws (BenchUsers' pairs users x devices), c (50) connecting at
+//            a time, held hold (20) s, with message-service's VmRSS (pidfile: its pid file) before and while they
+//            are open. Prints a RESULT line (connect + auth latency) and two RSS|message-service|... lines.
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+final class WebSocketWorkload {
+
+    private WebSocketWorkload() {}
+
+    static void idle() throws Exception {
+        BenchUsers s = BenchUsers.load();
+        int conns = Options.getInt("conns", 2000);
+        int inFlight = Options.getInt("c", 50);
+        double hold = Options.getDouble("hold", 20);
+        long pid = ProcessStatus.pid(Path.of(Options.get("pidfile",
+                Options.localDir().resolve("pids/message-service.pid").toString())));
+        URI uri = LiveDevice.uri();
+        HttpClient wsClient = Api.newHttpClient();
+        long rssBefore = ProcessStatus.rssKb(pid);
+        int threadsBefore = ProcessStatus.threads(pid);
+
+        LiveDevice[] devices = new LiveDevice[conns];
+        Results.Recorder recorder = new Results.Recorder();
+        Semaphore permits = new Semaphore(inFlight);
+        CountDownLatch done = new CountDownLatch(conns);
+        long started = System.nanoTime();
+        for (int k = 0; k < conns; k++) {
+            int pair = k % s.pairs();
+            int deviceSn = k / s.pairs() + 1;
+            LiveDevice d = devices[k] = new LiveDevice(s.tokens()[pair], deviceSn);
+            permits.acquire();
+            long t0 = System.nanoTime();
+            wsClient.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10)).buildAsync(uri, d)
+                    .thenCompose(ws -> d.authed)
+                    .orTimeout(30, TimeUnit.SECONDS)
+                    .whenComplete((v, e) -> {
+                        long t1 = System.nanoTime();
+                        synchronized (recorder) {
+                            recorder.note(e == null ? null : String.valueOf(e.getCause() != null ? e.getCause() : e),
+                                    t1 - t0);
+                        }
+                        permits.release();
+                        done.countDown();
+                    });
+        }
+        done.await();
+        double openSeconds = (System.nanoTime() - started) / 1e9;
+        long rssOpen = ProcessStatus.rssKb(pid);
+        int authed = recorder.size;
+        Results.Outcome o = Results.outcome(new Results.Recorder[] {recorder}, openSeconds);
+
+        // hold: ping every 30 s (the server closes connections silent for im.message.live-idle-timeout, 90 s)
+        long holdEnd = System.nanoTime() + (long) (hold * 1e9);
+        long nextPing = System.nanoTime() + 30_000_000_000L;
+        long rssMax = rssOpen;
+        while (System.nanoTime() < holdEnd) {
+            Thread.sleep(Math.min(1000, Math.max(1, (holdEnd - System.nanoTime()) / 1_000_000)));
+            rssMax = Math.max(rssMax, ProcessStatus.rssKb(pid));
+            if (System.nanoTime() >= nextPing) {
+                for (LiveDevice d : devices) {
+                    if (d.open()) {
+                        d.socket.sendText("{\"type\":\"ping\"}", true);
+                    }
+                }
+                nextPing += 30_000_000_000L;
+            }
+        }
+        long rssHeld = ProcessStatus.rssKb(pid);
+        rssMax = Math.max(rssMax, rssHeld);
+        int threadsHeld = ProcessStatus.threads(pid);
+        int open = 0;
+        Map<String, Integer> closeReasons = new LinkedHashMap<>();
+        for (LiveDevice d : devices) {
+            if (d.authed.isDone() && !d.authed.isCompletedExceptionally() && !d.closed) {
+                open++;
+            } else if (d.closed && d.authed.isDone() && !d.authed.isCompletedExceptionally()) {
+                closeReasons.merge(String.valueOf(d.closeReason), 1, Integer::sum);
+            }
+        }
+        if (!closeReasons.isEmpty()) {
+            System.err.println("ws-idle: authenticated connections closed during the hold: " + closeReasons);
+        }
+        Results.report("WebSocket connect + auth, " + conns + " connections (" + s.pairs() + " users x "
+                + ((conns + s.pairs() - 1) / s.pairs()) + " devices), " + inFlight + " in flight", o,
+                String.format(Locale.ROOT, "%d authenticated, %d still open after %.0f s", authed, open, hold));
+        System.out.printf(Locale.ROOT, "RSS|message-service|0 connections|%.1f MiB|threads %d%n", rssBefore / 1024.0,
+                threadsBefore);
+        System.out.printf(Locale.ROOT, "RSS|message-service|%d connections after %.0f s|%.1f MiB|threads %d, "
+                + "max during hold %.1f MiB%n", open, hold, rssHeld / 1024.0, threadsHeld, rssMax / 1024.0);
+
+        // close them all, politely, and wait a little for the server to clear presence
+        List<CompletableFuture<WebSocket>> closing = new ArrayList<>();
+        for (LiveDevice d : devices) {
+            if (d.open()) {
+                closing.add(d.socket.sendClose(WebSocket.NORMAL_CLOSURE, "bench done").toCompletableFuture());
+            }
+        }
+        try {
+            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(15, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println("ws-idle: not every close completed: " + e);
+        }
+        long waitUntil = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < waitUntil && Arrays.stream(devices).anyMatch(LiveDevice::open)) {
+            Thread.sleep(100);
+        }
+        for (LiveDevice d : devices) {
+            if (d.open()) {
+                d.socket.abort();
+            }
+        }
+        System.out.flush();
+    }
+}
