@@ -58,6 +58,7 @@ public class CertificateStore implements PanacheRepositoryBase<PushCertificate, 
         row.certificateEnc = secrets.seal(certificate.certificate(), appId, provider, environment, Column.CERTIFICATE);
         row.messageDefaults = certificate.messageDefaults().toString();
         row.updatedAt = Instant.now();
+        row.expiresAt = CertificateExpiry.notAfter(certificate).orElse(null);
         if (first) {
             persist(row);
         }

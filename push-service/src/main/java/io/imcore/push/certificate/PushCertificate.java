@@ -49,6 +49,9 @@ public class PushCertificate {
 
     public Instant updatedAt;
 
+    /** The certificate's notAfter, for credentials that carry one (APNs PKCS#12); null otherwise. */
+    public Instant expiresAt;
+
     public static class Key implements Serializable {
         public String appId;
         public Integer provider;

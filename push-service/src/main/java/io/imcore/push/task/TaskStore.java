@@ -18,6 +18,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -278,6 +279,25 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
     // task/detail: the entities
 
     /** The app's tasks among the ids, in id order; unknown and foreign ids are left out. */
+    /**
+     * Per unfinished state, how long its oldest task has been due (since it was stored, or since its
+     * show_begin_time): a scheduled task not yet due counts 0. States without a task are absent.
+     */
+    public Map<TaskState, Double> oldestDueSeconds(Connection c) throws SQLException {
+        Map<TaskState, Double> oldest = new EnumMap<>(TaskState.class);
+        try (PreparedStatement ps = c.prepareStatement("""
+                select state, greatest(0, extract(epoch from now() - min(greatest(created_at,
+                       coalesce(show_begin_at, created_at)))))
+                from push_tasks where state in ('accepted', 'scheduled', 'expanding', 'dispatching')
+                group by state""");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                oldest.put(TaskState.fromWireName(rs.getString(1)), rs.getDouble(2));
+            }
+        }
+        return oldest;
+    }
+
     public List<PushTask> ofApp(String appId, Collection<Long> taskIds) {
         return list("appId = ?1 and taskId in ?2 order by taskId", appId, taskIds);
     }

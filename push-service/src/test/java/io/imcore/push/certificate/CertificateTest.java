@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -26,6 +27,8 @@ import java.security.PrivateKey;
 import java.security.spec.ECGenParameterSpec;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -223,6 +226,21 @@ class CertificateTest {
         body.put("app_secret", P12_PASSWORD);
         ok(post(body));
         assertCertificate(get("?provider=1"), body);
+        // keytool made it valid for 3650 days from now: the answer and the stored row say when it stops working
+        long expiresAt = get("?provider=1").extract().jsonPath().getLong("data.expires_at");
+        long expected = Instant.now().plus(Duration.ofDays(3650)).getEpochSecond();
+        assertTrue(Math.abs(expiresAt - expected) < 86_400, "expires_at " + expiresAt + " against " + expected);
+        long stored = database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select extract(epoch from expires_at)::bigint from push_certificates where app_id = ? and provider = 1")) {
+                ps.setString(1, api.appId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+        assertEquals(expiresAt, stored);
     }
 
     @Test

@@ -1,0 +1,113 @@
+package io.imcore.push.certificate;
+
+import io.imcore.common.push.Channel;
+import io.imcore.common.store.Database;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * When a certificate-based credential stops working. An APNs certificate (PKCS#12) carries an X.509 notAfter, after
+ * which Apple refuses every push of the app; a .p8 key, a service account and the phone makers' app secrets do not
+ * expire. The expiry is stored with the certificate (push_certificates.expires_at, set on upload and, for rows
+ * uploaded before the column existed, at startup), shown by GET /push/certificate, and its earliest is the metric
+ * {@code imcore_push_certificate_earliest_expiry_seconds} behind the ImcoreCertificateExpiring alert.
+ */
+@ApplicationScoped
+public class CertificateExpiry {
+
+    private static final Logger LOG = Logger.getLogger(CertificateExpiry.class);
+    private static final long CACHE_NANOS = 60_000_000_000L;
+
+    private final CertificateStore certificates;
+    private final Database database;
+    private volatile double earliestSeconds = Double.NaN;
+    private volatile long readAt = System.nanoTime() - CACHE_NANOS;
+
+    public CertificateExpiry(CertificateStore certificates, Database database) {
+        this.certificates = certificates;
+        this.database = database;
+    }
+
+    /** The certificate's notAfter, for an APNs PKCS#12 certificate that opens with its password; else empty. */
+    static Optional<Instant> notAfter(Certificate certificate) {
+        if (certificate.channel() != Channel.APNS || certificate.certificate().strip().startsWith("-----BEGIN")) {
+            return Optional.empty();
+        }
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(new ByteArrayInputStream(Base64.getMimeDecoder().decode(certificate.certificate())),
+                    certificate.appSecret().toCharArray());
+            for (String alias : Collections.list(store.aliases())) {
+                if (store.isKeyEntry(alias) && store.getCertificate(alias) instanceof X509Certificate x509) {
+                    return Optional.of(x509.getNotAfter().toInstant());
+                }
+            }
+        } catch (IOException | IllegalArgumentException | GeneralSecurityException e) {
+            // not readable: the upload's own check (ProviderFields) refuses such a certificate
+        }
+        return Optional.empty();
+    }
+
+    void start(@Observes StartupEvent event, MeterRegistry registry) {
+        Gauge.builder("imcore.push.certificate.earliest.expiry", this, CertificateExpiry::earliestSeconds)
+                .baseUnit("seconds").description("time left until the earliest certificate expiry; NaN when none expires")
+                .register(registry);
+        backfill();
+    }
+
+    /** Sets expires_at of APNs certificates uploaded before the column existed (once: p8 keys stay null, cheaply). */
+    private void backfill() {
+        List<PushCertificate.Key> keys = QuarkusTransaction.joiningExisting().call(() -> certificates
+                .list("provider = ?1 and expiresAt is null", Channel.APNS.provider()).stream()
+                .map(row -> new PushCertificate.Key(row.appId, row.provider, row.environment)).toList());
+        int set = 0;
+        for (PushCertificate.Key key : keys) {
+            Optional<Instant> expiry = certificates.find(key.appId, Channel.APNS, key.environment)
+                    .flatMap(CertificateExpiry::notAfter);
+            if (expiry.isPresent()) {
+                QuarkusTransaction.joiningExisting().run(() -> certificates.findById(key).expiresAt = expiry.get());
+                set++;
+            }
+        }
+        if (set > 0) {
+            LOG.infof("certificate expiry set on %d APNs certificates uploaded before it was stored", set);
+        }
+    }
+
+    private double earliestSeconds() {
+        if (System.nanoTime() - readAt >= CACHE_NANOS) {
+            readAt = System.nanoTime();
+            try {
+                earliestSeconds = database.read(c -> {
+                    try (PreparedStatement earliest = c.prepareStatement("select extract(epoch from min(expires_at) "
+                            + "- now()) from push_certificates where expires_at is not null");
+                            ResultSet rs = earliest.executeQuery()) {
+                        rs.next();
+                        double seconds = rs.getDouble(1);
+                        return rs.wasNull() ? Double.NaN : seconds;
+                    }
+                });
+            } catch (RuntimeException e) {
+                LOG.debug("earliest certificate expiry not read", e);
+            }
+        }
+        return earliestSeconds;
+    }
+}
