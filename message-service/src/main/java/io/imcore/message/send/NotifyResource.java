@@ -4,16 +4,21 @@ import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.throttle.AppQuota;
+import io.imcore.message.send.SendService.Operation;
+import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.concurrent.CompletionStage;
 
 /**
- * POST|PUT /message/notify (api.md 4.4): a system notification, admin token only. POST and PUT behave the same.
- * /message/send, its user-facing sibling, is a plain route ({@link SendRoute}).
+ * POST|PUT /message/notify (api.md 4.4): a system notification, admin token only; POST and PUT behave the same.
+ * /message/send, its user-facing sibling, is a plain route ({@link SendRoute}); both answer with
+ * {@link SendService#send}'s future. The checks run on a worker thread ({@link Blocking}: they may query); the
+ * answer is written when the commit completes the future, and no thread waits for it meanwhile.
  */
 @Path("/message")
 @Produces(MediaType.APPLICATION_JSON)
@@ -35,15 +40,17 @@ public class NotifyResource {
     @Path("/notify")
     @Access(Access.Level.ADMIN)
     @AppQuota(NOTIFY_QUOTA)
-    public ApiResponse<Boolean> notify(SendRequest body) {
-        return ApiResponse.ok(sending.notify(caller, body));
+    @Blocking
+    public CompletionStage<ApiResponse<Boolean>> notify(SendRequest body) {
+        return sending.send(Operation.NOTIFY, caller, body).thenApply(ApiResponse::ok);
     }
 
     @PUT
     @Path("/notify")
     @Access(Access.Level.ADMIN)
     @AppQuota(NOTIFY_QUOTA)
-    public ApiResponse<Boolean> notifyByPut(SendRequest body) {
+    @Blocking
+    public CompletionStage<ApiResponse<Boolean>> notifyByPut(SendRequest body) {
         return notify(body);
     }
 }

@@ -15,6 +15,7 @@ import io.imcore.common.throttle.AppQuotas;
 import io.imcore.common.throttle.Throttled;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
@@ -31,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Serves a hot JSON endpoint as a plain Vert.x route instead of a JAX-RS resource, with the same contract: the
@@ -62,9 +64,9 @@ public class PlainRoutes {
         Object handle(RequestContext caller, B body);
     }
 
-    /** One served endpoint: what each of its calls needs. {@code quota} null for none. */
+    /** One served endpoint: what each of its calls needs. {@code quota} and {@code handlerTime} null for none. */
     private record Endpoint<B>(String path, Access.Level level, String quota, ObjectReader reader, Handler<B> handler,
-            Counter onEventLoop, Counter onWorker) {}
+            Timer handlerTime, Counter onEventLoop, Counter onWorker) {}
 
     /** The envelope as JSON, and what goes beside it. */
     private record Answer(byte[] json, int code, String correlationId, Long retryAfterSeconds) {}
@@ -88,11 +90,13 @@ public class PlainRoutes {
 
     /**
      * Serves {@code path} for each of {@code methods}, ahead of the JAX-RS resources. {@code quota}: the app quota
-     * the call takes from (its throttle metrics name the route {@code path}), or null for none.
+     * the call takes from (its throttle metrics name the route {@code path}), or null for none. {@code handlerTime}:
+     * records each call's handler, from its start to its answer or refusal (a run that would have blocked is not
+     * recorded: its call is, where it is served), or null for none.
      */
     public <B> void serve(Router router, String path, Access.Level level, String quota, Class<B> bodyType,
-            Handler<B> handler, HttpMethod... methods) {
-        Endpoint<B> endpoint = new Endpoint<>(path, level, quota, mapper.readerFor(bodyType), handler,
+            Handler<B> handler, Timer handlerTime, HttpMethod... methods) {
+        Endpoint<B> endpoint = new Endpoint<>(path, level, quota, mapper.readerFor(bodyType), handler, handlerTime,
                 servedOn(path, "event_loop"), servedOn(path, "worker"));
         for (HttpMethod method : methods) {
             router.route(method, path).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(ctx -> {
@@ -197,8 +201,26 @@ public class PlainRoutes {
                 parsed = body.length() == 0 ? null : endpoint.reader().readValue(body.getBytes());
                 bodyRead = true;
             }
-            Object result = endpoint.handler().handle(caller, parsed);
-            return result instanceof CompletionStage<?> stage ? stage : CompletableFuture.completedFuture(result);
+            long start = System.nanoTime();
+            Object result;
+            try {
+                result = endpoint.handler().handle(caller, parsed);
+            } catch (NonBlockingAttempt.WouldBlock needsWorker) {
+                throw needsWorker; // not served yet: it is served again on a worker, and timed there
+            } catch (RuntimeException refused) {
+                timeHandler(start);
+                throw refused;
+            }
+            CompletionStage<?> answer = result instanceof CompletionStage<?> stage ? stage
+                    : CompletableFuture.completedFuture(result);
+            return endpoint.handlerTime() == null ? answer
+                    : answer.whenComplete((value, failure) -> timeHandler(start));
+        }
+
+        private void timeHandler(long start) {
+            if (endpoint.handlerTime() != null) {
+                endpoint.handlerTime().record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            }
         }
     }
 

@@ -13,6 +13,9 @@ import io.imcore.message.group.GroupStore.SenderCheck;
 import io.imcore.message.group.GroupStore.SenderChecked;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.offlinepush.OfflinePushQueue;
+import io.imcore.message.send.SendPlan.DirectSend;
+import io.imcore.message.send.SendPlan.GroupCommitted;
+import io.imcore.message.send.SendPlan.GroupSend;
 import io.imcore.message.send.SendStore.DirectMessage;
 import io.imcore.message.send.SendStore.DirectPlaced;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -65,52 +68,6 @@ public class SendCommitter {
 
     private static final Logger LOG = Logger.getLogger(SendCommitter.class);
 
-    /** A message with one target, queued for the next commit; {@code transactionId} null when it has none. */
-    public sealed interface QueuedSend permits DirectSend, GroupSend {
-        String appId();
-
-        SendStore.Message message();
-
-        Long transactionId();
-
-        /** The answer recorded with the transaction_id claim. */
-        String answer();
-
-        /** Names the conversation: its sends go to one committer thread, so its batches never wait on each other. */
-        int conversationHash();
-    }
-
-    /** A message from a user to one user. */
-    public record DirectSend(DirectMessage direct, Long transactionId, String answer) implements QueuedSend {
-
-        @Override
-        public String appId() {
-            return direct.appId();
-        }
-
-        @Override
-        public SendStore.Message message() {
-            return direct.message();
-        }
-
-        @Override
-        public int conversationHash() {
-            return direct.conversationKey().hashCode();
-        }
-    }
-
-    /**
-     * A message to one group, from a member ({@code membersOnly}), or from an admin or the system (not checked).
-     */
-    public record GroupSend(String appId, long groupId, SendStore.Message message, boolean membersOnly,
-            Long transactionId, String answer) implements QueuedSend {
-
-        @Override
-        public int conversationHash() {
-            return 31 * appId.hashCode() + Long.hashCode(groupId);
-        }
-    }
-
     /** What a caller learns after the commit: the first call's answer (empty: this call stored it), or a refusal. */
     private record Outcome(Optional<String> first, ApiException refusal) {
 
@@ -134,7 +91,7 @@ public class SendCommitter {
     }
 
     /** {@code queuedAt}: System.nanoTime() when the caller queued it, for the wait metric. */
-    private record Pending(QueuedSend send, CompletableFuture<Optional<String>> answer, long queuedAt) {}
+    private record Pending(GroupCommitted send, CompletableFuture<Optional<String>> answer, long queuedAt) {}
 
     private final Database database;
     private final SendStore sends;
@@ -199,7 +156,7 @@ public class SendCommitter {
      * committed: empty when this call stored it, else the answer of the first call with the same transaction_id;
      * exceptionally with an {@link ApiException} when a group send is refused, or with the store's failure.
      */
-    public CompletableFuture<Optional<String>> submit(QueuedSend send) {
+    public CompletableFuture<Optional<String>> submit(GroupCommitted send) {
         Pending pending = new Pending(send, new CompletableFuture<>(), System.nanoTime());
         if (!running) { // starting or stopping: no committer to wait for
             NonBlockingAttempt.refuseBlocking();
@@ -305,7 +262,7 @@ public class SendCommitter {
                         .thenComparingLong(p -> p.send().transactionId()))
                 .toList();
         for (Pending pending : claiming) {
-            QueuedSend send = pending.send();
+            GroupCommitted send = pending.send();
             Optional<String> first = dedup.claim(c, send.appId(), send.message().senderId(), send.transactionId(),
                     config.dedupWindow(), send.answer());
             first.ifPresent(answer -> outcomes.put(pending, Outcome.repeated(answer)));

@@ -3,7 +3,6 @@ package io.imcore.message.send;
 import static io.imcore.message.conversation.ConversationKind.SYSTEM_SENDER;
 
 import io.imcore.common.api.StorableText;
-import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
@@ -18,8 +17,12 @@ import io.imcore.message.conversation.PlacedMessage;
 import io.imcore.message.group.GroupStore;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.offlinepush.OfflinePushQueue;
+import io.imcore.message.send.SendPlan.DirectSend;
+import io.imcore.message.send.SendPlan.GroupCommitted;
+import io.imcore.message.send.SendPlan.GroupSend;
+import io.imcore.message.send.SendPlan.Repeated;
+import io.imcore.message.send.SendPlan.StoredAlone;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -28,19 +31,26 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
- * POST|PUT /message/send and /message/notify (decisions.md section 4): checks the whole request first, then stores
- * one message per target conversation (a group message once) and the sender's read position in one statement,
- * with the de-duplication claim in the same transaction, then announces the messages to live connections.
+ * POST|PUT /message/send and /message/notify (decisions.md section 4), one path for both: {@link #send} checks the
+ * whole request, chooses how it is written ({@link SendPlan}), then writes it: one message per target conversation
+ * (a group message once) and the sender's read position in one statement, with the de-duplication claim in the same
+ * transaction, and the announcements to live connections and to offline push.
  */
 @ApplicationScoped
 public class SendService {
+
+    /** Who sends: a user (/message/send) or the system (/message/notify); the name tags imcore.messages.sent. */
+    public enum Operation {
+        SEND, NOTIFY;
+
+        final String tag = name().toLowerCase(Locale.ROOT);
+    }
 
     public static final int TYPE_USER = 1;
     public static final int TYPE_GROUP = 2;
@@ -61,7 +71,6 @@ public class SendService {
     private final OfflinePushQueue offlinePush;
     private final MessageConfig config;
     private final MeterRegistry registry;
-    private final Timer sendTimer;
 
     public SendService(Database database, IdentityDirectory directory, AppUsers users, ConversationStore conversations,
             SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
@@ -78,47 +87,32 @@ public class SendService {
         this.offlinePush = offlinePush;
         this.config = config;
         this.registry = registry;
-        this.sendTimer = Timer.builder("imcore.messages.send.service")
-                .description("a send in the service: its checks, the committer's wait and transaction")
-                .register(registry);
     }
 
     /**
-     * A message from a user: the token's user, or for an admin token from_user_id or the user_id header. The checks
-     * run on the calling thread and throw; the answer completes once the message is committed, on the committer's
-     * thread for a group-committed send, so the caller need not hold a thread while it waits.
+     * A message: for {@link Operation#SEND} from a user (the token's user, or for an admin token from_user_id or the
+     * user_id header); for {@link Operation#NOTIFY} from the system (admin token only: from uid 0, into conversation
+     * 0 of each user, or into groups). The checks run on the calling thread and throw; the answer completes once the
+     * message is committed, on the committer's thread for a group-committed send, so no caller holds a thread while
+     * it waits. Only the checks may block before the plan is written, and they change nothing: a caller that tries
+     * this first where nothing may block (SendRoute on the event loop) can call it again.
      */
-    public CompletableFuture<Boolean> send(RequestContext caller, SendRequest body) {
-        long start = System.nanoTime();
-        try {
-            SendRequest request = validate(body);
-            checkActingGroup(caller, request);
-            long sender = sender(caller, request);
-            Integer senderDevice = caller.isAdmin() ? null : caller.deviceSn();
-            return deliver(caller.appId(), sender, senderDevice, request, caller.isAdmin(), "send")
-                    .whenComplete((answer, failure) -> sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS));
-        } catch (NonBlockingAttempt.WouldBlock needsWorker) {
-            throw needsWorker; // not a send yet: it is served again on a worker, and timed there
-        } catch (RuntimeException refused) {
-            sendTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-            throw refused;
-        }
-    }
-
-    /** A system notification (admin token only): from uid 0, into conversation 0 of each user, or into groups. */
-    public boolean notify(RequestContext caller, SendRequest body) {
+    public CompletableFuture<Boolean> send(Operation operation, RequestContext caller, SendRequest body) {
         SendRequest request = validate(body);
         checkActingGroup(caller, request);
-        CompletableFuture<Boolean> answer = deliver(caller.appId(), SYSTEM_SENDER, null, request, true, "notify");
-        try {
-            return answer.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the commit", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException failure ? failure
-                    : new IllegalStateException("notification not committed", e.getCause());
-        }
+        SendPlan plan = operation == Operation.NOTIFY
+                ? plan(caller.appId(), SYSTEM_SENDER, null, request, true)
+                : plan(caller.appId(), sender(caller, request), caller.isAdmin() ? null : caller.deviceSn(), request,
+                        caller.isAdmin());
+        return write(plan).thenApply(first -> {
+            if (first.isPresent()) {
+                return Boolean.parseBoolean(first.get());
+            }
+            registry.counter("imcore.messages.sent", "operation", operation.tag,
+                    "target_type", request.type() == TYPE_USER ? "user" : "group")
+                    .increment(plan instanceof StoredAlone alone ? alone.lowIds().length : 1);
+            return Boolean.parseBoolean(ANSWER);
+        });
     }
 
     /** Forgets transaction_id claims older than the window, in chunks. */
@@ -204,66 +198,63 @@ public class SendService {
         }
     }
 
-    /** Completes once the message is stored (at once unless it is group-committed) with the call's answer. */
-    private CompletableFuture<Boolean> deliver(String appId, long sender, Integer senderDevice, SendRequest request,
-            boolean admin, String operation) {
-        if (request.transactionId() != null) {
+    /**
+     * Checks what the request's kind of send needs checked and chooses how it is written; reads only. The common
+     * sends, to one user or one group, are group-committed with this replica's concurrent ones.
+     */
+    private SendPlan plan(String appId, long sender, Integer senderDevice, SendRequest request, boolean admin) {
+        Long transactionId = request.transactionId();
+        if (transactionId != null) {
             // a repeat gets the first call's answer even if the call would now fail (say the sender left the group)
-            Optional<String> first = database.read(c -> dedup.previous(c, appId, sender, request.transactionId(),
+            Optional<String> first = database.read(c -> dedup.previous(c, appId, sender, transactionId,
                     config.dedupWindow()));
             if (first.isPresent()) {
-                return CompletableFuture.completedFuture(Boolean.parseBoolean(first.get()));
+                return new Repeated(first.get());
             }
         }
         List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
-        boolean toOneGroup = request.type() == TYPE_GROUP && targets.size() == 1;
-        if (request.type() == TYPE_GROUP && !toOneGroup) {
-            checkGroups(appId, targets, sender, admin);
-        }
-        if (request.type() == TYPE_USER) {
-            // type 1: every target must be a user of the app, else nothing is sent
-            users.requireExisting(appId, targets, "targets");
-        }
-        // empty when this call stored the message; else a concurrent first call's answer
-        CompletableFuture<Optional<String>> repeated;
-        // the common sends, to one user or one group, are group-committed with this replica's concurrent ones
-        if (request.type() == TYPE_USER && sender != SYSTEM_SENDER && targets.size() == 1) {
-            long peer = targets.get(0);
-            repeated = committer.submit(new SendCommitter.DirectSend(new SendStore.DirectMessage(appId,
-                    Math.min(sender, peer), Math.max(sender, peer), message(sender, senderDevice, request)),
-                    request.transactionId(), ANSWER));
-        } else if (toOneGroup) {
-            long groupId = targets.get(0);
-            if (!ConversationKind.isGroupId(groupId)) {
-                throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + groupId);
-            }
-            // the committer checks the group and the membership in the transaction that stores the message
-            repeated = committer.submit(new SendCommitter.GroupSend(appId, groupId,
-                    message(sender, senderDevice, request), !admin, request.transactionId(), ANSWER));
-        } else if (request.transactionId() == null) {
-            // no claim to make; one transaction still, so that the offline push mark commits with the messages
-            repeated = CompletableFuture.completedFuture(database.inTransaction(c -> {
-                store(c, appId, sender, senderDevice, request, targets);
-                return Optional.<String>empty();
-            }));
-        } else {
-            repeated = CompletableFuture.completedFuture(database.inTransaction(c -> {
-                Optional<String> first = dedup.claim(c, appId, sender, request.transactionId(), config.dedupWindow(),
-                        ANSWER);
-                if (first.isEmpty()) {
-                    store(c, appId, sender, senderDevice, request, targets);
+        int n = targets.size();
+        if (request.type() == TYPE_GROUP) {
+            if (n == 1) {
+                long groupId = targets.get(0);
+                if (!ConversationKind.isGroupId(groupId)) {
+                    throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + groupId);
                 }
-                return first;
-            }));
-        }
-        return repeated.thenApply(first -> {
-            if (first.isPresent()) {
-                return Boolean.parseBoolean(first.get());
+                // the committer checks the group and the membership in the transaction that stores the message
+                return new GroupSend(appId, groupId, message(sender, senderDevice, request), !admin, transactionId,
+                        ANSWER);
             }
-            registry.counter("imcore.messages.sent", "operation", operation,
-                    "target_type", request.type() == TYPE_USER ? "user" : "group").increment(targets.size());
-            return Boolean.parseBoolean(ANSWER);
-        });
+            checkGroups(appId, targets, sender, admin);
+            long[] groupIds = new long[n];
+            for (int i = 0; i < n; i++) {
+                groupIds[i] = targets.get(i);
+            }
+            return new StoredAlone(appId, ConversationKind.GROUP, groupIds, new long[n],
+                    message(sender, senderDevice, request), transactionId);
+        }
+        // type 1: every target must be a user of the app, else nothing is sent
+        users.requireExisting(appId, targets, "targets");
+        if (sender != SYSTEM_SENDER && n == 1) {
+            long peer = targets.get(0);
+            return new DirectSend(new SendStore.DirectMessage(appId, Math.min(sender, peer), Math.max(sender, peer),
+                    message(sender, senderDevice, request)), transactionId, ANSWER);
+        }
+        long[] lows = new long[n];
+        long[] highs = new long[n];
+        if (sender == SYSTEM_SENDER) {
+            // into conversation 0 of each user
+            for (int i = 0; i < n; i++) {
+                lows[i] = targets.get(i);
+            }
+            return new StoredAlone(appId, ConversationKind.SYSTEM, lows, highs, message(sender, senderDevice, request),
+                    transactionId);
+        }
+        for (int i = 0; i < n; i++) {
+            lows[i] = Math.min(sender, targets.get(i));
+            highs[i] = Math.max(sender, targets.get(i));
+        }
+        return new StoredAlone(appId, ConversationKind.DIRECT, lows, highs, message(sender, senderDevice, request),
+                transactionId);
     }
 
     /**
@@ -297,39 +288,42 @@ public class SendService {
         });
     }
 
-    private void store(Connection c, String appId, long sender, Integer senderDevice, SendRequest request,
-            List<Long> targets) throws SQLException {
-        int n = targets.size();
-        long[] lows = new long[n];
-        long[] highs = new long[n];
-        ConversationKind kind;
-        if (request.type() == TYPE_GROUP) {
-            kind = ConversationKind.GROUP;
-            for (int i = 0; i < n; i++) {
-                lows[i] = targets.get(i);
-            }
-        } else if (sender == SYSTEM_SENDER) {
-            kind = ConversationKind.SYSTEM;
-            for (int i = 0; i < n; i++) {
-                lows[i] = targets.get(i);
-            }
-        } else {
-            kind = ConversationKind.DIRECT;
-            for (int i = 0; i < n; i++) {
-                lows[i] = Math.min(sender, targets.get(i));
-                highs[i] = Math.max(sender, targets.get(i));
-            }
+    /**
+     * Writes the plan; completes once it is committed: empty when this call stored the message, else the answer of
+     * the first call with the same transaction_id.
+     */
+    private CompletableFuture<Optional<String>> write(SendPlan plan) {
+        if (plan instanceof GroupCommitted queued) {
+            return committer.submit(queued);
         }
-        SendStore.Result result = sends.append(c, appId, kind, lows, highs, message(sender, senderDevice, request),
-                config.presenceExpiry());
+        if (plan instanceof Repeated repeated) {
+            return CompletableFuture.completedFuture(Optional.of(repeated.firstAnswer()));
+        }
+        StoredAlone alone = (StoredAlone) plan;
+        // one transaction even without a claim to make, so that the offline push mark commits with the messages
+        return CompletableFuture.completedFuture(database.inTransaction(c -> {
+            Optional<String> first = alone.transactionId() == null ? Optional.empty()
+                    : dedup.claim(c, alone.appId(), alone.message().senderId(), alone.transactionId(),
+                            config.dedupWindow(), ANSWER);
+            if (first.isEmpty()) {
+                store(c, alone);
+            }
+            return first;
+        }));
+    }
+
+    private void store(Connection c, StoredAlone plan) throws SQLException {
+        long sender = plan.message().senderId();
+        SendStore.Result result = sends.append(c, plan.appId(), plan.kind(), plan.lowIds(), plan.highIds(),
+                plan.message(), config.presenceExpiry());
         List<PlacedMessage> existing = result.placed().stream().filter(p -> !p.created()).toList();
-        if (kind == ConversationKind.DIRECT && result.senderReadsMoved() < existing.size()) {
+        if (plan.kind() == ConversationKind.DIRECT && result.senderReadsMoved() < existing.size()) {
             // the peer created the conversation concurrently: its member rows were not yet visible to the statement
             conversations.markRead(c, sender, existing.stream().mapToLong(PlacedMessage::conversationId).toArray(),
                     existing.stream().mapToLong(PlacedMessage::seq).toArray());
         }
-        live.announce(c, appId, result.placed());
-        offlinePush.enqueue(c, appId, result.placed());
+        live.announce(c, plan.appId(), result.placed());
+        offlinePush.enqueue(c, plan.appId(), result.placed());
     }
 
     private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request) {

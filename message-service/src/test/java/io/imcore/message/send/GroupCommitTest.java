@@ -17,8 +17,9 @@ import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageApi;
 import io.imcore.message.MessageChecks;
-import io.imcore.message.send.SendCommitter.DirectSend;
-import io.imcore.message.send.SendCommitter.GroupSend;
+import io.imcore.message.send.SendPlan.DirectSend;
+import io.imcore.message.send.SendPlan.GroupSend;
+import io.imcore.message.send.SendService.Operation;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -259,7 +260,7 @@ class GroupCommitTest {
                 ps.executeQuery().close();
             }
             CompletableFuture<Boolean> answer = assertTimeoutPreemptively(Duration.ofSeconds(10),
-                    () -> sending.send(caller, request), "the send waited for its commit");
+                    () -> sending.send(Operation.SEND, caller, request), "the send waited for its commit");
             Thread.sleep(300);
             assertFalse(answer.isDone(), "answered while its conversation row was locked");
             lock.rollback();
@@ -331,7 +332,7 @@ class GroupCommitTest {
                 delete.setLong(2, leaving);
                 assertEquals(1, delete.executeUpdate());
             }
-            answer = sending.send(caller, request);
+            answer = sending.send(Operation.SEND, caller, request);
             Thread.sleep(300);
             assertFalse(answer.isDone(), "answered while the group's membership was being changed");
             removal.commit();
