@@ -128,7 +128,7 @@ public class PlainRoutes {
         try {
             CompletionStage<?> result = NonBlockingAttempt.run(call::run);
             endpoint.onEventLoop().increment();
-            answerWhenDone(ctx, result, eventLoop, id);
+            answerWhenDone(ctx, endpoint.path(), result, eventLoop, id);
             return;
         } catch (NonBlockingAttempt.WouldBlock needsWorker) {
             // served again on a worker thread, below
@@ -141,19 +141,21 @@ public class PlainRoutes {
                 CorrelationId.assign(id);
                 try {
                     endpoint.onWorker().increment();
-                    answerWhenDone(ctx, call.run(), eventLoop, id);
+                    answerWhenDone(ctx, endpoint.path(), call.run(), eventLoop, id);
                 } finally {
                     CorrelationId.forget();
                 }
             });
         } catch (RejectedExecutionException shuttingDown) {
-            write(ctx, answer(null, shuttingDown, id));
+            write(ctx, endpoint.path(), answer(null, shuttingDown, id));
         }
     }
 
     /** The answer is written on the event loop, whichever thread completes the call. */
-    private void answerWhenDone(RoutingContext ctx, CompletionStage<?> result, Context eventLoop, String id) {
-        result.whenComplete((value, failure) -> eventLoop.runOnContext(v -> write(ctx, answer(value, failure, id))));
+    private void answerWhenDone(RoutingContext ctx, String path, CompletionStage<?> result, Context eventLoop,
+            String id) {
+        result.whenComplete((value, failure) -> eventLoop.runOnContext(v -> write(ctx, path,
+                answer(value, failure, id))));
     }
 
     /**
@@ -244,8 +246,9 @@ public class PlainRoutes {
         }
     }
 
-    private void write(RoutingContext ctx, Answer answer) {
-        ApiCodeMetrics.count(registry, answer.code());
+    /** Writes the answer to a call of {@code path}, counted by its envelope's code as the resources' are. */
+    private void write(RoutingContext ctx, String path, Answer answer) {
+        ApiCodeMetrics.count(registry, path, answer.code());
         if (ctx.response().ended() || ctx.response().closed()) {
             return; // the caller went away
         }

@@ -99,7 +99,8 @@ class SendRouteTest {
 
     private static double refusedWithoutToken() {
         String metrics = given().get("/q/metrics").asString();
-        Matcher line = Pattern.compile("(?m)^imcore_api_responses_total\\{code=\"10003\"[^}]*} (\\S+)$").matcher(metrics);
+        Matcher line = Pattern.compile("(?m)^imcore_api_responses_total\\{code=\"10003\",route=\"/message/send\"[^}]*}"
+                + " (\\S+)$").matcher(metrics);
         return line.find() ? Double.parseDouble(line.group(1)) : 0;
     }
 }
