@@ -31,10 +31,6 @@ public class ApiCodeMetrics {
         }
     }
 
-    public static void count(MeterRegistry registry, int code) {
-        count(registry, "", code);
-    }
-
     /** Counts an answer to a call of {@code path}, also for answers given outside JAX-RS (a plain route). */
     public static void count(MeterRegistry registry, String path, int code) {
         String route = OBJECTIVE_ROUTES.contains(path) ? path : "other";
