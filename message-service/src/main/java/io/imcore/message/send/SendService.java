@@ -94,8 +94,8 @@ public class SendService {
      * user_id header); for {@link Operation#NOTIFY} from the system (admin token only: from uid 0, into conversation
      * 0 of each user, or into groups). The checks run on the calling thread and throw; the answer completes once the
      * message is committed, on the committer's thread for a group-committed send, so no caller holds a thread while
-     * it waits. Only the checks may block before the plan is written, and they change nothing: a caller that tries
-     * this first where nothing may block (SendRoute on the event loop) can call it again.
+     * it waits. Everything before the plan's write only reads, so a call that stopped where it would block can be
+     * made again ({@link PlainRoutes.Handler}).
      */
     public CompletableFuture<Boolean> send(Operation operation, RequestContext caller, SendRequest body) {
         SendRequest request = validate(body);
