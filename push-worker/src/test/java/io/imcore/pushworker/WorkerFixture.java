@@ -135,7 +135,7 @@ public final class WorkerFixture {
     public void sendOffline(long msgId, String conversation, Channel channel, ObjectNode message,
             List<PushBatch.Target> targets) throws Exception {
         PushBatch batch = new PushBatch(PushBatch.VERSION, 0, appId, 0, channel.wireName(), message, null, targets,
-                new PushBatch.Offline(msgId, conversation));
+                new PushBatch.Offline(msgId, conversation, System.currentTimeMillis()));
         TopicWriter.send(channel.topic(), batch.key(), mapper.writeValueAsString(batch));
     }
 

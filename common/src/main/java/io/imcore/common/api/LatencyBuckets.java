@@ -26,8 +26,8 @@ public class LatencyBuckets {
             @Override
             public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
                 boolean ours = id.getName().equals("http.server.requests") || id.getName().startsWith("imcore.");
-                if (id.getType() != Meter.Type.TIMER || !ours) {
-                    return config;
+                if (id.getType() != Meter.Type.TIMER || !ours || config.getServiceLevelObjectiveBoundaries() != null) {
+                    return config; // not ours, or a timer with buckets of its own (offline push delays: seconds)
                 }
                 return DistributionStatisticConfig.builder().serviceLevelObjectives(bounds).build().merge(config);
             }

@@ -39,8 +39,10 @@ public record PushBatch(
     /**
      * The message an offline push notifies of, and the recipient's conversation it belongs to ({@code u:<peer>},
      * {@code g:<group>} or {@code s}): a newer message of one conversation supersedes an older one not yet sent.
+     * {@code createdMs} is when the message was stored (epoch ms), for the delay until the provider accepted its
+     * notification; 0 in records written before it was carried (no delay measured).
      */
-    public record Offline(long msgId, String conversation) {}
+    public record Offline(long msgId, String conversation, long createdMs) {}
 
     /**
      * One device. For an OS channel {@code token}, {@code notifierName} and {@code environment} say where to send;

@@ -215,7 +215,8 @@ public class OfflinePushPlanner {
             String channel = group.getKey().substring(0, group.getKey().indexOf('\u0000'));
             records.add(new PushBatch(PushBatch.VERSION, 0, event.appId(), records.size(), channel,
                     messages.get(group.getKey()), null, List.copyOf(group.getValue()),
-                    new PushBatch.Offline(event.msgId(), conversations.get(group.getKey()))));
+                    new PushBatch.Offline(event.msgId(), conversations.get(group.getKey()),
+                            event.createdMs())));
         }
         return records;
     }

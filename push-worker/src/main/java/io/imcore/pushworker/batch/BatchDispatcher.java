@@ -232,7 +232,8 @@ public class BatchDispatcher {
     private boolean count(BatchRun run) {
         PushBatch batch = run.batch;
         if (run.isOfflinePush()) {
-            offlineLedger.finish(batch, run.devices, run.tally, run.channel.wireName());
+            int sent = offlineLedger.finish(batch, run.devices, run.tally, run.channel.wireName());
+            metrics.offlinePushSent(run.channel, batch.offline().createdMs(), sent);
         } else if (!ledger.finish(batch.taskId(), batch.batchNo(), run.tally, run.expired)) {
             LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
         }

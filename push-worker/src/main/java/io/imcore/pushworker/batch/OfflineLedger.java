@@ -110,13 +110,13 @@ public class OfflineLedger {
 
     /**
      * Records each claimed device's outcome and the day's counts in one transaction; a device this worker no longer
-     * holds (its lease lapsed and another took it over) is not counted here.
+     * holds (its lease lapsed and another took it over) is not counted here. Answers the devices counted sent.
      */
-    void finish(PushBatch batch, Set<Long> devices, Tally tally, String channel) {
+    int finish(PushBatch batch, Set<Long> devices, Tally tally, String channel) {
         long msgId = batch.offline().msgId();
         devices.forEach(d -> held.remove(new Key(batch.appId(), msgId, d)));
-        database.inTransaction(c -> {
-            long sent = 0;
+        return database.inTransaction(c -> {
+            int sent = 0;
             long failed = 0;
             long rejected = 0;
             try (PreparedStatement ps = c.prepareStatement("update offline_push_trace set state = ?, reason = ?,"
@@ -156,7 +156,7 @@ public class OfflineLedger {
                 }
             }
             BatchLedger.unbind(c, tally.rejectedTokens());
-            return null;
+            return sent;
         });
     }
 

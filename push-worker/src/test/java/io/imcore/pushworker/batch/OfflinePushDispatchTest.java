@@ -17,10 +17,16 @@ import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.Simulators;
+import io.imcore.testing.Eventually;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +46,9 @@ class OfflinePushDispatchTest {
 
     @Inject
     ObjectMapper mapper;
+
+    @Inject
+    MeterRegistry registry;
 
     private WorkerFixture fixture;
     private final Simulators simulators = ProvidersResource.simulators();
@@ -66,6 +75,23 @@ class OfflinePushDispatchTest {
         ext.put("msg_id", Long.toString(msgId));
         message.put("collapse_key", "im-" + conversation);
         return message;
+    }
+
+    @Test
+    void eachSentDeviceIsTimedFromItsMessagesStoreInBucketsOfSeconds() throws Exception {
+        Device device = fixture.device(Channel.MEIZU, "tok");
+        long msgId = 40;
+        Timer delay = registry.get("imcore.offline_push.delay").tag("channel", Channel.MEIZU.wireName()).timer();
+        long before = delay.count();
+        fixture.traceRow(msgId, device, "u:5", "queued");
+        fixture.sendOffline(msgId, "u:5", Channel.MEIZU, chatMessage(msgId, "u:5", "1"), List.of(device.target()));
+        fixture.awaitTrace(msgId, device, "sent");
+        Eventually.until(Duration.ofSeconds(10), "the sent device timed", () -> delay.count() == before + 1);
+        // a cold stack takes tens of seconds: the buckets reach minutes, not common's request buckets (5 s)
+        double[] bounds = Arrays.stream(delay.takeSnapshot().histogramCounts())
+                .mapToDouble(b -> b.bucket(TimeUnit.SECONDS)).toArray();
+        assertTrue(Arrays.stream(bounds).anyMatch(b -> b == 30.0) && Arrays.stream(bounds).anyMatch(b -> b == 120.0),
+                "buckets " + Arrays.toString(bounds));
     }
 
     @Test
