@@ -152,7 +152,7 @@ public class UserService {
 
     /**
      * One select, so no transaction of its own: outside one it runs on the request's session with auto-commit, which
-     * saves the BEGIN/COMMIT round trip and the JTA work (docs/benchmarks.md, "What the ORM's reads cost").
+     * saves the BEGIN/COMMIT round trip and the JTA work (docs/benchmarks-history.md, "What the ORM's reads cost").
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<DeviceInfo> devices(long userId) {

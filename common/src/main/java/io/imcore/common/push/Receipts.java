@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * push-worker's batch commits raise the same rows. The statement reads each distinct task once ({@code t}, a
  * materialized CTE): joined per receipt, the planner probed push_tasks once per receipt, and a running task's row
  * is updated once per batch, so each probe walked its dead index entries (16 buffers per probe, half of a
- * callback's buffers: docs/benchmarks.md "The accept in one statement, and receipts reading each task once").
+ * callback's buffers: docs/benchmarks-history.md "The accept in one statement, and receipts reading each task once").
  */
 public final class Receipts {
 

@@ -43,10 +43,10 @@ import java.util.concurrent.TimeUnit;
  * {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
  * <p>
  * Why: RESTEasy Reactive's request pipeline, its CDI request context and context propagation cost about a quarter
- * of message-service's CPU per send (docs/benchmarks.md "/message/send as a plain Vert.x route"). A call is
+ * of message-service's CPU per send (docs/benchmarks-history.md "/message/send as a plain Vert.x route"). A call is
  * first served on the event loop as a {@link NonBlockingAttempt}; whatever would block there (a cache miss's query,
  * a quota take that is not leased) sends it to the worker pool, where it runs as a blocking resource method's would
- * (docs/benchmarks.md "Sends on the event loop"). A handler that answers with a {@link CompletionStage} frees its
+ * (docs/benchmarks-history.md "Sends on the event loop"). A handler that answers with a {@link CompletionStage} frees its
  * thread at once, and the event loop writes the answer when it completes.
  */
 @ApplicationScoped
