@@ -648,7 +648,7 @@ EOF
 # The console's System page, signed in as the operator, draws the last hour per channel from the local Prometheus
 # (its charts' data come from Prometheus's query_range: PrometheusHistory); the pushes above put sends in it.
 step_console_system_history() {
-  local jar csrf page deadline=$((SECONDS + 90)) drawn=false
+  local jar csrf page unavailable deadline=$((SECONDS + 90)) drawn=false
   jar="$(mktemp)"
   csrf="$(curl -sS --max-time 10 -c "$jar" "$BASE_URL/console/sign-in" | grep -o 'name="csrf" value="[^"]*"' | head -n 1 \
     | sed 's/.*value="//; s/"$//')"
@@ -667,7 +667,8 @@ step_console_system_history() {
     sleep 10
   done
   rm -f "$jar"
-  RESPONSE="{\"drawn\": $([[ $drawn == true ]] && echo true || echo false), \"unavailable\": $(grep -c 'id="history-unavailable"' <<<"$page")}"
+  unavailable="$(grep -c 'id="history-unavailable"' <<<"$page" || true)"
+  RESPONSE="{\"drawn\": $drawn, \"unavailable\": ${unavailable:-0}}"
   expect "the System page draws the last hour's sends per channel from Prometheus" 'd["drawn"] and d["unavailable"] == 0'
 }
 
