@@ -12,6 +12,7 @@
 #   SIMULATOR_PORT          the seven provider simulators on SIMULATOR_PORT .. +6 (18441)
 #   MONITORING_PORT_BASE    Prometheus, the PostgreSQL and nginx exporters, nginx's stub_status on BASE .. BASE+3
 #                           (GATEWAY_PORT+10)
+#   MONITORING=0            start no Prometheus and no exporters (a benchmark's A/B against a build without them)
 #   LOCAL_DIR               the state directory (.local at the repo root). With other ports and another LOCAL_DIR
 #                           a second stack runs beside the first (down.sh and smoke.sh take the same variables)
 #   PG_MODE=auto|system|embedded   system = the installed PostgreSQL server binaries, embedded = PostgreSQL from
@@ -714,12 +715,12 @@ start_simulators
 start_services
 start_console
 start_gateway
-start_monitoring
+[[ "${MONITORING:-1}" == 0 ]] || start_monitoring
 ensure_demo_app
 ensure_demo_push
 ensure_demo_phones
 log "stack up in $((SECONDS - started)) s; source $LOCAL/env for:"
 cat "$LOCAL/env"
-log "Prometheus: $PROMETHEUS_URL (alerts: $PROMETHEUS_URL/alerts; rules and dashboards: deploy/monitoring)"
+[[ "${MONITORING:-1}" == 0 ]] || log "Prometheus: $PROMETHEUS_URL (alerts: $PROMETHEUS_URL/alerts; rules and dashboards: deploy/monitoring)"
 log "console: open $BASE_URL/console/ and sign in as app admin with APP_ID and ADMIN_TOKEN above"
 log "console: then Compose push, audience all: the report shows it reach the demo phones of every channel"
