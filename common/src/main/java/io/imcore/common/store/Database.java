@@ -10,10 +10,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * Plain SQL inside Quarkus's one transaction API (JTA: {@code QuarkusTransaction}, {@code @Transactional}). The hot
- * statements that docs/architecture.md keeps out of Hibernate run here on the transaction's own connection, the one
- * Hibernate's session uses in the same transaction, so an entity change and a plain statement commit together. An
- * SQL failure leaves as a {@link DatabaseException} after rollback. Every use blocks its thread, so none runs in a
+ * Plain SQL beside Quarkus's transaction API (JTA: {@code QuarkusTransaction}, {@code @Transactional}), which draws
+ * the transaction boundaries of use cases. Inside such a transaction the hot statements that docs/architecture.md
+ * keeps out of Hibernate run on the transaction's own connection, the one Hibernate's session uses, so an entity
+ * change and a plain statement commit together; outside one they run in a local transaction of their own. An SQL
+ * failure leaves as a {@link DatabaseException} after rollback. Every use blocks its thread, so none runs in a
  * {@link NonBlockingAttempt}.
  */
 @ApplicationScoped
@@ -33,19 +34,36 @@ public class Database {
     }
 
     /**
-     * Runs the work in the caller's transaction, or in a new one that commits when it returns and rolls back when it
-     * throws.
+     * Runs the work in the caller's transaction when one is active (on its enlisted connection), else in a local
+     * transaction of its own on a connection of its own: commit when the work returns, rollback when it throws. The
+     * local one skips the transaction manager, which costs the hot paths (group commits of sends, push-worker's
+     * batches, the expansion) a fifth of their rate (docs/benchmarks.md "Before and after the one-shape redesign").
      */
     public <T> T inTransaction(Work<T> work) {
         NonBlockingAttempt.refuseBlocking();
-        return QuarkusTransaction.joiningExisting().call(() -> onConnection(connection -> {
-            if (connection.getAutoCommit()) {
-                // each statement would commit alone: the datasource must take part in JTA transactions
-                throw new IllegalStateException("the datasource is not enlisted in the transaction "
-                        + "(quarkus.datasource.jdbc.transactions must stay enabled)");
+        if (QuarkusTransaction.isActive()) {
+            return onConnection(connection -> {
+                if (connection.getAutoCommit()) {
+                    // each statement would commit alone: the datasource must take part in JTA transactions
+                    throw new IllegalStateException("the datasource is not enlisted in the transaction "
+                            + "(quarkus.datasource.jdbc.transactions must stay enabled)");
+                }
+                return work.run(connection);
+            });
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
             }
-            return work.run(connection);
-        }));
+        } catch (SQLException e) {
+            throw new DatabaseException(e);
+        }
     }
 
     /** Runs read-only work: outside a transaction, with auto-commit. */
