@@ -69,7 +69,12 @@ public class CertificateExpiry {
         Gauge.builder("imcore.push.certificate.earliest.expiry", this, CertificateExpiry::earliestSeconds)
                 .baseUnit("seconds").description("time left until the earliest certificate expiry; NaN when none expires")
                 .register(registry);
-        backfill();
+        try {
+            backfill();
+        } catch (RuntimeException e) {
+            // the database may not be up yet: the service starts (not ready) and the next start fills them in
+            LOG.warnf("certificate expiry not filled in for earlier uploads: %s", e.getMessage());
+        }
     }
 
     /** Sets expires_at of APNs certificates uploaded before the column existed (once: p8 keys stay null, cheaply). */
