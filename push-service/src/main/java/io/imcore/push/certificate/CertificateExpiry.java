@@ -1,5 +1,6 @@
 package io.imcore.push.certificate;
 
+import io.imcore.common.concurrent.ThrottledRead;
 import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Gauge;
@@ -8,15 +9,14 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -33,16 +33,17 @@ import org.jboss.logging.Logger;
 public class CertificateExpiry {
 
     private static final Logger LOG = Logger.getLogger(CertificateExpiry.class);
-    private static final long CACHE_NANOS = 60_000_000_000L;
 
     private final CertificateStore certificates;
     private final Database database;
-    private volatile double earliestSeconds = Double.NaN;
-    private volatile long readAt = System.nanoTime() - CACHE_NANOS;
+    /** Read at most once a minute, whatever the number of scrapes. */
+    private final ThrottledRead<Double> earliest;
 
     public CertificateExpiry(CertificateStore certificates, Database database) {
         this.certificates = certificates;
         this.database = database;
+        this.earliest = new ThrottledRead<>("earliest certificate expiry", Duration.ofMinutes(1),
+                this::readEarliestSeconds);
     }
 
     /** The certificate's notAfter, for an APNs PKCS#12 certificate that opens with its password; else empty. */
@@ -51,9 +52,7 @@ public class CertificateExpiry {
             return Optional.empty();
         }
         try {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(new ByteArrayInputStream(Base64.getMimeDecoder().decode(certificate.certificate())),
-                    certificate.appSecret().toCharArray());
+            KeyStore store = ProviderFields.pkcs12(certificate.certificate(), certificate.appSecret());
             for (String alias : Collections.list(store.aliases())) {
                 if (store.isKeyEntry(alias) && store.getCertificate(alias) instanceof X509Certificate x509) {
                     return Optional.of(x509.getNotAfter().toInstant());
@@ -97,22 +96,18 @@ public class CertificateExpiry {
     }
 
     private double earliestSeconds() {
-        if (System.nanoTime() - readAt >= CACHE_NANOS) {
-            readAt = System.nanoTime();
-            try {
-                earliestSeconds = database.read(c -> {
-                    try (PreparedStatement earliest = c.prepareStatement("select extract(epoch from min(expires_at) "
-                            + "- now()) from push_certificates where expires_at is not null");
-                            ResultSet rs = earliest.executeQuery()) {
-                        rs.next();
-                        double seconds = rs.getDouble(1);
-                        return rs.wasNull() ? Double.NaN : seconds;
-                    }
-                });
-            } catch (RuntimeException e) {
-                LOG.debug("earliest certificate expiry not read", e);
+        return earliest.get().orElse(Double.NaN);
+    }
+
+    private double readEarliestSeconds() {
+        return database.read(c -> {
+            try (PreparedStatement earliest = c.prepareStatement("select extract(epoch from min(expires_at) - now())"
+                    + " from push_certificates where expires_at is not null");
+                    ResultSet rs = earliest.executeQuery()) {
+                rs.next();
+                double seconds = rs.getDouble(1);
+                return rs.wasNull() ? Double.NaN : seconds;
             }
-        }
-        return earliestSeconds;
+        });
     }
 }

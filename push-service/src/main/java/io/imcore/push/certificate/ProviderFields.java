@@ -96,8 +96,7 @@ class ProviderFields {
     private static void checkPkcs12(String base64, String password) {
         KeyStore store;
         try {
-            store = KeyStore.getInstance("PKCS12");
-            store.load(new ByteArrayInputStream(Base64.getMimeDecoder().decode(base64)), password.toCharArray());
+            store = pkcs12(base64, password);
         } catch (IOException e) {
             if (e.getCause() instanceof UnrecoverableKeyException) {
                 throw ApiException.badParameter("app_secret", "is not the password of the PKCS#12 certificate");
@@ -116,6 +115,13 @@ class ProviderFields {
             throw notApnsCertificate();
         }
         throw ApiException.badParameter("certificate", "the PKCS#12 file holds no private key");
+    }
+
+    /** A base64 PKCS#12 file opened with its password (also what CertificateExpiry reads notAfter from). */
+    static KeyStore pkcs12(String base64, String password) throws IOException, GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(new ByteArrayInputStream(Base64.getMimeDecoder().decode(base64)), password.toCharArray());
+        return store;
     }
 
     private static ApiException notApnsCertificate() {
