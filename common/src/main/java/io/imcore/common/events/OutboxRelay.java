@@ -1,6 +1,7 @@
 package io.imcore.common.events;
 
 import io.imcore.common.concurrent.PollingLoop;
+import io.imcore.common.concurrent.ThrottledRead;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -47,6 +48,9 @@ public class OutboxRelay {
     private final boolean enabled;
     private final String bootstrapServers;
     private final long idleMillis;
+    /** A field: Micrometer holds a gauge's object weakly. */
+    private final ThrottledRead<Double> oldestAge =
+            new ThrottledRead<>("outbox age", Duration.ofSeconds(5), this::oldestAgeSeconds);
     private PollingLoop loop;
     private KafkaProducer<String, String> producer;
 
@@ -78,7 +82,7 @@ public class OutboxRelay {
         // producer metrics (kafka_producer_*) on /q/metrics: send rate, errors, latency
         new KafkaClientMetrics(producer).bindTo(registry);
         // read at each scrape: a relay that cannot publish (broker down) still shows its backlog growing older
-        Gauge.builder("imcore.outbox.oldest.age", this, OutboxRelay::oldestAgeSeconds).baseUnit("seconds")
+        Gauge.builder("imcore.outbox.oldest.age", oldestAge, age -> age.get().orElse(Double.NaN)).baseUnit("seconds")
                 .description("age of the oldest outbox row not yet published; 0 when the outbox is empty")
                 .register(registry);
         loop = new PollingLoop("outbox-relay", idleMillis, BATCH, () -> database.inTransaction(this::publishBatch),
@@ -94,18 +98,15 @@ public class OutboxRelay {
         producer.close(Duration.ofSeconds(5));
     }
 
+    /** Fails when the database is unreachable: the gauge is NaN then, and the service's other alerts say why. */
     private double oldestAgeSeconds() {
-        try {
-            return database.read(c -> {
-                try (PreparedStatement oldest = c.prepareStatement(
-                        "select extract(epoch from now() - created_at) from outbox order by id limit 1");
-                        ResultSet rs = oldest.executeQuery()) {
-                    return rs.next() ? Math.max(0, rs.getDouble(1)) : 0.0;
-                }
-            });
-        } catch (RuntimeException e) {
-            return Double.NaN; // the database is unreachable: the service's other alerts say so
-        }
+        return database.read(c -> {
+            try (PreparedStatement oldest = c.prepareStatement(
+                    "select extract(epoch from now() - created_at) from outbox order by id limit 1");
+                    ResultSet rs = oldest.executeQuery()) {
+                return rs.next() ? Math.max(0, rs.getDouble(1)) : 0.0;
+            }
+        });
     }
 
     private int publishBatch(Connection connection) throws SQLException {
