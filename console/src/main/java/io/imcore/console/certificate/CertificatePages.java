@@ -175,7 +175,8 @@ public class CertificatePages {
                 }
             }
         }
-        List<Map<String, String>> expiring = rows.stream().filter(row -> !row.get("expiryWarning").isEmpty()).toList();
+        List<Map<String, String>> expiring = rows.stream().filter(row -> !row.get("expiryWarning").isEmpty())
+                .toList();
         return Pages.page(certificates, session).data("certificates", rows).data("expiring", expiring)
                 .data("loadError", loadError)
                 .data("providers", PROVIDERS).data("form", form).data("errors", errors)
