@@ -25,7 +25,12 @@
       data.push(s.values);
     });
     new uPlot({width: Math.min(holder.clientWidth || 900, 1100), height: holder.dataset.unit ? 220 : 320,
-      series: series, axes: [{}, {label: holder.dataset.unit || 'notifications'}]}, data, holder);
+      series: series, axes: [{}, {label: holder.dataset.unit || 'notifications'}],
+      // the legend's marker drawn like its line: solid, dashed or dotted
+      legend: {markers: {dash: function (u, i) {
+        var dash = u.series[i].dash;
+        return !dash ? 'solid' : dash[0] > 3 ? 'dashed' : 'dotted';
+      }}}}, data, holder);
   }
 
   function drawAll(root) {

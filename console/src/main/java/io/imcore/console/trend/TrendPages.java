@@ -62,7 +62,7 @@ public class TrendPages {
         }
         Answer answer = backend.get(Service.PUSH, "/push/stats/daily?days=" + range, session.credentials());
         List<Map<String, Object>> rows = rows(answer);
-        rows.forEach(row -> row.put("received_text", received(row)));
+        rows.forEach(row -> row.put("received_measured", measured(row)));
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         String chart = json.writeValueAsString(TrendSeries.of(rows, today.minusDays(range - 1L), today));
         // offline push of chat messages, counted apart (no push task per message; docs/offline-push.md)
@@ -110,8 +110,11 @@ public class TrendPages {
 
     /** ios and cloud send no delivery receipts: their received is "not measured", not 0. */
     private static Object received(Map<String, Object> row) {
-        return DeliveryReceipts.measured(String.valueOf(row.get("channel"))) ? row.get("received")
-                : DeliveryReceipts.NOT_MEASURED;
+        return measured(row) ? row.get("received") : DeliveryReceipts.NOT_MEASURED;
+    }
+
+    private static boolean measured(Map<String, Object> row) {
+        return DeliveryReceipts.measured(String.valueOf(row.get("channel")));
     }
 
     private static Response plain(int status, String message) {
