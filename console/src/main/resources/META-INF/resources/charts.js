@@ -10,6 +10,9 @@
   var palette = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2',
     '#393b79', '#bcbd22', '#637939', '#ad494a', '#7f7f7f', '#3182bd', '#843c39', '#31a354'];
   var dashes = {failed: [6, 4], received: [2, 3]};
+  // time-axis steps in seconds; a chart of buckets (data-step) ticks no finer than its bucket
+  var steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400, 172800,
+    604800];
 
   function draw(holder) {
     if (!holder.dataset.chart || holder.querySelector('.uplot')) {
@@ -25,7 +28,9 @@
       data.push(s.values);
     });
     new uPlot({width: Math.min(holder.clientWidth || 900, 1100), height: holder.dataset.unit ? 220 : 320,
-      series: series, axes: [{}, {label: holder.dataset.unit || 'notifications'}],
+      series: series, axes: [holder.dataset.step ? {incrs: steps.filter(function (step) {
+        return step >= Number(holder.dataset.step);
+      })} : {}, {label: holder.dataset.unit || 'notifications'}],
       // the legend's marker drawn like its line: solid, dashed or dotted
       legend: {markers: {dash: function (u, i) {
         var dash = u.series[i].dash;

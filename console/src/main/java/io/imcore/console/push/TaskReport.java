@@ -72,7 +72,8 @@ public class TaskReport {
                 .data("failures", backend.plainList(task.get("failures")))
                 .data("historyError", loaded.historyError())
                 .data("what", history == null ? null : sent(history))
-                .data("chart", history == null ? "" : chart(history.path("timeline")));
+                .data("chart", history == null ? "" : chart(history.path("timeline")))
+                .data("chartStep", history == null ? 0 : history.path("timeline").path("bucket_seconds").asLong());
         return true;
     }
 
