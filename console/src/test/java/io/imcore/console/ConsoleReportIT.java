@@ -101,11 +101,21 @@ class ConsoleReportIT {
         type("title", title);
         type("body", body);
         new Select(browser.findElement(By.id("strategy"))).selectByValue("ospush_only");
-        submit("compose-submit");
-        String url = path();
-        assertTrue(url.matches("/console/tasks/\\d+"), url);
-        long taskId = Long.parseLong(url.substring(url.lastIndexOf('/') + 1));
-        new WebDriverWait(browser, Duration.ofSeconds(60)).until(d -> "done".equals(text("task-state")));
+        // a slow provider: the report opens before the task is done and htmx swaps the rest in, chart included
+        stack.simulators.get("vendor_b").setLatencyMillis(3_000);
+        long taskId;
+        try {
+            submit("compose-submit");
+            String url = path();
+            assertTrue(url.matches("/console/tasks/\\d+"), url);
+            taskId = Long.parseLong(url.substring(url.lastIndexOf('/') + 1));
+            assertTrue(browser.findElements(By.cssSelector("#delivery-chart canvas")).isEmpty(), "nothing sent yet");
+            new WebDriverWait(browser, Duration.ofSeconds(60)).until(d -> "done".equals(text("task-state")));
+        } finally {
+            stack.simulators.get("vendor_b").setLatencyMillis(0);
+        }
+        assertFalse(browser.findElements(By.cssSelector("#delivery-chart canvas")).isEmpty(),
+                "the chart of a swapped-in report is drawn");
 
         assertEquals(title, text("sent-title"));
         assertEquals(body, text("sent-body"));
