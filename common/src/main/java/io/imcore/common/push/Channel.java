@@ -62,6 +62,14 @@ public enum Channel {
         return this != SVCPUSH;
     }
 
+    /**
+     * Whether its {@code received} counts anything: APNs and FCM send no delivery receipts (docs/channels/ios.md,
+     * cloud.md); the phone makers call back and svcpush devices acknowledge (docs/push-worker.md "received").
+     */
+    public boolean reportsDeliveries() {
+        return this != APNS && this != FCM;
+    }
+
     public static Optional<Channel> fromWireName(String name) {
         return name == null ? Optional.empty() : Optional.ofNullable(BY_WIRE_NAME.get(name));
     }

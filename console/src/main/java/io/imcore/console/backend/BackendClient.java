@@ -39,6 +39,8 @@ public class BackendClient {
     }
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** How the console names itself: push-service records a push it sends as sent "in the console" (sent_via). */
+    private static final String USER_AGENT = "imcore-console";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
@@ -87,6 +89,7 @@ public class BackendClient {
                 request.header("Content-Type", "application/json");
             }
             headers.forEach(request::header);
+            request.header("User-Agent", USER_AGENT);
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return envelope(response);
         } catch (IOException e) {

@@ -194,6 +194,11 @@ public class PushPages {
             @QueryParam("to") String to, @QueryParam("state") String state, @QueryParam("q") String text,
             @QueryParam("offset") Integer offset) {
         ConsoleSession session = guard.requireAdmin(headers);
+        return Response.ok(tasksPage(session, from, to, state, text, offset).data("openError", null)).build();
+    }
+
+    private TemplateInstance tasksPage(ConsoleSession session, String from, String to, String state, String text,
+            Integer offset) {
         int start = offset == null || offset < 0 ? 0 : offset;
         Map<String, String> filter = new LinkedHashMap<>();
         filter.put("from", Pages.text(from));
@@ -213,7 +218,8 @@ public class PushPages {
                 Math.max(0, start - PAGE_SIZE))));
         page.data("next", start + PAGE_SIZE >= total ? null : "/console/tasks" + TaskTable.queryString(
                 withOffset(filter, start + PAGE_SIZE)));
-        return Response.ok(page).build();
+        page.data("csv", "/console/tasks.csv" + TaskTable.queryString(filter));
+        return page;
     }
 
     private static Map<String, String> withOffset(Map<String, String> filter, int offset) {
@@ -223,7 +229,7 @@ public class PushPages {
     }
 
     /** A date of the filter as epoch ms at 00:00 UTC, plus days (the "to" day is included whole). */
-    private static String dayStart(String date, int plusDays) {
+    static String dayStart(String date, int plusDays) {
         if (date.isEmpty()) {
             return "";
         }
@@ -235,29 +241,60 @@ public class PushPages {
         }
     }
 
+    /** "Open task id": a task id to its report; anything else back to the list, saying why. */
     @GET
     @Path("tasks/open")
     public Response open(@Context HttpHeaders headers, @QueryParam("task_id") String taskId) {
-        guard.requireAdmin(headers);
+        ConsoleSession session = guard.requireAdmin(headers);
         String id = Pages.text(taskId);
-        return id.matches("\\d{1,18}") ? Pages.redirect("/tasks/" + id) : Pages.redirect("/tasks");
+        Long parsed = taskId(id);
+        if (parsed == null) {
+            return Response.status(400).entity(tasksPage(session, null, null, null, null, 0)
+                    .data("openError", idError(id))).build();
+        }
+        return Pages.redirect("/tasks/" + parsed);
     }
 
+    /** A task id as typed: a positive number, else null. */
+    static Long taskId(String id) {
+        if (!id.matches("\\d{1,19}")) {
+            return null;
+        }
+        try {
+            long value = Long.parseLong(id);
+            return value > 0 ? value : null;
+        } catch (NumberFormatException e) {
+            return null; // beyond int64
+        }
+    }
+
+    static String idError(String id) {
+        return "task id must be a number, not \"" + id + "\".";
+    }
+
+    /** The report; an id that is not a number or names no task of the app says so (HTTP 400 or 404). */
     @GET
     @Path("tasks/{id}")
-    public Response report(@Context HttpHeaders headers, @PathParam("id") long taskId) {
+    public Response report(@Context HttpHeaders headers, @PathParam("id") String id) {
         ConsoleSession session = guard.requireAdmin(headers);
-        TemplateInstance page = Pages.page(report, session).data("taskId", taskId);
-        taskReport.addTo(page, session, taskId);
-        return Response.ok(page).build();
+        Long taskId = taskId(id);
+        TemplateInstance page = Pages.page(report, session).data("taskId", taskId == null ? id : taskId);
+        if (taskId == null) {
+            return Response.status(400).entity(page.data("error", idError(id)).data("final", true)).build();
+        }
+        return Response.status(taskReport.addTo(page, session, taskId) ? 200 : 404).entity(page).build();
     }
 
     /** The report alone, which the page's htmx swaps in every 2 s until the task is final. */
     @GET
     @Path("tasks/{id}/report")
-    public Response reportFragment(@Context HttpHeaders headers, @PathParam("id") long taskId) {
+    public Response reportFragment(@Context HttpHeaders headers, @PathParam("id") String id) {
         ConsoleSession session = guard.requireAdmin(headers);
-        TemplateInstance fragment = reportBody.data("taskId", taskId);
+        Long taskId = taskId(id);
+        TemplateInstance fragment = reportBody.data("taskId", taskId == null ? id : taskId);
+        if (taskId == null) {
+            return Response.status(400).entity(fragment.data("error", idError(id)).data("final", true)).build();
+        }
         taskReport.addTo(fragment, session, taskId);
         return Response.ok(fragment).build();
     }

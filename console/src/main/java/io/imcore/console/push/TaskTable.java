@@ -27,10 +27,27 @@ public class TaskTable {
         Answer answer = backend.get(Service.PUSH, "/push/task/list" + queryString(query), session.credentials());
         JsonNode list = answer.ok() && answer.data() != null ? answer.data().get("list") : null;
         List<Map<String, Object>> rows = backend.plainList(list);
-        rows.forEach(row -> row.put("created_at_text", Pages.time(row.get("created_at"))));
+        rows.forEach(row -> {
+            row.put("created_at_text", Pages.time(row.get("created_at")));
+            row.put("received_measured", receivedMeasured(row));
+        });
         long total = answer.ok() && answer.data() != null ? answer.data().path("total").asLong() : 0;
         page.data("tasks", rows).data("tasksError", answer.ok() ? null : answer.error()).data("total", total);
         return total;
+    }
+
+    /**
+     * A task's received total: over the channels that measure deliveries only (push-service's measured_target is
+     * their target), "not measured" when every targeted channel is one without receipts (ios, cloud).
+     */
+    static Object received(Map<String, Object> row) {
+        return receivedMeasured(row) ? row.get("received") : DeliveryReceipts.NOT_MEASURED;
+    }
+
+    private static boolean receivedMeasured(Map<String, Object> row) {
+        boolean targeted = row.get("target") instanceof Number n && n.longValue() > 0;
+        boolean measured = row.get("measured_target") instanceof Number n && n.longValue() > 0;
+        return !targeted || measured;
     }
 
     static String queryString(Map<String, String> query) {

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.push.DeliveryReceipts;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Csv;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
@@ -20,6 +22,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -27,7 +30,7 @@ import java.util.Map;
  * Trends: daily sent and failed per channel (GET /push/stats/daily) as a uPlot chart and as a table; the offline push
  * of chat messages per day and channel (GET /push/offline/stats) as a table of its own.
  */
-@Path("/trends")
+@Path("/")
 @Produces(MediaType.TEXT_HTML)
 public class TrendPages {
 
@@ -45,6 +48,7 @@ public class TrendPages {
     Template trends;
 
     @GET
+    @Path("trends")
     public Response trends(@Context HttpHeaders headers, @QueryParam("days") String days)
             throws JsonProcessingException {
         ConsoleSession session = guard.requireAdmin(headers);
@@ -57,17 +61,64 @@ public class TrendPages {
                     .data("offlineRows", List.of()).data("offlineError", null)).build();
         }
         Answer answer = backend.get(Service.PUSH, "/push/stats/daily?days=" + range, session.credentials());
-        List<Map<String, Object>> rows = answer.ok() && answer.data() != null
-                ? backend.plainList(answer.data().get("days"))
-                : List.of();
+        List<Map<String, Object>> rows = rows(answer);
+        rows.forEach(row -> row.put("received_measured", measured(row)));
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         String chart = json.writeValueAsString(TrendSeries.of(rows, today.minusDays(range - 1L), today));
         // offline push of chat messages, counted apart (no push task per message; docs/offline-push.md)
         Answer offline = backend.get(Service.PUSH, "/push/offline/stats?days=" + range, session.credentials());
         return Response.ok(Pages.page(trends, session).data("days", range).data("rows", rows)
+                .data("csv", "/console/trends.csv?days=" + range)
                 .data("daysError", null).data("chart", chart).data("error", answer.ok() ? null : answer.error())
                 .data("offlineRows", backend.plainList(offline.data()))
                 .data("offlineError", offline.ok() ? null : offline.error())).build();
+    }
+
+    /**
+     * The page's figures as CSV: a row per day and channel of the push tasks (GET /push/stats/daily), then of the
+     * offline push of messages (GET /push/offline/stats), told apart by the first column.
+     */
+    @GET
+    @Path("trends.csv")
+    @Produces(Csv.MEDIA_TYPE)
+    public Response csv(@Context HttpHeaders headers, @QueryParam("days") String days) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        Integer range = range(days);
+        if (range == null) {
+            return plain(400, "days must be 1 to " + MAX_DAYS + ", not \"" + Pages.text(days) + "\".");
+        }
+        Answer answer = backend.get(Service.PUSH, "/push/stats/daily?days=" + range, session.credentials());
+        Answer offline = backend.get(Service.PUSH, "/push/offline/stats?days=" + range, session.credentials());
+        if (!answer.ok() || !offline.ok()) {
+            return plain(502, "Daily statistics not available: " + (answer.ok() ? offline : answer).error());
+        }
+        Csv csv = new Csv(List.of("source", "date", "channel", "target", "sent", "received", "failed", "rejected"));
+        for (Map<String, Object> row : rows(answer)) {
+            csv.row(Arrays.asList("push tasks", row.get("date"), row.get("channel"), row.get("target"),
+                    row.get("sent"), received(row), row.get("failed"), row.get("rejected")));
+        }
+        for (Map<String, Object> row : backend.plainList(offline.data())) {
+            csv.row(Arrays.asList("offline push", row.get("day"), row.get("channel"), null, row.get("sent"),
+                    row.get("received"), row.get("failed"), row.get("rejected")));
+        }
+        return csv.download("trends-" + range + "-days.csv");
+    }
+
+    private List<Map<String, Object>> rows(Answer daily) {
+        return daily.ok() && daily.data() != null ? backend.plainList(daily.data().get("days")) : List.of();
+    }
+
+    /** ios and cloud send no delivery receipts: their received is "not measured", not 0. */
+    private static Object received(Map<String, Object> row) {
+        return measured(row) ? row.get("received") : DeliveryReceipts.NOT_MEASURED;
+    }
+
+    private static boolean measured(Map<String, Object> row) {
+        return DeliveryReceipts.measured(String.valueOf(row.get("channel")));
+    }
+
+    private static Response plain(int status, String message) {
+        return Response.status(status).type(MediaType.TEXT_PLAIN_TYPE + "; charset=utf-8").entity(message).build();
     }
 
     /** The page's range: 30 without {@code days}, the number when it is 1 to 90, else null (a bad value). */

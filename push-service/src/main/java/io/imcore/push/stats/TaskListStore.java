@@ -1,5 +1,6 @@
 package io.imcore.push.stats;
 
+import io.imcore.common.push.Channel;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,7 +9,9 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /** Reads an app's tasks for GET /push/task/list (index push_tasks_app_created). */
 @ApplicationScoped
@@ -16,6 +19,9 @@ public class TaskListStore {
 
     /** A listed body is cut to this many characters. */
     public static final int BODY_CHARACTERS = 120;
+    /** The channels whose received counts deliveries, as a SQL list of names: ('vendor_a', ...). */
+    private static final String MEASURED = Arrays.stream(Channel.values()).filter(Channel::reportsDeliveries)
+            .map(channel -> "'" + channel.wireName() + "'").collect(Collectors.joining(", ", "(", ")"));
 
     public TaskPage page(Connection c, String appId, TaskListQuery query) throws SQLException {
         Filter filter = filter(appId, query);
@@ -32,11 +38,13 @@ public class TaskListStore {
         String sql = "select t.task_id, t.created_at, t.state, t.request->'message'->>'title',"
                 + " left(t.request->'message'->>'body', " + BODY_CHARACTERS + "), t.request->>'request_id',"
                 + " coalesce(n.target, 0), coalesce(n.sent, 0), coalesce(n.received, 0), coalesce(n.failed, 0),"
-                + " coalesce(n.rejected, 0)"
+                + " coalesce(n.rejected, 0), coalesce(n.measured_target, 0)"
                 + " from (select task_id, created_at, state, request from push_tasks t where " + filter.sql + order
                 + " offset ? limit ?) t"
                 + " left join lateral (select sum(target - fallback_out + fallback_in) as target, sum(sent) as sent,"
-                + " sum(received) as received, sum(failed) as failed, sum(rejected) as rejected"
+                + " sum(received) as received, sum(failed) as failed, sum(rejected) as rejected,"
+                + " sum(target - fallback_out + fallback_in) filter (where channel in " + MEASURED + ")"
+                + " as measured_target"
                 + " from push_task_counts where task_id = t.task_id) n on true" + order;
         List<TaskSummary> list = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -47,7 +55,7 @@ public class TaskListStore {
                 while (rs.next()) {
                     list.add(new TaskSummary(rs.getLong(1), rs.getTimestamp(2).getTime(), rs.getString(3),
                             rs.getString(4), rs.getString(5), rs.getString(6), rs.getLong(7), rs.getLong(8),
-                            rs.getLong(9), rs.getLong(10), rs.getLong(11)));
+                            rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12)));
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.imcore.push.stats;
 
 import static io.imcore.common.api.QueryParams.optionalLong;
+import static io.imcore.common.api.QueryParams.requiredLong;
 
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.api.StorableText;
@@ -56,6 +57,13 @@ public class TaskStatsResource {
                 (int) optionalLong("offset", offset, 0, 0, MAX_OFFSET),
                 (int) optionalLong("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT));
         return ApiResponse.ok(service.list(caller.appId(), query));
+    }
+
+    /** What a task sent (its request), who sent it, and its deliveries over time. */
+    @GET
+    @Path("/task/history")
+    public ApiResponse<TaskHistory> history(@QueryParam("task_id") String taskId) {
+        return ApiResponse.ok(service.history(caller.appId(), requiredLong("task_id", taskId, 1, Long.MAX_VALUE)));
     }
 
     /** Sums per UTC day of acceptance and channel over the last {@code days} days (today included). */

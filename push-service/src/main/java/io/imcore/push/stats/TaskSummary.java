@@ -5,6 +5,8 @@ package io.imcore.push.stats;
  *
  * @param createdAt acceptance time, epoch milliseconds
  * @param body      cut to {@link TaskListStore#BODY_CHARACTERS} characters
+ * @param measuredTarget the target on the channels that report deliveries (all but ios and cloud): what
+ *                       {@code received} can reach; 0 when only unmeasured channels had targets
  */
 public record TaskSummary(
         long taskId,
@@ -17,4 +19,5 @@ public record TaskSummary(
         long sent,
         long received,
         long failed,
-        long rejected) {}
+        long rejected,
+        long measuredTarget) {}

@@ -6,6 +6,7 @@ import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.throttle.AppQuota;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -40,8 +41,9 @@ public class PushResource {
     @POST
     @Path("/notify")
     @AppQuota(NOTIFY_QUOTA)
-    public ApiResponse<Accepted> notify(JsonNode body) {
-        return ApiResponse.ok(new Accepted(service.accept(caller.appId(), body)));
+    public ApiResponse<Accepted> notify(JsonNode body, @HeaderParam("User-Agent") String userAgent) {
+        return ApiResponse.ok(new Accepted(service.accept(caller.appId(), body,
+                Sender.of(userAgent, caller.token().tokenVersion()))));
     }
 
     @POST

@@ -48,17 +48,19 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
      * once instead of for a select, an insert and a commit (docs/benchmarks.md "The accept in one statement, and
      * receipts reading each task once"). Empty when push is off for the app (no push_apps row, or switched off).
      */
-    public Optional<Long> insertIfEnabled(Connection c, String appId, TaskState state, PushRequest request)
-            throws SQLException {
+    public Optional<Long> insertIfEnabled(Connection c, String appId, TaskState state, PushRequest request,
+            Sender sender) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("insert into push_tasks (app_id, state, request, show_begin_at,"
-                + " show_end_at) select ?, ?, ?::jsonb, ?, ? where exists (select 1 from push_apps where app_id = ?"
-                + " and push_enabled) returning task_id")) {
+                + " show_end_at, sent_via, admin_token_version) select ?, ?, ?::jsonb, ?, ?, ?, ?"
+                + " where exists (select 1 from push_apps where app_id = ? and push_enabled) returning task_id")) {
             ps.setString(1, appId);
             ps.setString(2, state.wireName());
             ps.setString(3, json(request));
             ps.setObject(4, utc(request.showBeginTime()), Types.TIMESTAMP_WITH_TIMEZONE);
             ps.setObject(5, utc(request.showEndTime()), Types.TIMESTAMP_WITH_TIMEZONE);
-            ps.setString(6, appId);
+            ps.setString(6, sender.via());
+            ps.setInt(7, sender.adminTokenVersion());
+            ps.setString(8, appId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
             }
@@ -210,8 +212,13 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
 
     /** The task's stored request. */
     public PushRequest request(PushTask task) {
+        return request(task.request);
+    }
+
+    /** A stored request (push_tasks.request as text). */
+    public PushRequest request(String stored) {
         try {
-            return mapper.readValue(task.request, PushRequest.class);
+            return mapper.readValue(stored, PushRequest.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored push request must deserialize", e);
         }

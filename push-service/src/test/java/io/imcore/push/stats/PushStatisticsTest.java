@@ -128,6 +128,25 @@ class PushStatisticsTest {
     }
 
     @Test
+    void measuredTargetLeavesOutTheChannelsWithoutDeliveryReceipts() {
+        long unmeasured = task(T0, "done", "a", "x", null);
+        long mixed = task(T0.plusSeconds(1), "done", "b", "y", null);
+        counts(unmeasured, "ios", 3, 3, 0, 0, 0, 0, 0);
+        counts(unmeasured, "cloud", 2, 2, 0, 0, 0, 0, 0);
+        counts(mixed, "ios", 3, 3, 0, 0, 0, 0, 0);
+        counts(mixed, "vendor_b", 4, 4, 2, 0, 0, 1, 0);
+        counts(mixed, "svcpush", 2, 1, 1, 0, 0, 0, 1);
+
+        JsonPath page = list(Map.of());
+        assertEquals(List.of(mixed, unmeasured), ids(page));
+        // vendor_b 4 + 1 fallen back, svcpush 2 - 1: ios' 3 cannot be received
+        assertEquals(6, page.getInt("data.list[0].measured_target"));
+        assertEquals(3, page.getInt("data.list[0].received"));
+        assertEquals(0, page.getInt("data.list[1].measured_target"), "only ios and cloud");
+        assertEquals(5, page.getInt("data.list[1].target"));
+    }
+
+    @Test
     void fromIsInclusiveAndToExclusiveOnTheAcceptanceTime() {
         long first = task(T0, "done", "a", "x", null);
         long second = task(T0.plusMillis(1000), "done", "a", "x", null);

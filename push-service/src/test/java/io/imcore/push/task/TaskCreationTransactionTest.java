@@ -36,6 +36,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(InfrastructureResource.class)
 class TaskCreationTransactionTest {
 
+    private static final Sender API_CALLER = new Sender(Sender.API, 1);
+
     @Inject
     TaskService tasks;
 
@@ -56,7 +58,7 @@ class TaskCreationTransactionTest {
         String appId = enabledApp();
         AtomicLong rolledBack = new AtomicLong();
         assertThrows(IllegalStateException.class, () -> QuarkusTransaction.requiringNew().run(() -> {
-            Stored stored = tasks.store(appId, request("r-1"), TaskState.SCHEDULED);
+            Stored stored = tasks.store(appId, request("r-1"), TaskState.SCHEDULED, API_CALLER);
             assertTrue(stored.isNew());
             rolledBack.set(stored.taskId());
             // both rows are written on the transaction's one connection before it fails
@@ -68,7 +70,7 @@ class TaskCreationTransactionTest {
         assertEquals(0, readCount("push_request_ids where app_id = '" + appId + "'"), "the claim rolled back too");
 
         // the request_id is free again: the next task with it is stored, and the claim names that task
-        Stored again = tasks.store(appId, request("r-1"), TaskState.SCHEDULED);
+        Stored again = tasks.store(appId, request("r-1"), TaskState.SCHEDULED, API_CALLER);
         assertTrue(again.isNew());
         assertNotEquals(rolledBack.get(), again.taskId());
         assertEquals(1, readCount("push_request_ids where app_id = '" + appId + "' and task_id = " + again.taskId()));
@@ -77,8 +79,8 @@ class TaskCreationTransactionTest {
     @Test
     void aRequestIdHeldByAnotherTaskRollsBackTheNewEntity() {
         String appId = enabledApp();
-        Stored first = tasks.store(appId, request("r-2"), TaskState.SCHEDULED);
-        Stored second = tasks.store(appId, request("r-2"), TaskState.SCHEDULED);
+        Stored first = tasks.store(appId, request("r-2"), TaskState.SCHEDULED, API_CALLER);
+        Stored second = tasks.store(appId, request("r-2"), TaskState.SCHEDULED, API_CALLER);
         assertFalse(second.isNew());
         assertEquals(first.taskId(), second.taskId(), "the repeat answers with the first task");
         assertEquals(1, readCount("push_tasks where app_id = '" + appId + "'"), "the repeat's own task is gone");
@@ -90,17 +92,17 @@ class TaskCreationTransactionTest {
         apps.setEnabled(appId, false);
         for (String requestId : new String[] {null, "r-3"}) {
             ApiException refused = assertThrows(ApiException.class,
-                    () -> tasks.store(appId, request(requestId), TaskState.SCHEDULED));
+                    () -> tasks.store(appId, request(requestId), TaskState.SCHEDULED, API_CALLER));
             assertEquals(ErrorCode.PUSH_NOT_ENABLED, refused.errorCode());
         }
         String never = "tasktx-never" + System.nanoTime(); // no push_apps row: push was never switched on
-        assertThrows(ApiException.class, () -> tasks.store(never, request(null), TaskState.SCHEDULED));
+        assertThrows(ApiException.class, () -> tasks.store(never, request(null), TaskState.SCHEDULED, API_CALLER));
         assertEquals(0, readCount("push_tasks where app_id in ('" + appId + "', '" + never + "')"));
         assertEquals(0, readCount("push_request_ids where app_id = '" + appId + "'"));
 
         apps.setEnabled(appId, true);
         PushRequest scheduled = request(null);
-        Stored stored = tasks.store(appId, scheduled, TaskState.SCHEDULED);
+        Stored stored = tasks.store(appId, scheduled, TaskState.SCHEDULED, API_CALLER);
         assertTrue(stored.isNew());
         assertEquals(1, readCount("push_tasks where app_id = '" + appId + "' and task_id = " + stored.taskId()
                 + " and state = 'scheduled' and show_begin_at = to_timestamp(" + scheduled.showBeginTime() + ")"

@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import org.jboss.logging.Logger;
 import org.postgresql.util.PGInterval;
 
@@ -192,10 +193,13 @@ public class BatchLedger {
     boolean finish(long taskId, int batchNo, Tally tally, boolean expired) {
         held.remove(new BatchId(taskId, batchNo));
         return database.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("update push_worker_batches set state = 'done'"
+            // the batch's counts and when, kept on its row for the report's deliveries over time (no other write)
+            try (PreparedStatement ps = c.prepareStatement("update push_worker_batches set state = 'done',"
+                    + " finished_at = now(), counts = ?::jsonb"
                     + " where task_id = ? and batch_no = ? and state = 'sending'")) {
-                ps.setLong(1, taskId);
-                ps.setInt(2, batchNo);
+                ps.setString(1, countsJson(tally.counts()));
+                ps.setLong(2, taskId);
+                ps.setInt(3, batchNo);
                 if (ps.executeUpdate() == 0) {
                     return false;
                 }
@@ -254,6 +258,15 @@ public class BatchLedger {
             }
             return true;
         });
+    }
+
+    /** {"vendor_b": {"sent": 3, "failed": 0, "rejected": 1}, ...}: channel names need no escaping. */
+    private static String countsJson(Map<Channel, Tally.Counts> counts) {
+        StringJoiner json = new StringJoiner(", ", "{", "}");
+        byChannelName(counts).forEach(entry -> json.add("\"" + entry.getKey().wireName() + "\": {\"sent\": "
+                + entry.getValue().sent + ", \"failed\": " + entry.getValue().failed + ", \"rejected\": "
+                + entry.getValue().rejected + "}"));
+        return json.toString();
     }
 
     /** Unbinds the provider tokens refused for good, so that they are not targeted again. */

@@ -306,6 +306,13 @@ class DispatchTest {
         assertEquals(1, fixture.count(task, Channel.XIAOMI, "fallback_in"));
         assertEquals(1, fixture.count(task, Channel.XIAOMI, "sent"));
         assertEquals(1, simulator(Channel.XIAOMI).recorder().deliveriesTo(route.token()));
+        // the batch's row keeps its counts per channel and when they were counted (the report's timeline)
+        String row = "from push_worker_batches where task_id = ? and batch_no = 0";
+        assertEquals(1, fixture.intValue("select (counts->'svcpush'->>'sent')::int " + row, task));
+        assertEquals(1, fixture.intValue("select (counts->'svcpush'->>'failed')::int " + row, task));
+        assertEquals(1, fixture.intValue("select (counts->'vendor_b'->>'sent')::int " + row, task));
+        assertEquals(1, fixture.intValue("select count(*) " + row + " and finished_at > now() - interval '1 minute'",
+                task));
     }
 
     @Test
@@ -318,6 +325,8 @@ class DispatchTest {
         TopicWriter.send("push.receipts", String.valueOf(task), ack);
         WorkerFixture.awaitConsumed("push.receipts", "push-worker.receipts");
         assertEquals(1, fixture.count(task, Channel.SVCPUSH, "received"));
+        assertEquals(1, fixture.intValue("select count(*) from push_receipts where task_id = ?"
+                + " and received_at > now() - interval '1 minute'", task), "the receipt's time is kept");
     }
 
     /** The body of the last request naming the token whole (tok-ios-12 must not match a request to tok-ios-123). */
