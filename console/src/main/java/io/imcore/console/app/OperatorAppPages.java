@@ -4,6 +4,7 @@ import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
@@ -38,10 +39,12 @@ public class OperatorAppPages {
     BackendClient backend;
     @Inject
     Template apps;
+    @Inject
+    Language language;
 
     @GET
     public Response list(@Context HttpHeaders headers) {
-        return Response.ok(page(guard.requireOperator(headers), null, null)).build();
+        return Response.ok(page(guard.requireOperator(headers), null, false)).build();
     }
 
     @POST
@@ -51,16 +54,16 @@ public class OperatorAppPages {
         ConsoleSession session = guard.requireOperator(headers);
         guard.checkCsrf(session, csrf);
         if (Pages.text(name).isEmpty()) {
-            return Response.status(400).entity(page(session, null, null)
-                    .data("nameError", "name: required, the name this list shows for the app")).build();
+            return Response.status(400).entity(page(session, null, false)
+                    .data("nameError", language.msg().apps_name_required())).build();
         }
         Answer answer = backend.post(Service.AUTH, "/app/create", session.credentials(),
                 Map.of("name", Pages.text(name)));
         if (answer.code() == 10002 && String.valueOf(answer.message()).startsWith("name:")) {
-            return Response.status(400).entity(page(session, null, null).data("nameError", answer.error())
+            return Response.status(400).entity(page(session, null, false).data("nameError", answer.error())
                     .data("name", Pages.text(name))).build();
         }
-        return Response.ok(page(session, answer, "created")).build();
+        return Response.ok(page(session, answer, true)).build();
     }
 
     @POST
@@ -73,16 +76,16 @@ public class OperatorAppPages {
         // the old token stops working at once: the first submit only asks (a server-side step: the policy forbids
         // the inline script a confirm() would need)
         if (!"yes".equals(confirm)) {
-            return Response.ok(page(session, null, null).data("confirmRotate", Pages.text(appId))).build();
+            return Response.ok(page(session, null, false).data("confirmRotate", Pages.text(appId))).build();
         }
         Map<String, String> credentials = new HashMap<>(session.credentials());
         credentials.put("app_id", Pages.text(appId));
         Answer answer = backend.post(Service.AUTH, "/app/admin_token", credentials, null);
-        return Response.ok(page(session, answer, "given a new admin token (the previous one no longer works)"))
-                .build();
+        return Response.ok(page(session, answer, false)).build();
     }
 
-    private TemplateInstance page(ConsoleSession session, Answer result, String done) {
+    /** {@code created}: the result is a new app's, else a rotation's. */
+    private TemplateInstance page(ConsoleSession session, Answer result, boolean created) {
         Answer list = backend.get(Service.AUTH, "/app/list", session.credentials());
         List<Map<String, Object>> rows = backend.plainList(list.ok() && list.data() != null
                 ? list.data().get("list") : null);
@@ -91,7 +94,7 @@ public class OperatorAppPages {
                 .data("listError", list.ok() ? null : list.error());
         if (result != null && result.ok() && result.data() != null) {
             page.data("issued", Map.of("app_id", result.data().path("app_id").asText(), "admin_token",
-                    result.data().path("admin_token").asText(), "done", done));
+                    result.data().path("admin_token").asText(), "created", created));
         } else if (result != null) {
             page.data("error", result.error());
         }

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
@@ -66,6 +68,8 @@ public class CertificatePages {
     ObjectMapper json;
     @Inject
     Template certificates;
+    @Inject
+    Language language;
 
     @GET
     public Response page(@Context HttpHeaders headers) {
@@ -103,14 +107,14 @@ public class CertificatePages {
             try {
                 body.put("message_defaults", json.readTree(form.get("message_defaults")));
             } catch (JsonProcessingException e) {
-                errors.put("message_defaults", "message_defaults: not JSON");
+                errors.put("message_defaults", language.msg().cert_not_json());
                 return Response.status(400).entity(render(session, form, errors, null,
                         testForm("3", "1", ""), null)).build();
             }
         }
         Answer answer = backend.post(Service.PUSH, "/push/certificate", session.credentials(), body);
         if (answer.ok()) {
-            return Response.ok(render(session, emptyForm(), errors, "Certificate " + form.get("name") + " saved.",
+            return Response.ok(render(session, emptyForm(), errors, language.msg().cert_saved(form.get("name")),
                     testForm(form.get("provider"), form.get("environment"), ""), null)).build();
         }
         Matcher field = FIELD_MESSAGE.matcher(answer.message());
@@ -154,13 +158,14 @@ public class CertificatePages {
             result.put("providerMessage", message.substring(0, Math.min(message.length(), TEST_ANSWER_LIMIT)));
             result.put("elapsedMs", data.path("elapsed_ms").asText());
         } else {
-            result.put("error", "Not sent: " + answer.error());
+            result.put("error", language.msg().not_sent(answer.error()));
         }
         return Response.ok(render(session, emptyForm(), noErrors(), null, testForm, result)).build();
     }
 
     private TemplateInstance render(ConsoleSession session, Map<String, String> form, Map<String, String> errors,
             String uploadResult, Map<String, String> testForm, Map<String, String> testResult) {
+        ConsoleMessages msg = language.msg();
         List<Map<String, String>> rows = new ArrayList<>();
         String loadError = null;
         for (Map<String, String> provider : PROVIDERS) {
@@ -168,10 +173,10 @@ public class CertificatePages {
                 Answer answer = backend.get(Service.PUSH, "/push/certificate?provider=" + provider.get("code")
                         + "&environment=" + environment, session.credentials());
                 if (!answer.ok()) {
-                    loadError = "Certificates not read: " + answer.error();
+                    loadError = msg.cert_not_read(answer.error());
                 } else if (answer.data() != null) {
                     rows.add(maskedRow(provider.get("code"), provider.get("label"), environment, answer.data(),
-                            Instant.now()));
+                            Instant.now(), msg));
                 }
             }
         }
@@ -188,42 +193,43 @@ public class CertificatePages {
      * credential that expires (push-service's {@code expires_at}) has its date, and a warning from 30 days ahead.
      */
     static Map<String, String> maskedRow(String code, String provider, String environment, JsonNode certificate,
-            Instant now) {
+            Instant now, ConsoleMessages msg) {
         Map<String, String> row = new LinkedHashMap<>();
         row.put("id", code + "-" + environment);
         row.put("provider", provider);
-        row.put("environment", environment.equals("1") ? "1 production" : "0 development");
+        row.put("environment", environment.equals("1") ? msg.env_production() : msg.env_development());
         row.put("name", certificate.path("name").asText(""));
         row.put("appId", certificate.path("app_id").asText(""));
         row.put("appKey", certificate.path("app_key").asText(""));
-        row.put("appSecret", mask(certificate.path("app_secret").asText("")));
-        row.put("certificate", mask(certificate.path("certificate").asText("")));
+        row.put("appSecret", mask(certificate.path("app_secret").asText(""), msg));
+        row.put("certificate", mask(certificate.path("certificate").asText(""), msg));
         JsonNode expiresAt = certificate.path("expires_at");
         Instant expiry = expiresAt.isNumber() ? Instant.ofEpochSecond(expiresAt.asLong()) : null;
-        row.put("expires", expiry == null ? "does not expire" : DAY.format(expiry));
-        row.put("expiryWarning", expiry == null ? "" : expiryWarning(expiry, now));
+        row.put("expires", expiry == null ? msg.cert_no_expiry() : DAY.format(expiry));
+        row.put("expiryWarning", expiry == null ? "" : expiryWarning(expiry, now, msg));
         return row;
     }
 
     /** "expired", "expires in N days" within {@link #EXPIRY_WARNING}, else empty. */
-    static String expiryWarning(Instant expiresAt, Instant now) {
+    static String expiryWarning(Instant expiresAt, Instant now, ConsoleMessages msg) {
         if (!expiresAt.isAfter(now)) {
-            return "expired";
+            return msg.cert_expired();
         }
         Duration left = Duration.between(now, expiresAt);
         if (left.compareTo(EXPIRY_WARNING) > 0) {
             return "";
         }
         long days = left.toDays();
-        return days == 0 ? "expires today" : "expires in " + days + (days == 1 ? " day" : " days");
+        return days == 0 ? msg.cert_expires_today() : days == 1 ? msg.cert_expires_in_one_day()
+                : msg.cert_expires_in(days);
     }
 
-    static String mask(String secret) {
+    static String mask(String secret, ConsoleMessages msg) {
         if (secret.isEmpty()) {
             return "-";
         }
         String tail = secret.length() >= 16 ? secret.strip().substring(secret.strip().length() - 4) : "";
-        return "•••• " + (tail.isEmpty() ? "" : tail + " ") + "(" + secret.length() + " characters)";
+        return "•••• " + (tail.isEmpty() ? "" : tail + " ") + msg.cert_masked_length(secret.length());
     }
 
     private static Map<String, String> testForm(String provider, String environment, String deviceToken) {

@@ -3,7 +3,9 @@ package io.imcore.console.message;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
@@ -31,16 +33,20 @@ import java.util.Map;
 public class MessageTracePages {
 
     /** The decisions of docs/offline-push.md in words; an unknown one is shown as it came. */
-    static final Map<String, String> DECISIONS = Map.of(
-            "live", "live (socket)",
-            "live_unacknowledged", "live, not acknowledged: offline push",
-            "offline_push", "offline push",
-            "muted", "muted",
-            "do_not_disturb", "do not disturb",
-            "no_token", "no provider token",
-            "no_device", "no device",
-            "user_opted_out", "user opted out of push",
-            "sender_opted_out", "sender turned offline push off");
+    static String decision(String decision, ConsoleMessages msg) {
+        return switch (decision) {
+            case "live" -> msg.decision_live();
+            case "live_unacknowledged" -> msg.decision_live_unacknowledged();
+            case "offline_push" -> msg.decision_offline_push();
+            case "muted" -> msg.decision_muted();
+            case "do_not_disturb" -> msg.decision_do_not_disturb();
+            case "no_token" -> msg.decision_no_token();
+            case "no_device" -> msg.decision_no_device();
+            case "user_opted_out" -> msg.decision_user_opted_out();
+            case "sender_opted_out" -> msg.decision_sender_opted_out();
+            default -> decision;
+        };
+    }
 
     @Inject
     SessionGuard guard;
@@ -48,10 +54,13 @@ public class MessageTracePages {
     BackendClient backend;
     @Inject
     Template messages;
+    @Inject
+    Language language;
 
     @GET
     public Response trace(@Context HttpHeaders headers, @QueryParam("msg_id") String msgId) {
         ConsoleSession session = guard.requireAdmin(headers);
+        ConsoleMessages msg = language.msg();
         String id = Pages.text(msgId);
         TemplateInstance page = Pages.page(messages, session).data("msgId", id);
         if (id.isEmpty()) {
@@ -60,19 +69,19 @@ public class MessageTracePages {
         if (!id.matches("[+-]?\\d+")) {
             // not worth a call: only a number can name a message (a number out of range is the API's to refuse)
             return Response.ok(page.data("traced", false)
-                    .data("error", "msg_id must be a number, not \"" + id + "\".")).build();
+                    .data("error", msg.trace_not_number(id))).build();
         }
         Answer answer = backend.get(Service.PUSH, "/push/offline/trace?msg_id="
                 + URLEncoder.encode(id, StandardCharsets.UTF_8), session.credentials());
         if (!answer.ok() || answer.data() == null) {
             return Response.ok(page.data("traced", false)
-                    .data("error", "Trace not available: " + answer.error())).build();
+                    .data("error", msg.trace_error(answer.error()))).build();
         }
         List<Map<String, Object>> devices = backend.plainList(answer.data().get("devices"));
         for (Map<String, Object> device : devices) {
             String decision = String.valueOf(device.get("decision"));
-            device.put("decision_text", DECISIONS.getOrDefault(decision, decision));
-            device.put("conversation_text", conversation(device.get("conversation")));
+            device.put("decision_text", decision(decision, msg));
+            device.put("conversation_text", conversation(device.get("conversation"), msg));
             device.put("channel_text", orDash(device.get("channel")));
             device.put("reason_text", orDash(device.get("reason")));
             device.put("decided_at_text", Pages.time(device.get("decided_at")));
@@ -86,15 +95,15 @@ public class MessageTracePages {
     }
 
     /** The recipient's conversation (u:&lt;peer&gt;, g:&lt;group&gt;, s) in words. */
-    static String conversation(Object value) {
+    static String conversation(Object value, ConsoleMessages msg) {
         String text = value == null ? "" : value.toString();
         if (text.startsWith("u:")) {
-            return "direct, with user " + text.substring(2);
+            return msg.conversation_direct(text.substring(2));
         }
         if (text.startsWith("g:")) {
-            return "group " + text.substring(2);
+            return msg.conversation_group(text.substring(2));
         }
-        return text.equals("s") ? "system notification" : text;
+        return text.equals("s") ? msg.conversation_system() : text;
     }
 
     private static String orDash(Object value) {

@@ -3,7 +3,9 @@ package io.imcore.console.overview;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.imcore.console.push.TaskTable;
@@ -35,6 +37,8 @@ public class OverviewPages {
     TaskTable taskTable;
     @Inject
     Template overview;
+    @Inject
+    Language language;
 
     @GET
     public Response overview(@Context HttpHeaders headers) {
@@ -45,7 +49,7 @@ public class OverviewPages {
         Answer enabled = backend.get(Service.PUSH, "/push/enable", session.credentials());
         String pushState = enabled.ok() && enabled.data() != null && enabled.data().has("enabled")
                 ? (enabled.data().get("enabled").asBoolean() ? "on" : "off")
-                : "unknown (" + enabled.error() + ")";
+                : language.msg().overview_unknown(enabled.error());
         TemplateInstance page = Pages.page(overview, session).data("pushState", pushState);
         taskTable.addTo(page, session, Map.of("limit", "5"));
         return Response.ok(page).build();
@@ -60,8 +64,9 @@ public class OverviewPages {
         guard.checkCsrf(session, csrf);
         boolean on = "true".equals(value);
         Answer answer = backend.post(Service.PUSH, "/push/enable?value=" + on, session.credentials(), null);
-        session.setNotice(answer.ok() ? "Push switched " + (on ? "on" : "off") + "."
-                : "Push not switched: " + answer.error());
+        ConsoleMessages msg = language.msg();
+        session.setNotice(answer.ok() ? (on ? msg.overview_switched_on() : msg.overview_switched_off())
+                : msg.overview_not_switched(answer.error()));
         return Pages.redirect("/");
     }
 }

@@ -26,6 +26,8 @@ public class SessionGuard {
     SessionStore sessions;
     @Inject
     Template refused;
+    @Inject
+    Language language;
 
     @ConfigProperty(name = "im.console.session.secure-cookie")
     boolean secureCookie;
@@ -43,7 +45,7 @@ public class SessionGuard {
     public ConsoleSession requireOperator(HttpHeaders headers) {
         ConsoleSession session = require(headers);
         if (!session.isOperator()) {
-            throw refusal(Response.Status.FORBIDDEN, "This page is for the operator (platform key) only.");
+            throw refusal(Response.Status.FORBIDDEN, language.msg().refused_operator_only());
         }
         return session;
     }
@@ -52,7 +54,7 @@ public class SessionGuard {
     public ConsoleSession requireAdmin(HttpHeaders headers) {
         ConsoleSession session = require(headers);
         if (!session.isAdmin()) {
-            throw refusal(Response.Status.FORBIDDEN, "This page is about one app: sign in as its admin.");
+            throw refusal(Response.Status.FORBIDDEN, language.msg().refused_admin_only());
         }
         return session;
     }
@@ -67,8 +69,7 @@ public class SessionGuard {
     public void checkCsrf(ConsoleSession session, String token) {
         if (session == null || token == null || !MessageDigest.isEqual(
                 session.csrfToken().getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
-            throw refusal(Response.Status.FORBIDDEN, "This form was refused: its CSRF token is missing or is not"
-                    + " the one of your session. Reload the page and send the form again.");
+            throw refusal(Response.Status.FORBIDDEN, language.msg().refused_csrf());
         }
     }
 

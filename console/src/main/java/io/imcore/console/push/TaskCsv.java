@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Csv;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
+import io.quarkus.qute.i18n.MessageBundles;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -97,7 +99,8 @@ public class TaskCsv {
         }
         Csv csv = new Csv(List.of("task_id", "section", "field", "value", "channel", "time_utc", "target", "sent",
                 "received", "failed", "rejected", "outcome", "reason", "count"));
-        TaskReport.sent(loaded.history()).forEach((field, value) ->
+        // the file is read by scripts and spreadsheets as well as people: its words stay English, whatever the page's
+        TaskReport.sent(loaded.history(), MessageBundles.get(ConsoleMessages.class)).forEach((field, value) ->
                 csv.row(row(taskId, "request", field, value, null, null)));
         JsonNode task = loaded.task();
         for (Map<String, Object> f : TaskReport.funnel(task)) {

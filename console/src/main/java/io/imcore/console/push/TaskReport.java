@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,6 +36,8 @@ public class TaskReport {
     BackendClient backend;
     @Inject
     ObjectMapper json;
+    @Inject
+    Language language;
 
     /** The two answers; {@code task} is null with {@code error} when the task cannot be shown. */
     record Loaded(JsonNode task, JsonNode history, String historyError, String error) {}
@@ -43,7 +47,7 @@ public class TaskReport {
                 Map.of("list", List.of(taskId)));
         JsonNode task = answer.ok() && answer.data() != null && answer.data().size() > 0 ? answer.data().get(0) : null;
         if (task == null) {
-            return new Loaded(null, null, null, answer.ok() ? "No task " + taskId + " in this app." : answer.error());
+            return new Loaded(null, null, null, answer.ok() ? language.msg().report_no_task(taskId) : answer.error());
         }
         Answer history = backend.get(Service.PUSH, "/push/task/history?task_id=" + taskId, session.credentials());
         return new Loaded(task, history.ok() ? history.data() : null, history.ok() ? null : history.error(), null);
@@ -60,6 +64,7 @@ public class TaskReport {
         String state = task.path("state").asText("unknown");
         JsonNode progress = task.path("progress");
         JsonNode history = loaded.history();
+        ConsoleMessages msg = language.msg();
         page.data("error", null).data("state", state).data("reason", task.path("reason").asText(""))
                 .data("final", PushPages.FINAL_STATES.contains(state))
                 .data("createdAt", Pages.time(number(task, "created_at")))
@@ -67,11 +72,11 @@ public class TaskReport {
                 .data("batchesDone", progress.path("batches_done").asLong())
                 .data("batchesTotal", progress.path("batches_total").asLong())
                 .data("funnel", funnel(task))
-                .data("noFunnel", noFunnel(state, history))
+                .data("noFunnel", noFunnel(state, history, msg))
                 .data("failuresKnown", task.has("failures"))
                 .data("failures", backend.plainList(task.get("failures")))
                 .data("historyError", loaded.historyError())
-                .data("what", history == null ? null : sent(history))
+                .data("what", history == null ? null : sent(history, msg))
                 .data("chart", history == null ? "" : chart(history.path("timeline")))
                 .data("chartStep", history == null ? 0 : history.path("timeline").path("bucket_seconds").asLong());
         return true;
@@ -102,23 +107,23 @@ public class TaskReport {
     }
 
     /** What the funnel says while no channel has a target: the truth of the state, not "no device" too early. */
-    static String noFunnel(String state, JsonNode history) {
+    static String noFunnel(String state, JsonNode history, ConsoleMessages msg) {
         return switch (state) {
             case "scheduled" -> {
                 JsonNode begin = history == null ? null
                         : history.path("request").path("message").get("show_begin_time");
-                yield begin != null && begin.isNumber() ? "Scheduled for " + Pages.time(begin.longValue() * 1000) + "."
-                        : "Scheduled.";
+                yield begin != null && begin.isNumber() ? msg.report_scheduled_for(Pages.time(begin.longValue() * 1000))
+                        : msg.report_scheduled();
             }
-            case "accepted" -> "Accepted: the audience is expanded next.";
-            case "expanding" -> "Expanding the audience…";
-            case "dispatching" -> "Dispatching…";
-            default -> "No device targeted on any channel.";
+            case "accepted" -> msg.report_accepted_state();
+            case "expanding" -> msg.report_expanding();
+            case "dispatching" -> msg.report_dispatching();
+            default -> msg.report_no_target();
         };
     }
 
     /** What was sent, as the report's "What was sent" lists it. */
-    static Map<String, Object> sent(JsonNode history) {
+    static Map<String, Object> sent(JsonNode history, ConsoleMessages msg) {
         JsonNode request = history.path("request");
         JsonNode message = request.path("message");
         JsonNode setting = request.path("setting");
@@ -126,7 +131,7 @@ public class TaskReport {
         sent.put("title", message.path("title").asText(""));
         sent.put("body", message.path("body").asText(""));
         sent.put("type", message.path("type").asText(""));
-        sent.put("audience", audience(request.path("audience")));
+        sent.put("audience", audience(request.path("audience"), msg));
         sent.put("strategy", setting.path("distribution_strategy").asText(""));
         List<String> sequence = new ArrayList<>();
         setting.path("ospush_sequence").forEach(channel -> sequence.add(channel.asText()));
@@ -134,14 +139,14 @@ public class TaskReport {
         sent.put("request_id", setting.path("request_id").asText(""));
         sent.put("show_begin_utc", seconds(message.get("show_begin_time")));
         sent.put("show_end_utc", seconds(message.get("show_end_time")));
-        sent.put("sent_by", sender(history));
+        sent.put("sent_by", sender(history, msg));
         sent.put("accepted_utc", Pages.time(number(history, "created_at")));
         return sent;
     }
 
-    static String audience(JsonNode audience) {
+    static String audience(JsonNode audience, ConsoleMessages msg) {
         if (audience.isTextual()) {
-            return "all".equals(audience.asText()) ? "all devices" : audience.asText();
+            return "all".equals(audience.asText()) ? msg.report_all_devices() : audience.asText();
         }
         if (!audience.isObject() || audience.isEmpty()) {
             return "-";
@@ -152,19 +157,19 @@ public class TaskReport {
         for (int i = 0; i < Math.min(values.size(), AUDIENCE_SHOWN); i++) {
             shown.add(values.get(i).asText());
         }
-        String more = values.size() > AUDIENCE_SHOWN ? " and " + (values.size() - AUDIENCE_SHOWN) + " more" : "";
+        String more = values.size() > AUDIENCE_SHOWN ? msg.report_more(values.size() - AUDIENCE_SHOWN) : "";
         return kind + ": " + String.join(", ", shown) + more;
     }
 
     /** Only an admin token can push; the console pushes with it too and says so (push-service's sent_via). */
-    static String sender(JsonNode history) {
+    static String sender(JsonNode history, ConsoleMessages msg) {
         String via = history.path("sent_via").asText("");
         String token = history.path("admin_token_version").isNumber()
-                ? " (admin token version " + history.get("admin_token_version").asInt() + ")" : "";
+                ? msg.report_token_version(history.get("admin_token_version").asInt()) : "";
         return switch (via) {
-            case "console" -> "the app admin, in this console" + token;
-            case "api" -> "the app admin token, through the API" + token;
-            default -> "not recorded (sent before push-service kept it)";
+            case "console" -> msg.report_via_console() + token;
+            case "api" -> msg.report_via_api() + token;
+            default -> msg.report_sender_unknown();
         };
     }
 

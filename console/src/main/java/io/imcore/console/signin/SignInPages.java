@@ -4,6 +4,7 @@ import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.imcore.console.page.SessionStore;
@@ -41,6 +42,8 @@ public class SignInPages {
     BackendClient backend;
     @Inject
     Template signIn;
+    @Inject
+    Language language;
 
     @GET
     @Path("sign-in")
@@ -68,8 +71,8 @@ public class SignInPages {
         String shownAppId = appId == null ? "" : appId.strip();
         long wait = throttle.waitSeconds(address);
         if (wait > 0) {
-            return Response.status(429).entity(form(anonymous, "10015 too many failed sign-ins from your address:"
-                    + " try again in " + wait + " s.", kind, shownAppId)).build();
+            return Response.status(429).entity(form(anonymous, language.msg().signin_throttled(wait), kind,
+                    shownAppId)).build();
         }
         String error = operator ? checkOperator(platformKey) : checkAdmin(shownAppId, adminToken);
         if (error != null) {
@@ -97,19 +100,19 @@ public class SignInPages {
 
     private String checkAdmin(String appId, String adminToken) {
         if (appId.isEmpty() || adminToken == null || adminToken.isBlank()) {
-            return "Enter the app id and its admin token.";
+            return language.msg().signin_enter_admin();
         }
         Answer answer = backend.get(Service.PUSH, "/push/certificate?provider=1&environment=1",
                 java.util.Map.of("app_id", appId, "access-token", adminToken.strip()));
-        return answer.ok() ? null : "Not signed in: " + answer.error();
+        return answer.ok() ? null : language.msg().signin_refused(answer.error());
     }
 
     private String checkOperator(String platformKey) {
         if (platformKey == null || platformKey.isBlank()) {
-            return "Enter the platform key.";
+            return language.msg().signin_enter_key();
         }
         Answer answer = backend.get(Service.AUTH, "/app/list", java.util.Map.of("platform-key", platformKey.strip()));
-        return answer.ok() ? null : "Not signed in: " + answer.error();
+        return answer.ok() ? null : language.msg().signin_refused(answer.error());
     }
 
     private TemplateInstance form(ConsoleSession session, String error, String kind, String appId) {

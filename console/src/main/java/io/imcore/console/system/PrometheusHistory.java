@@ -2,6 +2,7 @@ package io.imcore.console.system;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.console.page.ConsoleMessages;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.net.URI;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -32,16 +34,17 @@ public class PrometheusHistory {
     static final Duration STEP = Duration.ofMinutes(1);
     /** The three charts: id, what the y axis counts, query (a series per channel). */
     static final List<Chart> CHARTS = List.of(
-            new Chart("history-sent", "sent per second",
+            new Chart("history-sent", ConsoleMessages::system_unit_sent,
                     "sum by (channel) (rate(imcore_push_worker_targets_total{outcome=\"sent\"}[2m]))"),
-            new Chart("history-failed", "failed or rejected per second",
+            new Chart("history-failed", ConsoleMessages::system_unit_failed,
                     "sum by (channel) (rate(imcore_push_worker_targets_total{outcome=~\"failed|rejected\"}[2m]))"),
-            new Chart("history-lag", "records behind (lag)",
+            new Chart("history-lag", ConsoleMessages::system_unit_lag,
                     "sum by (channel) (label_replace(kafka_consumer_fetch_manager_records_lag{job=\"push-worker\","
                             + "topic=~\"push[.].+\"}, \"channel\", \"$1\", \"topic\", \"push[.](.+)\"))"));
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    record Chart(String id, String unit, String query) {}
+    /** {@code unit}: what the y axis counts, in the page's language. */
+    record Chart(String id, Function<ConsoleMessages, String> unit, String query) {}
 
     private final Optional<String> prometheusUrl;
     private final ObjectMapper json;
@@ -56,9 +59,9 @@ public class PrometheusHistory {
     /** The last hour, or why it is missing. */
     public record History(List<Map<String, Object>> charts, String unavailable) {}
 
-    public History lastHour() {
+    public History lastHour(ConsoleMessages msg) {
         if (prometheusUrl.isEmpty()) {
-            return new History(List.of(), "no Prometheus is configured (im.console.prometheus-url)");
+            return new History(List.of(), msg.system_no_prometheus());
         }
         long end = System.currentTimeMillis() / 1000 / STEP.toSeconds() * STEP.toSeconds();
         long start = end - RANGE.toSeconds();
@@ -66,11 +69,11 @@ public class PrometheusHistory {
         for (Chart chart : CHARTS) {
             Optional<JsonNode> answer = queryRange(chart.query(), start, end);
             if (answer.isEmpty()) {
-                return new History(List.of(), "Prometheus at " + prometheusUrl.get() + " does not answer");
+                return new History(List.of(), msg.system_prometheus_silent(prometheusUrl.get()));
             }
             Map<String, Object> drawn = new LinkedHashMap<>();
             drawn.put("id", chart.id());
-            drawn.put("unit", chart.unit());
+            drawn.put("unit", chart.unit().apply(msg));
             try {
                 drawn.put("data", json.writeValueAsString(columns(answer.get(), start, end)));
             } catch (IOException e) {

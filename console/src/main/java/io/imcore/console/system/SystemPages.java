@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
@@ -47,6 +49,8 @@ public class SystemPages {
     Template system;
     @Inject
     PrometheusHistory prometheus;
+    @Inject
+    Language language;
 
     /** The previous sample of push-worker's counters, for a rate over the time between two views. */
     private volatile Map<Map<String, String>, Double> previousTargets = Map.of();
@@ -55,34 +59,35 @@ public class SystemPages {
     @GET
     public Response page(@Context HttpHeaders headers) {
         ConsoleSession session = guard.requireOperator(headers);
+        ConsoleMessages msg = language.msg();
         List<Map<String, Object>> health = new ArrayList<>();
         for (Service service : Service.values()) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("service", service.name().toLowerCase().replace('_', '-'));
-            row.put("status", readiness(backend.text(service, "/q/health/ready")));
+            row.put("status", readiness(backend.text(service, "/q/health/ready"), msg));
             health.add(row);
         }
         Answer lag = backend.get(Service.PUSH, "/push/system/lag", session.credentials());
         JsonNode channels = lag.ok() && lag.data() != null ? lag.data().get("list") : null;
-        PrometheusHistory.History history = prometheus.lastHour();
+        PrometheusHistory.History history = prometheus.lastHour(msg);
         return Response.ok(Pages.page(system, session).data("health", health)
                 .data("history", history.charts()).data("historyUnavailable", history.unavailable())
                 .data("lag", backend.plainList(channels)).data("lagError", lag.ok() ? null : lag.error())
-                .data("targets", targets(backend.text(Service.PUSH_WORKER, "/q/metrics")))).build();
+                .data("targets", targets(backend.text(Service.PUSH_WORKER, "/q/metrics"), msg))).build();
     }
 
-    private String readiness(String body) {
+    private String readiness(String body, ConsoleMessages msg) {
         if (body == null) {
-            return "DOWN or unreachable";
+            return msg.system_down();
         }
         try {
-            return json.readTree(body).path("status").asText("unknown");
+            return json.readTree(body).path("status").asText(msg.system_unknown());
         } catch (IOException e) {
-            return "unknown";
+            return msg.system_unknown();
         }
     }
 
-    private List<Map<String, Object>> targets(String metrics) {
+    private List<Map<String, Object>> targets(String metrics, ConsoleMessages msg) {
         Map<Map<String, String>, Double> now = PrometheusText.samples(metrics, TARGETS_METRIC);
         long at = System.currentTimeMillis();
         Map<Map<String, String>, Double> before = previousTargets;
@@ -95,7 +100,8 @@ public class SystemPages {
             row.put("total", Math.round(total));
             Double earlier = before.get(labels);
             row.put("rate", earlier == null || seconds <= 0 ? "-"
-                    : String.format("%.1f/s over %.0f s", Math.max(0, total - earlier) / seconds, seconds));
+                    : msg.system_rate(String.format("%.1f", Math.max(0, total - earlier) / seconds),
+                            String.format("%.0f", seconds)));
             rows.add(row);
         });
         previousTargets = now;

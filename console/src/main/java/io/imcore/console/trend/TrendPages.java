@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.Language;
 import io.imcore.console.push.DeliveryReceipts;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Csv;
@@ -46,6 +47,8 @@ public class TrendPages {
     ObjectMapper json;
     @Inject
     Template trends;
+    @Inject
+    Language language;
 
     @GET
     @Path("trends")
@@ -56,7 +59,7 @@ public class TrendPages {
         Integer range = range(days);
         if (range == null) {
             return Response.ok(Pages.page(trends, session).data("days", Pages.text(days))
-                    .data("daysError", "days must be 1 to " + MAX_DAYS + ", not \"" + Pages.text(days) + "\".")
+                    .data("daysError", language.msg().trends_days_error(MAX_DAYS, Pages.text(days)))
                     .data("rows", List.of()).data("chart", "").data("error", null)
                     .data("offlineRows", List.of()).data("offlineError", null)).build();
         }

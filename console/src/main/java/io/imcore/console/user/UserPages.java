@@ -3,7 +3,9 @@ package io.imcore.console.user;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
@@ -43,6 +45,8 @@ public class UserPages {
     BackendClient backend;
     @Inject
     Template users;
+    @Inject
+    Language language;
 
     @GET
     public Response lookUp(@Context HttpHeaders headers, @QueryParam("q") String query, @QueryParam("by") String by,
@@ -60,7 +64,7 @@ public class UserPages {
         } else if (!q.isEmpty() || shown.matches("\\d+")) {
             showUser(page, session, shown, "disable".equals(confirm));
         } else if (!shown.isEmpty()) {
-            page.data("searchError", "user_id must be a number.");
+            page.data("searchError", language.msg().users_id_not_number());
         }
         Long group = id(groupId);
         page.data("groupShown", group != null);
@@ -75,7 +79,8 @@ public class UserPages {
                     .data("membersError", members.ok() ? null : members.error());
         }
         page.data("groupIdError",
-                groupId != null && !groupId.isBlank() && group == null ? "group_id must be a number" : null);
+                groupId != null && !groupId.isBlank() && group == null ? language.msg().users_group_not_number()
+                        : null);
         return Response.ok(page).build();
     }
 
@@ -89,8 +94,8 @@ public class UserPages {
                 + URLEncoder.encode(idOrName, StandardCharsets.UTF_8), session.credentials());
         if (!found.ok() || found.data() == null) {
             page.data("searchError", found.code() == 10000
-                    ? "No user " + (byId ? "with id " : "named ") + idOrName + " in this app."
-                    : "User not looked up: " + found.error());
+                    ? (byId ? language.msg().users_no_user_id(idOrName) : language.msg().users_no_user_named(idOrName))
+                    : language.msg().users_not_looked_up(found.error()));
             return;
         }
         long user = found.data().path("user_id").asLong();
@@ -110,7 +115,7 @@ public class UserPages {
         Answer found = backend.get(Service.PUSH, "/push/alias/users?alias="
                 + URLEncoder.encode(alias, StandardCharsets.UTF_8), session.credentials());
         if (!found.ok() || found.data() == null) {
-            page.data("searchError", "Alias not looked up: " + found.error());
+            page.data("searchError", language.msg().users_alias_not_looked_up(found.error()));
             return;
         }
         List<Long> ids = new ArrayList<>();
@@ -132,7 +137,7 @@ public class UserPages {
         guard.checkCsrf(session, csrf);
         Long user = id(userId);
         if (user == null || !List.of("disable", "enable").contains(action)) {
-            session.setNotice("Nothing changed: a numeric user_id and disable or enable are needed.");
+            session.setNotice(language.msg().users_nothing_changed());
             return Pages.redirect("/users");
         }
         if (action.equals("disable") && !"yes".equals(confirmed)) {
@@ -140,8 +145,10 @@ public class UserPages {
         }
         Answer answer = backend.put(Service.AUTH, "/user/" + action, session.credentials(),
                 Map.of("list", List.of(user)));
-        session.setNotice(answer.ok() ? "User " + user + " " + action + "d."
-                : "User " + user + " not " + action + "d: " + answer.error());
+        ConsoleMessages msg = language.msg();
+        boolean disable = action.equals("disable");
+        session.setNotice(answer.ok() ? (disable ? msg.users_disabled_notice(user) : msg.users_enabled_notice(user))
+                : disable ? msg.users_not_disabled(user, answer.error()) : msg.users_not_enabled(user, answer.error()));
         return Pages.redirect("/users?user_id=" + user);
     }
 
