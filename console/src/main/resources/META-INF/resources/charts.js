@@ -2,6 +2,8 @@
 // DeliveryTimeline, PrometheusHistory) with uPlot, bundled as a web jar; again for the elements htmx swaps in (the
 // task report refreshes itself). Every series has a colour of its own, so that two series of one channel are told
 // apart by colour as well as by their line: solid for sent (and single series), dashed for failed, dotted for received.
+// A label's last word (sent, received, failed) is shown in the page's language when the element carries it as
+// data-sent, data-received or data-failed; the y axis's default name as data-axis.
 (function () {
   if (typeof uPlot === 'undefined') {
     return;
@@ -23,14 +25,16 @@
     var data = [chart.x];
     chart.series.forEach(function (s, i) {
       var kind = s.label.substring(s.label.lastIndexOf(' ') + 1);
-      series.push({label: s.label, stroke: palette[i % palette.length], dash: dashes[kind] || null,
+      var label = holder.dataset[kind] ? s.label.substring(0, s.label.lastIndexOf(' ') + 1) + holder.dataset[kind]
+        : s.label;
+      series.push({label: label, stroke: palette[i % palette.length], dash: dashes[kind] || null,
         width: 2});
       data.push(s.values);
     });
     new uPlot({width: Math.min(holder.clientWidth || 900, 1100), height: holder.dataset.unit ? 220 : 320,
       series: series, axes: [holder.dataset.step ? {incrs: steps.filter(function (step) {
         return step >= Number(holder.dataset.step);
-      })} : {}, {label: holder.dataset.unit || 'notifications'}],
+      })} : {}, {label: holder.dataset.unit || holder.dataset.axis || 'notifications'}],
       // the legend's marker drawn like its line: solid, dashed or dotted
       legend: {markers: {dash: function (u, i) {
         var dash = u.series[i].dash;

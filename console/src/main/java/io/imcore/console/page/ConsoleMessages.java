@@ -809,4 +809,7 @@ public interface ConsoleMessages {
 
     @Message("name: required, the name this list shows for the app")
     String apps_name_required();
+
+    @Message("notifications")
+    String chart_axis();
 }
