@@ -1,33 +1,26 @@
 package io.imcore.console;
 
+import static io.imcore.console.ConsoleBrowser.cells;
+import static io.imcore.console.ConsoleBrowser.open;
+import static io.imcore.console.ConsoleBrowser.path;
+import static io.imcore.console.ConsoleBrowser.screenshot;
+import static io.imcore.console.ConsoleBrowser.signInAsAdmin;
+import static io.imcore.console.ConsoleBrowser.submit;
+import static io.imcore.console.ConsoleBrowser.text;
+import static io.imcore.console.ConsoleBrowser.type;
+import static io.imcore.console.ConsoleStack.PLATFORM_KEY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.imcore.simulators.Faults;
-import io.imcore.simulators.Simulators;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.URLDecoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,180 +28,48 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebDriverException;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The console in a real headless Chromium (Debian's chromium and chromedriver, installed by
- * deploy/local/install-browser.sh) against the real packaged services as processes: auth-service, push-service and
- * push-worker on the shared embedded PostgreSQL and Kafka, push-worker's vendor_b channel pointed at the Xiaomi
- * simulator. An app admin signs in, switches push on, is refused a certificate (the API's message beside the field),
- * uploads a valid one, pushes to a device bound to it and watches the report reach done with the numbers of
- * /push/task/detail, then signs out. Screenshots of each page go to target/console-screenshots/, or to docs/console/ with
- * {@code -Dconsole.screenshots=update} (the app id changes on every run, so the committed ones are refreshed on purpose only).
+ * The console's main journeys in a real browser ({@link ConsoleBrowser}) on the shared stack ({@link ConsoleStack}). An
+ * app admin signs in, switches push on, is refused a certificate (the API's message beside the field), uploads a valid
+ * one, pushes to a device bound to it and watches the report reach done with the numbers of /push/task/detail, then
+ * signs out; the operator manages apps and reads the System page; an admin traces a message's offline push.
  */
 class ConsoleBrowserIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final String PLATFORM_KEY = "console-it-platform-key";
-    /** 32 bytes, base64: the certificate sealing key push-service and push-worker share. */
-    private static final String CERTIFICATE_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = "update".equals(System.getProperty("console.screenshots"))
-            ? Path.of("../docs/console")
-            : Path.of("target/console-screenshots");
-
-    private static Simulators simulators;
+    private static ConsoleStack stack;
     private static ServiceProcess auth;
     private static ServiceProcess push;
-    private static ServiceProcess worker;
-    private static ServiceProcess console;
-    private static HttpServer messageService;
     private static WebDriver browser;
 
     @BeforeAll
     static void start() throws Exception {
-        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-            throw new IllegalStateException("Chromium or chromedriver is missing: run deploy/local/install-browser.sh");
-        }
-        SharedInfrastructure infrastructure = SharedInfrastructure.get();
-        try (Connection c = DriverManager.getConnection(infrastructure.jdbcUrl(), "postgres", "postgres");
-                Statement statement = c.createStatement()) {
-            statement.execute("create database auth");
-            statement.execute("create database push");
-        }
-        Path simulatorDir = Files.createTempDirectory("console-simulators");
-        simulators = Simulators.start(simulatorDir, 0);
-        Map<String, String> common = Map.of("im.platform-key", PLATFORM_KEY);
-        auth = ServiceProcess.start("auth-service", Path.of("../auth-service"),
-                with(common, "quarkus.datasource.jdbc.url", infrastructure.jdbcUrl("auth")));
-        Map<String, String> pushConfig = with(common, "quarkus.datasource.jdbc.url", infrastructure.jdbcUrl("push"));
-        pushConfig.put("im.push.certificate-key", CERTIFICATE_KEY);
-        Map<String, String> serviceConfig = new HashMap<>(pushConfig);
-        serviceConfig.put("im.auth-service.url", auth.baseUrl());
-        serviceConfig.put("im.push.receipt-key", "console-it-receipts");
-        int workerPort = ServiceProcess.freePort();
-        serviceConfig.put("im.push.worker-url", "http://127.0.0.1:" + workerPort);
-        push = ServiceProcess.start("push-service", Path.of("../push-service"), serviceConfig);
-        Map<String, String> workerConfig = new HashMap<>(pushConfig);
-        String xiaomi = "http://127.0.0.1:" + simulators.get("vendor_b").port();
-        workerConfig.put("im.push.worker.channels", "vendor_b");
-        workerConfig.put("im.push.worker.channel.vendor_b.base-url", xiaomi);
-        workerConfig.put("im.push.worker.channel.vendor_b.development-base-url", xiaomi);
-        worker = ServiceProcess.start("push-worker", Path.of("../push-worker"), workerConfig, workerPort);
-        // message-service is not started (it would slow this test by more than its group lookup is worth): a stand-in
-        // answers its two group reads the way GroupResource does, group_id read from the query only
-        messageService = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        messageService.createContext("/group/", ConsoleBrowserIT::groupStandIn);
-        messageService.start();
-        console = ServiceProcess.start("console", Path.of("."), Map.of(
-                "im.console.auth-service-url", auth.baseUrl(),
-                "im.console.message-service-url", "http://127.0.0.1:" + messageService.getAddress().getPort(),
-                "im.console.push-service-url", push.baseUrl(),
-                "im.console.push-worker-url", worker.baseUrl()));
-        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
-        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless",
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", "--window-size=1280,900");
-        browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .build(), options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
-        // elements of a page still loading are waited for
-        browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(5));
+        stack = ConsoleStack.get();
+        auth = stack.auth;
+        push = stack.push;
+        browser = ConsoleBrowser.browser();
     }
 
-    @AfterAll
-    static void stop() throws Exception {
-        if (browser != null) {
-            browser.quit();
-        }
-        for (ServiceProcess process : new ServiceProcess[] {console, worker, push, auth}) {
-            if (process != null) {
-                process.kill();
-            }
-        }
-        if (simulators != null) {
-            simulators.close();
-        }
-        if (messageService != null) {
-            messageService.stop(0);
-        }
-    }
-
-    /**
-     * message-service's {@code GET /group/info} and {@code GET /group/member_list} as GroupResource answers them:
-     * {@code group_id} is a query parameter (a header is not read: {@code 10002 group_id: required}), the caller is
-     * the app admin's {@code app_id} and {@code access-token}.
-     */
-    private static void groupStandIn(HttpExchange exchange) throws IOException {
-        Map<String, String> query = new HashMap<>();
-        String raw = exchange.getRequestURI().getRawQuery();
-        if (raw != null) {
-            for (String pair : raw.split("&")) {
-                int eq = pair.indexOf('=');
-                if (eq > 0) {
-                    query.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-                }
-            }
-        }
-        String groupId = query.get("group_id");
-        String path = exchange.getRequestURI().getPath();
-        String body;
-        if (exchange.getRequestHeaders().getFirst("access-token") == null) {
-            body = "{\"code\":10010,\"message\":\"access-token: required\",\"data\":null}";
-        } else if (groupId == null || groupId.isBlank()) {
-            body = "{\"code\":10002,\"message\":\"group_id: required\",\"data\":null}";
-        } else if (path.equals("/group/info")) {
-            body = "{\"code\":200,\"message\":\"ok\",\"data\":{\"group_id\":" + groupId
-                    + ",\"name\":\"console-group-" + groupId + "\",\"owner_id\":10001}}";
-        } else if (path.equals("/group/member_list")) {
-            body = "{\"code\":200,\"message\":\"ok\",\"data\":[{\"user_id\":10001,\"role\":\"owner\","
-                    + "\"joined_at\":1700000000000},{\"user_id\":10002,\"role\":\"member\",\"joined_at\":1700000001000}]}";
-        } else {
-            exchange.sendResponseHeaders(404, -1);
-            exchange.close();
-            return;
-        }
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
-        exchange.sendResponseHeaders(200, bytes.length);
-        exchange.getResponseBody().write(bytes);
-        exchange.close();
-    }
-
-    /** Each test starts signed out, whatever the one before it left (a failed test does not reach its sign-out). */
     @BeforeEach
     void signedOut() {
-        open("/sign-in"); // cookies are deleted for the page's origin
-        browser.manage().deleteAllCookies();
+        ConsoleBrowser.signOut();
     }
 
     @Test
     void anAppAdminPushesToADeviceAndWatchesItsReport() throws Exception {
-        JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"console\"}");
+        JsonNode app = stack.api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"console\"}");
         String appId = app.get("app_id").asText();
         String adminToken = app.get("admin_token").asText();
 
@@ -267,7 +128,7 @@ class ConsoleBrowserIT {
         assertEquals("200", text("test-status"));
         assertEquals("0", text("test-code"));
         assertTrue(text("test-answer").contains("Received push messages for 1 REGID"), text("test-answer"));
-        assertEquals(1, simulators.get("vendor_b").recorder().deliveriesTo(testToken));
+        assertEquals(1, stack.simulators.get("vendor_b").recorder().deliveriesTo(testToken));
         screenshot("certificate-test-sent");
         testSend("3", "1", Faults.INVALID_PREFIX + "-console-" + UUID.randomUUID());
         assertEquals("rejected", text("test-outcome"), text("test-result"));
@@ -280,11 +141,11 @@ class ConsoleBrowserIT {
 
         // a user's device, bound to the new certificate through the API as an app would
         String deviceToken = "console-device-" + UUID.randomUUID();
-        long userId = api("POST", auth, "/user/register/v2", Map.of("app_id", appId),
+        long userId = stack.api("POST", auth, "/user/register/v2", Map.of("app_id", appId),
                 "{\"username\":\"console_user\",\"password\":\"console-pass-1\"}").get("user_id").asLong();
-        JsonNode login = api("POST", auth, "/token/user", Map.of("app_id", appId),
+        JsonNode login = stack.api("POST", auth, "/token/user", Map.of("app_id", appId),
                 "{\"name\":\"console_user\",\"password\":\"console-pass-1\",\"device_guid\":\"console-phone\"}");
-        api("POST", push, "/user/token/bind", Map.of("app_id", appId, "access-token", login.get("token").asText()),
+        stack.api("POST", push, "/user/token/bind", Map.of("app_id", appId, "access-token", login.get("token").asText()),
                 "{\"device_sn\":" + login.get("device_sn").asInt() + ",\"device_token\":\"" + deviceToken
                         + "\",\"notifier_name\":\"mi-console\"}");
 
@@ -296,7 +157,7 @@ class ConsoleBrowserIT {
         new Select(browser.findElement(By.id("strategy"))).selectByValue("ospush_only");
         screenshot("composer");
         // the provider answers slowly, so the report opens before the task is final and must refresh itself
-        simulators.get("vendor_b").setLatencyMillis(3_000);
+        stack.simulators.get("vendor_b").setLatencyMillis(3_000);
         submit("compose-submit");
         String url = path();
         assertTrue(url.matches("/console/tasks/\\d+"), url);
@@ -307,14 +168,14 @@ class ConsoleBrowserIT {
         assertEquals("every 2s", browser.findElement(By.id("report")).getAttribute("hx-trigger"));
         new WebDriverWait(browser, Duration.ofSeconds(60)).until(d -> "done".equals(text("task-state")));
         assertEquals(null, browser.findElement(By.id("report")).getAttribute("hx-trigger"), "a final report stops");
-        simulators.get("vendor_b").setLatencyMillis(0);
-        JsonNode detail = api("POST", push, "/push/task/detail",
+        stack.simulators.get("vendor_b").setLatencyMillis(0);
+        JsonNode detail = stack.api("POST", push, "/push/task/detail",
                 Map.of("app_id", appId, "access-token", adminToken), "{\"list\":[" + taskId + "]}").get(0);
         for (String counter : List.of("target", "sent", "received")) {
             assertEquals(detail.get("vendor_b_" + counter).asText(), text("vendor_b-" + counter), counter);
         }
         assertEquals("1", text("vendor_b-sent"));
-        assertTrue(simulators.get("vendor_b").recorder().deliveriesTo(deviceToken) >= 1,
+        assertTrue(stack.simulators.get("vendor_b").recorder().deliveriesTo(deviceToken) >= 1,
                 "the Xiaomi simulator received the push");
         screenshot("report");
 
@@ -350,7 +211,7 @@ class ConsoleBrowserIT {
 
     @Test
     void theOperatorManagesAppsAndReadsTheSystemPage() throws Exception {
-        JsonNode existing = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY),
+        JsonNode existing = stack.api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY),
                 "{\"name\":\"listed\"}");
         open("/sign-in");
         type("platform_key", PLATFORM_KEY);
@@ -396,7 +257,7 @@ class ConsoleBrowserIT {
 
     @Test
     void anAppAdminTracesAMessagesOfflinePushAndReadsItsDailyCounts() throws Exception {
-        JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"trace\"}");
+        JsonNode app = stack.api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"trace\"}");
         String appId = app.get("app_id").asText();
         long msgId = 1_000_000L + ThreadLocalRandom.current().nextInt(1_000_000);
         Instant decided = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(90);
@@ -452,7 +313,7 @@ class ConsoleBrowserIT {
             }
         }
 
-        signInAsAdmin(appId, app.get("admin_token").asText());
+        signInAsAdmin(new ConsoleStack.App(appId, app.get("admin_token").asText()));
         browser.findElement(By.linkText("Message trace")).click();
         assertEquals("/console/messages", path());
         type("msg_id", Long.toString(msgId));
@@ -511,8 +372,8 @@ class ConsoleBrowserIT {
 
     @Test
     void aGroupLookupShowsTheGroupAndItsMembers() throws Exception {
-        JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"groups\"}");
-        signInAsAdmin(app.get("app_id").asText(), app.get("admin_token").asText());
+        JsonNode app = stack.api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"groups\"}");
+        signInAsAdmin(new ConsoleStack.App(app.get("app_id").asText(), app.get("admin_token").asText()));
         open("/users?group_id=7");
         assertEquals("", text("group-error"));
         assertEquals("", text("members-error"));
@@ -524,8 +385,8 @@ class ConsoleBrowserIT {
 
     @Test
     void trendsSaysWhichDaysItTakes() throws Exception {
-        JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"days\"}");
-        signInAsAdmin(app.get("app_id").asText(), app.get("admin_token").asText());
+        JsonNode app = stack.api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY), "{\"name\":\"days\"}");
+        signInAsAdmin(new ConsoleStack.App(app.get("app_id").asText(), app.get("admin_token").asText()));
         for (String days : List.of("abc", "91", "500", "0", "-3", "1.5")) {
             open("/trends?days=" + days);
             assertEquals("/console/trends", path(), days);
@@ -541,14 +402,6 @@ class ConsoleBrowserIT {
         submit("sign-out");
     }
 
-    private static void signInAsAdmin(String appId, String adminToken) {
-        open("/sign-in");
-        type("app_id", appId);
-        type("admin_token", adminToken);
-        submit("admin-submit");
-        assertEquals("/console/", path());
-    }
-
     private static void testSend(String provider, String environment, String token) {
         open("/certificates");
         new Select(browser.findElement(By.id("test_provider"))).selectByValue(provider);
@@ -560,106 +413,6 @@ class ConsoleBrowserIT {
     /** A GET as the app's admin, whatever it answers. */
     private static JsonNode call(ServiceProcess service, String path, String appId, String adminToken)
             throws Exception {
-        return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + path))
-                .header("app_id", appId).header("access-token", adminToken).build(),
-                HttpResponse.BodyHandlers.ofString()).body());
-    }
-
-    private static Map<String, String> with(Map<String, String> base, String key, String value) {
-        Map<String, String> map = new HashMap<>(base);
-        map.put(key, value);
-        return map;
-    }
-
-    private static void open(String path) {
-        browser.get(console.baseUrl() + "/console" + path);
-    }
-
-    /**
-     * Clicks a button that sends a form and waits for the next page to replace this one. A click that fails because
-     * the page's DOM changed between finding the button and clicking it reads the page and clicks again.
-     */
-    private static void submit(String buttonId) {
-        for (int attempt = 1; ; attempt++) {
-            WebElement page = browser.findElement(By.tagName("html"));
-            try {
-                browser.findElement(By.id(buttonId)).click();
-            } catch (WebDriverException detached) {
-                if (attempt < 3 && isDetachedNode(detached)) {
-                    continue;
-                }
-                throw detached;
-            }
-            new WebDriverWait(browser, Duration.ofSeconds(20)).until(driver -> leftTheDocument(page));
-            return;
-        }
-    }
-
-    /** Whether the element's node was replaced: a stale element, or chromedriver's detached-node error. */
-    private static boolean leftTheDocument(WebElement element) {
-        try {
-            element.isEnabled();
-            return false;
-        } catch (StaleElementReferenceException replaced) {
-            return true;
-        } catch (WebDriverException e) {
-            if (isDetachedNode(e)) {
-                return true;
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * chromedriver's error when an element's node left the document between finding it and using it, besides the
-     * stale-element error (seen in CI on a click and on the wait for the next page).
-     */
-    private static boolean isDetachedNode(WebDriverException e) {
-        return String.valueOf(e.getMessage()).contains("does not belong to the document");
-    }
-
-    private static List<String> cells(By row) {
-        return browser.findElement(row).findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
-    }
-
-    private static String path() {
-        return URI.create(browser.getCurrentUrl()).getPath();
-    }
-
-    private static void type(String id, String value) {
-        WebElement field = browser.findElement(By.id(id));
-        field.clear();
-        field.sendKeys(value);
-    }
-
-    /** The element's text, read again if htmx replaced the element between finding and reading it. */
-    private static String text(String id) {
-        for (int attempt = 1; ; attempt++) {
-            List<WebElement> found = browser.findElements(By.id(id));
-            try {
-                return found.isEmpty() ? "" : found.get(0).getText().strip();
-            } catch (StaleElementReferenceException replaced) {
-                if (attempt == 3) {
-                    throw replaced;
-                }
-            }
-        }
-    }
-
-    private static void screenshot(String name) throws IOException {
-        Files.createDirectories(SCREENSHOTS);
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    /** A service API call that must succeed; returns its data. */
-    private static JsonNode api(String method, ServiceProcess service, String path, Map<String, String> headers,
-            String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(service.baseUrl() + path))
-                .method(method, HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json");
-        headers.forEach(request::header);
-        JsonNode answer = JSON.readTree(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body());
-        assertEquals(200, answer.path("code").asInt(), path + ": " + answer);
-        return answer.get("data");
+        return stack.send("GET", service, path, Map.of("app_id", appId, "access-token", adminToken), "");
     }
 }
