@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
+import io.imcore.common.throttle.AppQuota;
 import io.imcore.push.notify.NotifyParser;
+import io.imcore.push.task.PushQuotaResource;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -13,7 +15,8 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * POST /push/audience/count (docs/api-decisions.md): a notify body's audience and routing settings, validated as
- * /push/notify validates them, counted per channel without creating a task. Admin token only, like /push/notify.
+ * /push/notify validates them, counted per channel without creating a task. Admin token only, like /push/notify,
+ * with a per-app quota of its own.
  */
 @Path("/push/audience")
 @Access(Access.Level.ADMIN)
@@ -33,6 +36,7 @@ public class AudienceCountResource {
 
     @POST
     @Path("/count")
+    @AppQuota(PushQuotaResource.AUDIENCE_COUNT_QUOTA)
     public ApiResponse<AudienceCounts.Count> count(JsonNode body) {
         return ApiResponse.ok(counts.count(caller.appId(), parser.parseTargeting(body)));
     }

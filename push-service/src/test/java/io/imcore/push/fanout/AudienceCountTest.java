@@ -1,5 +1,6 @@
 package io.imcore.push.fanout;
 
+import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,6 +10,7 @@ import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
@@ -128,6 +130,16 @@ class AudienceCountTest {
         long user = api.newUser();
         api.as(user).body("{\"audience\":\"all\"}").post("/push/audience/count").then().statusCode(200)
                 .body("code", equalTo(10010));
+    }
+
+    @Test
+    void anAppOverItsCountQuotaGets10015() {
+        given().header("platform-key", "test-platform-key").header("app_id", api.appId).contentType(ContentType.JSON)
+                .body(Map.of("quota", "push-audience-count", "limit", 1, "period_seconds", 60, "burst", 2))
+                .put("/push/quota").then().statusCode(200).body("code", equalTo(200));
+        List<Integer> codes = IntStream.range(0, 3).mapToObj(i -> api.asAdmin().body("{\"audience\":\"all\"}")
+                .post("/push/audience/count").jsonPath().getInt("code")).toList();
+        assertEquals(List.of(200, 200, 10015), codes);
     }
 
     private void refused(String body, int code, String field) {
