@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
@@ -20,6 +21,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -54,6 +57,8 @@ final class ConsoleBrowser {
                     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                     "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                     "--window-size=" + DESKTOP.width + "," + DESKTOP.height);
+            // the page's console messages, where the browser reports what the Content-Security-Policy blocked
+            options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
             WebDriver started = new ChromeDriver(new ChromeDriverService.Builder()
                     .usingDriverExecutable(CHROMEDRIVER.toFile()).build(), options);
             started.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
@@ -161,6 +166,20 @@ final class ConsoleBrowser {
                 }
             }
         }
+    }
+
+    /** The window's size (DESKTOP or PHONE); browser() sets DESKTOP again. */
+    static void resize(Dimension size) {
+        browser.manage().window().setSize(size);
+    }
+
+    /**
+     * What the Content-Security-Policy blocked since the last call: the browser's console messages that say so (reading
+     * the log empties it).
+     */
+    static List<String> policyViolations() {
+        return browser.manage().logs().get(LogType.BROWSER).getAll().stream().map(LogEntry::getMessage)
+                .filter(message -> message.contains("Content Security Policy")).toList();
     }
 
     static void screenshot(String name) throws IOException {

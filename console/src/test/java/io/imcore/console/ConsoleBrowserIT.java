@@ -194,11 +194,12 @@ class ConsoleBrowserIT {
         assertFalse(browser.findElements(By.cssSelector("#trend-chart canvas")).isEmpty(), "the chart is drawn");
         screenshot("trends");
 
-        // users: the user's device (auth-service, the admin acting as the user); disable and enable (PUT, CSRF)
+        // users: the user's device (auth-service); disable (confirmed) and enable (PUT, CSRF)
         open("/users?user_id=" + userId);
         assertTrue(text("devices").contains("console-phone"), text("devices"));
         screenshot("users");
         submit("user-disable");
+        submit("user-disable-confirm");
         assertEquals("User " + userId + " disabled.", text("notice"));
         submit("user-enable");
         assertEquals("User " + userId + " enabled.", text("notice"));
@@ -229,6 +230,7 @@ class ConsoleBrowserIT {
         // a rotated admin token is shown once: it works, the old one does not, and the page does not show it again
         String oldToken = existing.get("admin_token").asText();
         submit("rotate-" + existing.get("app_id").asText());
+        submit("rotate-confirm"); // the first submit asks (ConsoleShellIT)
         String newToken = text("issued-token");
         assertFalse(newToken.isEmpty() || newToken.equals(oldToken), newToken);
         screenshot("apps");

@@ -28,7 +28,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -87,6 +89,7 @@ class ConsoleComposerIT {
         new WebDriverWait(browser, Duration.ofSeconds(10))
                 .until(d -> "Flash sale: last hours".equals(text("preview-title")));
         screenshot("composer-count");
+        assertFitsAPhone();
 
         // to all: the first submit asks, and sends nothing
         submit("compose-submit");
@@ -117,13 +120,16 @@ class ConsoleComposerIT {
 
         signInAsAdmin(app);
         browser.findElement(By.linkText("Scheduled")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> path().equals("/console/tasks/scheduled"));
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> path().equals("/console/scheduled"));
         List<String> row = cells(By.id("scheduled-" + taskId));
         assertEquals(Long.toString(taskId), row.get(0));
         assertEquals("Tomorrow's sale", row.get(2));
         assertEquals("all", row.get(4));
         assertTrue(browser.findElements(By.id("scheduled-" + othersTask)).isEmpty(), "another app's task is listed");
+        assertEquals(List.of("Scheduled"), browser.findElements(By.cssSelector("header nav a[aria-current='page']"))
+                .stream().map(WebElement::getText).toList(), "the navigation marks Scheduled, not Tasks");
         screenshot("scheduled");
+        assertFitsAPhone();
 
         submit("cancel-" + taskId);
         assertEquals("Task " + taskId + " cancelled: it will not be sent.", text("notice"));
@@ -136,6 +142,18 @@ class ConsoleComposerIT {
                 "{\"list\":[" + taskId + "]}").get(0).path("state").asText());
         assertEquals("scheduled", stack.api("POST", stack.push, "/push/task/detail", admin(other),
                 "{\"list\":[" + othersTask + "]}").get(0).path("state").asText());
+    }
+
+    /** The page as it is, at 390 px: nothing wider than the screen (the table of counts included). */
+    private static void assertFitsAPhone() {
+        browser.manage().window().setSize(ConsoleBrowser.PHONE);
+        try {
+            long width = (Long) ((JavascriptExecutor) browser).executeScript(
+                    "return document.documentElement.scrollWidth");
+            assertTrue(width <= ConsoleBrowser.PHONE.width, path() + " is " + width + " px wide at 390 px");
+        } finally {
+            browser.manage().window().setSize(ConsoleBrowser.DESKTOP);
+        }
     }
 
     private static ConsoleStack.App appWithPushOn(String name) throws Exception {

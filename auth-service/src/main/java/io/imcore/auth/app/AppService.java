@@ -31,7 +31,7 @@ public class AppService {
     public AppCredentials create(String name) {
         App app = new App();
         app.appId = newAppId();
-        app.name = name == null || name.isBlank() ? app.appId : name.strip();
+        app.name = name == null ? app.appId : name.strip(); // a blank name is refused by CreateAppRequest
         apps.persist(app);
         events.publish(AuthEvent.app(AuthEvent.APP_CREATED, app.appId, app.adminTokenVersion));
         return new AppCredentials(app.appId, issuer.adminToken(app.appId, app.adminTokenVersion).token());

@@ -1,6 +1,8 @@
 package io.imcore.auth.user;
 
 import io.imcore.common.api.ApiResponse;
+import io.imcore.common.api.QueryParams;
+import io.imcore.common.error.ApiException;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.throttle.ClientAddress;
@@ -13,19 +15,24 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Users of an app: self-registration (limited per client address), admin batch registration and (dis)abling,
  * password change (throttled like a login), devices. The admin batch is not limited per address: it needs the app's
- * admin token, which only the app's own servers hold, and is bounded by im.auth.batch-register-max per call.
+ * admin token, which only the app's own servers hold, and is bounded by im.auth.batch-register-max per call. The
+ * admin finds a user by id or user name ({@code GET /user/info}), disabled users included.
  */
 @Path("/user")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class UserResource {
+
+    private static final Pattern USERNAME = Pattern.compile(UserFieldRules.USERNAME);
 
     private final UserService users;
     private final RequestContext context;
@@ -75,6 +82,32 @@ public class UserResource {
         users.changePassword(context.appId(), context.requireUserId(), body.oldPassword(), body.newPassword(),
                 addresses.limitedKey(request));
         return ApiResponse.ok(true);
+    }
+
+    /**
+     * One user of the admin's app by {@code user_id} or by {@code username} (exactly one of them): the account and its
+     * devices. The user is named in the query, not in the {@code user_id} header, so a disabled user is readable
+     * too (acting as him would be 10014); another app's user is 10000 like an unknown one.
+     */
+    @GET
+    @Path("/info")
+    @Access(Access.Level.ADMIN)
+    public ApiResponse<UserProfile> info(@QueryParam("user_id") String userId, @QueryParam("username") String username) {
+        boolean byId = userId != null && !userId.isBlank();
+        boolean byName = username != null && !username.isBlank();
+        if (byId == byName) {
+            throw ApiException.badParameter(byId ? "username" : "user_id",
+                    byId ? "give user_id or username, not both" : "user_id or username required");
+        }
+        if (byId) {
+            return ApiResponse.ok(users.profile(context.appId(),
+                    QueryParams.requiredLong("user_id", userId, 1, Long.MAX_VALUE)));
+        }
+        String name = username.strip();
+        if (!USERNAME.matcher(name).matches()) {
+            throw ApiException.badParameter("username", UserFieldRules.USERNAME_RULE);
+        }
+        return ApiResponse.ok(users.profile(context.appId(), name));
     }
 
     @GET

@@ -162,6 +162,24 @@ public class UserService {
                 .toList();
     }
 
+    /** A user of the app by id, with its devices; 10000 when the app has no such user. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public UserProfile profile(String appId, long userId) {
+        return profile(users.find(appId, userId));
+    }
+
+    /** A user of the app by user name (compared without regard to case, as it is unique), with its devices. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public UserProfile profile(String appId, String username) {
+        return profile(users.findByLogin(appId, LoginField.USERNAME, username));
+    }
+
+    private UserProfile profile(Optional<User> found) {
+        User user = found.orElseThrow(() -> new ApiException(ErrorCode.USER_NOT_FOUND));
+        return new UserProfile(user.userId, user.username, user.mobile, user.email, user.disabled,
+                devices(user.userId));
+    }
+
     /**
      * Finds the user's device by guid or registers it with the next device_sn and a new push_token (a token
      * operation with a device_guid), in the caller's transaction or one of its own.

@@ -87,6 +87,21 @@ class AppResourceTest {
     }
 
     @Test
+    void blankAppNameIsRefusedAndAnAbsentOneIsTheAppId() {
+        for (String blank : new String[] {"", "   ", "\t\n"}) {
+            given().header("platform-key", PLATFORM_KEY).contentType(ContentType.JSON)
+                    .body(Map.of("name", blank)).post("/app/create")
+                    .then().statusCode(200).body("code", equalTo(10002))
+                    .body("message", equalTo("name: must not be blank (leave it out to name the app after its app_id)"))
+                    .body("data", nullValue());
+        }
+        String appId = given().header("platform-key", PLATFORM_KEY).contentType(ContentType.JSON).body("{}")
+                .post("/app/create").then().body("code", equalTo(200)).extract().path("data.app_id");
+        given().header("platform-key", PLATFORM_KEY).get("/app/list")
+                .then().body("data.list.find { it.app_id == '" + appId + "' }.name", equalTo(appId));
+    }
+
+    @Test
     void listShowsEveryAppWithItsCreationTimeAndTokenVersion() {
         long before = System.currentTimeMillis();
         AuthApi.App app = AuthApi.newApp();

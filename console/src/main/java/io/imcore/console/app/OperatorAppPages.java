@@ -25,7 +25,8 @@ import java.util.Map;
 
 /**
  * The operator's apps (docs/api-decisions.md "Apps"): the list (auth-service {@code GET /app/list}), create and
- * rotate an admin token. A new admin token is shown once, in the answer to the form, and kept nowhere.
+ * rotate an admin token after a confirmation. A new admin token is shown once, in the answer to the form, and kept
+ * nowhere.
  */
 @Path("/apps")
 @Produces(MediaType.TEXT_HTML)
@@ -49,8 +50,16 @@ public class OperatorAppPages {
             @FormParam("name") String name) {
         ConsoleSession session = guard.requireOperator(headers);
         guard.checkCsrf(session, csrf);
+        if (Pages.text(name).isEmpty()) {
+            return Response.status(400).entity(page(session, null, null)
+                    .data("nameError", "name: required, the name this list shows for the app")).build();
+        }
         Answer answer = backend.post(Service.AUTH, "/app/create", session.credentials(),
                 Map.of("name", Pages.text(name)));
+        if (answer.code() == 10002 && String.valueOf(answer.message()).startsWith("name:")) {
+            return Response.status(400).entity(page(session, null, null).data("nameError", answer.error())
+                    .data("name", Pages.text(name))).build();
+        }
         return Response.ok(page(session, answer, "created")).build();
     }
 
@@ -58,9 +67,14 @@ public class OperatorAppPages {
     @Path("admin-token")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response rotate(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
-            @FormParam("app_id") String appId) {
+            @FormParam("app_id") String appId, @FormParam("confirm") String confirm) {
         ConsoleSession session = guard.requireOperator(headers);
         guard.checkCsrf(session, csrf);
+        // the old token stops working at once: the first submit only asks (a server-side step: the policy forbids
+        // the inline script a confirm() would need)
+        if (!"yes".equals(confirm)) {
+            return Response.ok(page(session, null, null).data("confirmRotate", Pages.text(appId))).build();
+        }
         Map<String, String> credentials = new HashMap<>(session.credentials());
         credentials.put("app_id", Pages.text(appId));
         Answer answer = backend.post(Service.AUTH, "/app/admin_token", credentials, null);

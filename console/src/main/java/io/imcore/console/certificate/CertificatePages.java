@@ -22,6 +22,10 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +53,10 @@ public class CertificatePages {
     /** The services' 10002 messages start with the field they name: "name: ...", "certificate: ...". */
     private static final Pattern FIELD_MESSAGE = Pattern.compile("^([a-z_]+)\\b.*", Pattern.DOTALL);
     private static final int TEST_ANSWER_LIMIT = 1024;
+    /** How long before its expiry a certificate is shown with a warning: the ImcoreCertificateExpiring alert's too. */
+    static final Duration EXPIRY_WARNING = Duration.ofDays(30);
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+            .withZone(ZoneOffset.UTC);
 
     @Inject
     SessionGuard guard;
@@ -162,18 +170,27 @@ public class CertificatePages {
                 if (!answer.ok()) {
                     loadError = "Certificates not read: " + answer.error();
                 } else if (answer.data() != null) {
-                    rows.add(maskedRow(provider.get("label"), environment, answer.data()));
+                    rows.add(maskedRow(provider.get("code"), provider.get("label"), environment, answer.data(),
+                            Instant.now()));
                 }
             }
         }
-        return Pages.page(certificates, session).data("certificates", rows).data("loadError", loadError)
+        List<Map<String, String>> expiring = rows.stream().filter(row -> !row.get("expiryWarning").isEmpty())
+                .toList();
+        return Pages.page(certificates, session).data("certificates", rows).data("expiring", expiring)
+                .data("loadError", loadError)
                 .data("providers", PROVIDERS).data("form", form).data("errors", errors)
                 .data("uploadResult", uploadResult).data("testForm", testForm).data("testResult", testResult);
     }
 
-    /** Secrets never reach the browser: app_secret and certificate are shown by length and last characters. */
-    static Map<String, String> maskedRow(String provider, String environment, JsonNode certificate) {
+    /**
+     * Secrets never reach the browser: app_secret and certificate are shown by length and last characters. A
+     * credential that expires (push-service's {@code expires_at}) has its date, and a warning from 30 days ahead.
+     */
+    static Map<String, String> maskedRow(String code, String provider, String environment, JsonNode certificate,
+            Instant now) {
         Map<String, String> row = new LinkedHashMap<>();
+        row.put("id", code + "-" + environment);
         row.put("provider", provider);
         row.put("environment", environment.equals("1") ? "1 production" : "0 development");
         row.put("name", certificate.path("name").asText(""));
@@ -181,7 +198,24 @@ public class CertificatePages {
         row.put("appKey", certificate.path("app_key").asText(""));
         row.put("appSecret", mask(certificate.path("app_secret").asText("")));
         row.put("certificate", mask(certificate.path("certificate").asText("")));
+        JsonNode expiresAt = certificate.path("expires_at");
+        Instant expiry = expiresAt.isNumber() ? Instant.ofEpochSecond(expiresAt.asLong()) : null;
+        row.put("expires", expiry == null ? "does not expire" : DAY.format(expiry));
+        row.put("expiryWarning", expiry == null ? "" : expiryWarning(expiry, now));
         return row;
+    }
+
+    /** "expired", "expires in N days" within {@link #EXPIRY_WARNING}, else empty. */
+    static String expiryWarning(Instant expiresAt, Instant now) {
+        if (!expiresAt.isAfter(now)) {
+            return "expired";
+        }
+        Duration left = Duration.between(now, expiresAt);
+        if (left.compareTo(EXPIRY_WARNING) > 0) {
+            return "";
+        }
+        long days = left.toDays();
+        return days == 0 ? "expires today" : "expires in " + days + (days == 1 ? " day" : " days");
     }
 
     static String mask(String secret) {

@@ -42,7 +42,7 @@ public class ScheduledPages {
     Template scheduled;
 
     @GET
-    @Path("tasks/scheduled")
+    @Path("scheduled")
     public Response list(@Context HttpHeaders headers) {
         ConsoleSession session = guard.requireAdmin(headers);
         TemplateInstance page = Pages.page(scheduled, session);
@@ -67,7 +67,7 @@ public class ScheduledPages {
     }
 
     @POST
-    @Path("tasks/{id}/cancel")
+    @Path("scheduled/{id}/cancel")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response cancel(@Context HttpHeaders headers, @PathParam("id") long taskId,
             @FormParam("csrf") String csrf) {
@@ -77,7 +77,7 @@ public class ScheduledPages {
                 Map.of("task_id", taskId));
         session.setNotice(answer.ok() ? "Task " + taskId + " cancelled: it will not be sent."
                 : "Task " + taskId + " not cancelled: " + answer.error());
-        return Pages.redirect("/tasks/scheduled");
+        return Pages.redirect("/scheduled");
     }
 
     /** "all", or the list's kind and its values as the caller gave them ("tag: vip, new"). */

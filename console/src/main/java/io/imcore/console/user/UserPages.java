@@ -20,13 +20,18 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Users and groups: a user's devices (auth-service) and provider tokens (push-service), disable/enable; a group's
- * info and members (message-service). The admin acts as the user through the services' {@code user_id} header; the
- * group is the {@code group_id} query parameter of message-service's group reads.
+ * Users and groups. A user is found by id, user name or alias ({@code q}, with {@code by=alias} for an alias) and
+ * shown with its account state and devices (auth-service {@code GET /user/info}) and provider tokens (push-service
+ * {@code GET /push/user/tokens}); both are admin reads naming the user in the query, so a disabled user's devices
+ * stay visible. Disable asks for a confirmation first; enable does not. A group's info and members come from
+ * message-service's group reads ({@code group_id} a query parameter).
  */
 @Path("/users")
 @Produces(MediaType.TEXT_HTML)
@@ -40,25 +45,23 @@ public class UserPages {
     Template users;
 
     @GET
-    public Response lookUp(@Context HttpHeaders headers, @QueryParam("user_id") String userId,
+    public Response lookUp(@Context HttpHeaders headers, @QueryParam("q") String query, @QueryParam("by") String by,
+            @QueryParam("user_id") String userId, @QueryParam("confirm") String confirm,
             @QueryParam("group_id") String groupId) {
         ConsoleSession session = guard.requireAdmin(headers);
-        TemplateInstance page = Pages.page(users, session).data("userId", Pages.text(userId))
+        String q = Pages.text(query);
+        boolean byAlias = "alias".equals(by);
+        // a user opened by id (a link, a redirect after a change) shows that id in the search field
+        String shown = q.isEmpty() ? Pages.text(userId) : q;
+        TemplateInstance page = Pages.page(users, session).data("q", shown).data("byAlias", byAlias)
                 .data("groupId", Pages.text(groupId));
-        Long user = id(userId);
-        // a flag, not the lists: Qute's #if treats an empty list (no devices, or a refusal) as false
-        page.data("userShown", user != null);
-        if (user != null) {
-            Map<String, String> asUser = session.credentialsAsUser(user);
-            Answer devices = backend.get(Service.AUTH, "/user/device/list", asUser);
-            Answer tokens = backend.get(Service.PUSH, "/user/token/list", asUser);
-            page.data("devices", withTimes(backend.plainList(devices.data()), "created_at", "last_seen_at"))
-                    .data("devicesError", devices.ok() ? null : devices.error())
-                    .data("tokens", withTimes(backend.plainList(tokens.ok() && tokens.data() != null
-                            ? tokens.data().get("list") : null), "bound_at"))
-                    .data("tokensError", tokens.ok() ? null : tokens.error());
+        if (byAlias && !q.isEmpty()) {
+            showAliasUsers(page, session, q);
+        } else if (!q.isEmpty() || shown.matches("\\d+")) {
+            showUser(page, session, shown, "disable".equals(confirm));
+        } else if (!shown.isEmpty()) {
+            page.data("searchError", "user_id must be a number.");
         }
-        page.data("userError", userId != null && !userId.isBlank() && user == null ? "user_id must be a number" : null);
         Long group = id(groupId);
         page.data("groupShown", group != null);
         if (group != null) {
@@ -76,18 +79,64 @@ public class UserPages {
         return Response.ok(page).build();
     }
 
-    /** PUT /user/disable or /user/enable for one user, then back to the user's page with the outcome. */
+    /**
+     * One user: digits are a user id, anything else a user name (user names cannot be all digits, so this is never
+     * ambiguous); auth-service refuses what is neither with its 10002.
+     */
+    private void showUser(TemplateInstance page, ConsoleSession session, String idOrName, boolean confirmDisable) {
+        boolean byId = idOrName.matches("\\d+");
+        Answer found = backend.get(Service.AUTH, "/user/info?" + (byId ? "user_id=" : "username=")
+                + URLEncoder.encode(idOrName, StandardCharsets.UTF_8), session.credentials());
+        if (!found.ok() || found.data() == null) {
+            page.data("searchError", found.code() == 10000
+                    ? "No user " + (byId ? "with id " : "named ") + idOrName + " in this app."
+                    : "User not looked up: " + found.error());
+            return;
+        }
+        long user = found.data().path("user_id").asLong();
+        boolean disabled = found.data().path("disabled").asBoolean();
+        Answer tokens = backend.get(Service.PUSH, "/push/user/tokens?user_id=" + user, session.credentials());
+        page.data("user", backend.plain(found.data())).data("userShown", true).data("disabled", disabled)
+                .data("confirmDisable", confirmDisable && !disabled)
+                .data("devices", withTimes(backend.plainList(found.data().get("devices")), "created_at",
+                        "last_seen_at"))
+                .data("tokens", withTimes(backend.plainList(tokens.ok() && tokens.data() != null
+                        ? tokens.data().get("list") : null), "bound_at"))
+                .data("tokensError", tokens.ok() ? null : tokens.error());
+    }
+
+    /** The users with a device carrying the alias, each a link to the user. */
+    private void showAliasUsers(TemplateInstance page, ConsoleSession session, String alias) {
+        Answer found = backend.get(Service.PUSH, "/push/alias/users?alias="
+                + URLEncoder.encode(alias, StandardCharsets.UTF_8), session.credentials());
+        if (!found.ok() || found.data() == null) {
+            page.data("searchError", "Alias not looked up: " + found.error());
+            return;
+        }
+        List<Long> ids = new ArrayList<>();
+        found.data().path("user_ids").forEach(id -> ids.add(id.asLong()));
+        page.data("aliasShown", true).data("aliasUsers", ids).data("aliasMore", found.data().path("more").asBoolean());
+    }
+
+    /**
+     * Disable or enable one user. Disable takes two submits: the first (no {@code confirmed}) only leads to the
+     * confirmation on the user's page; enable is done at once, it takes nothing away.
+     */
     @POST
     @Path("state")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response switchUser(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
-            @FormParam("user_id") String userId, @FormParam("action") String action) {
+            @FormParam("user_id") String userId, @FormParam("action") String action,
+            @FormParam("confirmed") String confirmed) {
         ConsoleSession session = guard.requireAdmin(headers);
         guard.checkCsrf(session, csrf);
         Long user = id(userId);
         if (user == null || !List.of("disable", "enable").contains(action)) {
             session.setNotice("Nothing changed: a numeric user_id and disable or enable are needed.");
             return Pages.redirect("/users");
+        }
+        if (action.equals("disable") && !"yes".equals(confirmed)) {
+            return Pages.redirect("/users?user_id=" + user + "&confirm=disable");
         }
         Answer answer = backend.put(Service.AUTH, "/user/" + action, session.credentials(),
                 Map.of("list", List.of(user)));

@@ -25,6 +25,7 @@ public class DeviceRegistryService {
     private static final int MAX_TAGS_PER_CALL = 100;
     private static final int MAX_TAGS_PER_USER = 1000;
     private static final int MAX_ALIAS = 128;
+    static final int ALIAS_USERS_MAX = 100;
 
     private final Database database;
     private final DeviceStore devices;
@@ -122,8 +123,7 @@ public class DeviceRegistryService {
         if (body.alias() == null) {
             throw ApiException.badParameter("alias", "required (an empty alias clears it)");
         }
-        StorableText.check("alias", body.alias());
-        maxLength("alias", body.alias(), MAX_ALIAS);
+        checkAlias(body.alias());
         PushDevice device = devices.findByPushToken(caller.appId(), userId, pushToken)
                 .orElseThrow(() -> ApiException.badParameter("push_token", "not a device of the user"));
         device.alias = body.alias().isEmpty() ? null : body.alias();
@@ -138,10 +138,27 @@ public class DeviceRegistryService {
         return true;
     }
 
+    /** The app's users with a device carrying the alias (compared exactly, as a push to it does). */
+    @Transactional
+    public AliasUsers usersWithAlias(String appId, String alias) {
+        if (alias == null || alias.isEmpty()) {
+            throw ApiException.badParameter("alias", "required");
+        }
+        checkAlias(alias);
+        List<Long> found = devices.usersWithAlias(appId, alias, ALIAS_USERS_MAX + 1);
+        return new AliasUsers(alias, found.subList(0, Math.min(found.size(), ALIAS_USERS_MAX)),
+                found.size() > ALIAS_USERS_MAX);
+    }
+
     @Transactional
     public BoundTokenList boundTokens(RequestContext caller) {
-        long userId = caller.requireUserId();
-        return new BoundTokenList(devices.boundTokens(caller.appId(), userId).stream()
+        return boundTokens(caller.appId(), caller.requireUserId());
+    }
+
+    /** The provider tokens of a user of the app, masked; none for a user the app does not have. */
+    @Transactional
+    public BoundTokenList boundTokens(String appId, long userId) {
+        return new BoundTokenList(devices.boundTokens(appId, userId).stream()
                 .map(t -> new BoundToken(t.deviceSn(), t.notifierName(), t.channel(), TokenMask.mask(t.token()),
                         t.boundAt().toEpochMilli()))
                 .toList());
@@ -175,6 +192,11 @@ public class DeviceRegistryService {
         }
         StorableText.check(field, value);
         return value;
+    }
+
+    private static void checkAlias(String alias) {
+        StorableText.check("alias", alias);
+        maxLength("alias", alias, MAX_ALIAS);
     }
 
     private static void maxLength(String field, String value, int max) {

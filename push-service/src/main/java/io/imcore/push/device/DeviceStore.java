@@ -49,6 +49,13 @@ public class DeviceStore implements PanacheRepositoryBase<PushDevice, Long> {
                 .setParameter(1, appId).setParameter(2, userId).getResultList();
     }
 
+    /** The users of the app with a device carrying the alias, ascending, at most {@code limit}. */
+    public List<Long> usersWithAlias(String appId, String alias, int limit) {
+        return getEntityManager().createQuery("select distinct d.userId from PushDevice d where d.appId = ?1"
+                        + " and d.alias = ?2 order by d.userId", Long.class)
+                .setParameter(1, appId).setParameter(2, alias).setMaxResults(limit).getResultList();
+    }
+
     /**
      * Binds the provider token to the device for the channel, replacing the device's previous token of that channel
      * and taking the token away from any other device of the app (one phone, one owner).
