@@ -16,6 +16,7 @@ public enum ErrorCode {
     PUSH_IMAGE_UNREACHABLE(12004, "push image URL cannot be downloaded"),
     PUSH_TOO_MANY_TARGETS(12005, "push target list longer than 500"),
     PUSH_NOT_ENABLED(12006, "push is not enabled for this app"),
+    PUSH_TASK_NOT_SCHEDULED(12007, "push task is no longer scheduled"),
     GROUP_NOT_FOUND(20001, "group does not exist"),
     NOT_GROUP_MEMBER(20002, "user is not a member of the group"),
     APP_NOT_FOUND(40000, "app_id does not exist"),

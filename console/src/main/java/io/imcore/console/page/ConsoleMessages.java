@@ -812,4 +812,7 @@ public interface ConsoleMessages {
 
     @Message("notifications")
     String chart_axis();
+
+    @Message("Scheduled")
+    String nav_scheduled();
 }

@@ -14,8 +14,8 @@ import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -36,7 +36,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The push composer (POST /push/notify), the task list and a task's report (POST /push/task/detail). */
+/**
+ * The push composer (POST /push/notify, with the audience count of POST /push/audience/count, a phone preview and a
+ * confirmation before a push to all), the task list and a task's report (POST /push/task/detail).
+ */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
 public class PushPages {
@@ -44,10 +47,10 @@ public class PushPages {
     static final List<String> AUDIENCE_KINDS = List.of("all", "tag", "alias", "user_id", "push_token");
     static final List<String> MESSAGE_TYPES = List.of("text", "image", "cmd");
     static final List<String> STRATEGIES = List.of("combined", "svcpush_only", "ospush_only");
-    /** docs/push-fanout.md "Task states"; the last three are final. */
+    /** docs/push-fanout.md "Task states"; the last four are final. */
     static final List<String> STATES = List.of("accepted", "scheduled", "expanding", "dispatching", "done", "expired",
-            "failed");
-    static final Set<String> FINAL_STATES = Set.of("done", "expired", "failed");
+            "failed", "cancelled");
+    static final Set<String> FINAL_STATES = Set.of("done", "expired", "failed", "cancelled");
     private static final int PAGE_SIZE = 20;
 
     @Inject
@@ -62,6 +65,8 @@ public class PushPages {
     ObjectMapper json;
     @Inject
     Template composer;
+    @Inject
+    Template phonePreview;
     @Inject
     Template tasks;
     @Inject
@@ -84,33 +89,30 @@ public class PushPages {
         return Response.ok(composerPage(session, form, null)).build();
     }
 
+    /**
+     * Sends the push. A push to all is sent only on the second submit, from the confirmation's button: the first
+     * shows how many devices it will reach (no inline script: the confirmation is a page of its own).
+     */
     @POST
     @Path("push")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Response send(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
-            @FormParam("audience_kind") String audienceKind, @FormParam("audience_values") String audienceValues,
-            @FormParam("type") String type, @FormParam("title") String title, @FormParam("body") String body,
-            @FormParam("extras") String extras, @FormParam("strategy") String strategy,
-            @FormParam("sequence") String sequence, @FormParam("show_begin") String showBegin,
-            @FormParam("request_id") String requestId) {
+    public Response send(@Context HttpHeaders headers, @BeanParam ComposerForm fields) {
         ConsoleSession session = guard.requireAdmin(headers);
-        guard.checkCsrf(session, csrf);
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("audience_kind", Pages.text(audienceKind));
-        form.put("audience_values", Pages.text(audienceValues));
-        form.put("type", Pages.text(type));
-        form.put("title", title == null ? "" : title);
-        form.put("body", body == null ? "" : body);
-        form.put("extras", Pages.text(extras));
-        form.put("strategy", Pages.text(strategy));
-        form.put("sequence", Pages.text(sequence));
-        form.put("show_begin", Pages.text(showBegin));
-        form.put("request_id", Pages.text(requestId));
+        guard.checkCsrf(session, fields.csrf);
+        Map<String, String> form = fields.values();
         ObjectNode request;
         try {
             request = notifyRequest(form);
         } catch (IllegalArgumentException e) {
             return Response.status(400).entity(composerPage(session, form, e.getMessage())).build();
+        }
+        if (form.get("audience_kind").equals("all") && !"yes".equals(fields.confirm)) {
+            Answer count = countAudience(session, request);
+            if (!count.ok()) {
+                return Response.status(400).entity(composerPage(session, form, "Not sent: " + count.error())).build();
+            }
+            return Response.ok(composerPage(session, form, null).data("confirmAll", AudienceSize.of(count.data())))
+                    .build();
         }
         Answer answer = backend.post(Service.PUSH, "/push/notify", session.credentials(), request);
         if (!answer.ok() || answer.data() == null) {
@@ -119,6 +121,41 @@ public class PushPages {
         long taskId = answer.data().path("task_id").asLong();
         session.setNotice("Push accepted as task " + taskId + ".");
         return Pages.redirect("/tasks/" + taskId);
+    }
+
+    /** The composer again with the audience's size per channel now (POST /push/audience/count); nothing is sent. */
+    @POST
+    @Path("push/count")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response count(@Context HttpHeaders headers, @BeanParam ComposerForm fields) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        guard.checkCsrf(session, fields.csrf);
+        Map<String, String> form = fields.values();
+        Answer count;
+        try {
+            count = countAudience(session, notifyRequest(form));
+        } catch (IllegalArgumentException e) {
+            return Response.status(400).entity(composerPage(session, form, e.getMessage())).build();
+        }
+        if (!count.ok()) {
+            return Response.status(400).entity(composerPage(session, form, "Not counted: " + count.error())).build();
+        }
+        return Response.ok(composerPage(session, form, null).data("count", AudienceSize.of(count.data()))).build();
+    }
+
+    /** The phone preview alone, which htmx swaps in as the title, body or type change. */
+    @POST
+    @Path("push/preview")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response preview(@Context HttpHeaders headers, @BeanParam ComposerForm fields) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        guard.checkCsrf(session, fields.csrf);
+        return Response.ok(phonePreview.data("form", fields.values()).data("s", session)).build();
+    }
+
+    /** The /push/notify body is also a count body: push-service reads its audience and setting only. */
+    private Answer countAudience(ConsoleSession session, ObjectNode request) {
+        return backend.post(Service.PUSH, "/push/audience/count", session.credentials(), request);
     }
 
     /** The /push/notify body of the form (api.md 4.5.2); what only the API can judge is left to it. */
@@ -185,7 +222,7 @@ public class PushPages {
     private TemplateInstance composerPage(ConsoleSession session, Map<String, String> form, String error) {
         return Pages.page(composer, session).data("form", form).data("error", error)
                 .data("audienceKinds", AUDIENCE_KINDS).data("messageTypes", MESSAGE_TYPES)
-                .data("strategies", STRATEGIES);
+                .data("strategies", STRATEGIES).data("count", null).data("confirmAll", null);
     }
 
     @GET

@@ -30,12 +30,7 @@ final class AudiencePages {
 
     /** The page's devices in the (app_id, device_id) index order. */
     private static final String DEVICES = "select d.device_id, d.user_id, d.device_sn from push_devices d"
-            + " where d.app_id = ? and d.device_id > ?%s"
-            + " and not exists (select 1 from push_users u"
-            + "   where u.app_id = d.app_id and u.user_id = d.user_id and u.push_disabled)"
-            + " and not exists (select 1 from auth_view_users v"
-            + "   where v.app_id = d.app_id and v.user_id = d.user_id and v.disabled)"
-            + " order by d.app_id, d.device_id limit ?";
+            + " where %s and d.device_id > ? order by d.app_id, d.device_id limit ?";
 
     /**
      * The online devices of the given users. {@code offset 0} keeps one index probe per user: given the array's
@@ -85,16 +80,10 @@ final class AudiencePages {
 
     private static List<PageDevice> devices(Connection c, String appId, Audience audience, long cursor, int limit)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(DEVICES.formatted(filter(audience.form())))) {
-            int i = 1;
-            ps.setString(i++, appId);
+        try (PreparedStatement ps = c.prepareStatement(
+                DEVICES.formatted(AudienceDevices.condition(audience.form())))) {
+            int i = AudienceDevices.bind(c, ps, 1, appId, audience);
             ps.setLong(i++, cursor);
-            switch (audience.form()) {
-                case ALL -> { }
-                case USER_ID -> ps.setArray(i++, Database.bigints(c,
-                        audience.userIds().stream().mapToLong(Long::longValue).toArray()));
-                default -> ps.setArray(i++, c.createArrayOf("text", audience.values().toArray()));
-            }
             ps.setInt(i, limit);
             List<PageDevice> devices = new ArrayList<>(limit);
             try (ResultSet rs = ps.executeQuery()) {
@@ -157,16 +146,5 @@ final class AudiencePages {
                 }
             }
         }
-    }
-
-    private static String filter(Audience.Form form) {
-        return switch (form) {
-            case ALL -> "";
-            case USER_ID -> " and d.user_id = any(?)";
-            case PUSH_TOKEN -> " and d.push_token = any(?)";
-            case ALIAS -> " and d.alias = any(?)";
-            case TAG -> " and d.user_id in (select t.user_id from push_user_tags t"
-                    + " where t.app_id = d.app_id and t.tag = any(?))";
-        };
     }
 }

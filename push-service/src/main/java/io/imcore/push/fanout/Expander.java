@@ -246,10 +246,9 @@ public class Expander {
             LOG.infof("task %d: resuming after step %d", taskId, checkpoint.pages());
         } else {
             long floor = topics.checkpointFloor(taskId);
-            database.inTransaction(c -> {
-                tasks.startExpanding(c, taskId, floor);
-                return null;
-            });
+            if (!database.inTransaction(c -> tasks.startExpanding(c, taskId, floor))) {
+                return; // cancelled since it was loaded
+            }
         }
         int pageSize = config.pageSize();
         List<DeviceRow> page = readPage(task, request, checkpoint.cursorDeviceId());

@@ -54,21 +54,31 @@ public class NotifyParser {
     }
 
     public PushRequest parse(JsonNode body) {
+        Targeting targeting = parseTargeting(body);
+        String requestId = nonEmptyString(setting(body), "request_id", "setting.request_id");
+        checkLength("setting.request_id", requestId, MAX_REQUEST_ID_LENGTH);
+        MessageParser.Parsed message = messageParser.parse(requiredObject(body, "message", "message"));
+        return new PushRequest(targeting.audience(), requestId, targeting.strategy(), targeting.osSequence(),
+                message.json(), message.showBeginTime(), message.showEndTime(), message.attachmentUrl());
+    }
+
+    /**
+     * The audience, distribution_strategy and ospush_sequence of a notify body, under the same rules as
+     * {@link #parse}; every other field is ignored (POST /push/audience/count).
+     */
+    public Targeting parseTargeting(JsonNode body) {
         if (body == null || !body.isObject()) {
             throw ApiException.badParameter("body", "must be a JSON object");
         }
         Audience audience = parseAudience(JsonFields.value(body, "audience"));
+        ObjectNode setting = setting(body);
+        return new Targeting(audience, parseStrategy(setting),
+                parseSequence(JsonFields.value(setting, "ospush_sequence")));
+    }
+
+    private static ObjectNode setting(JsonNode body) {
         ObjectNode setting = optionalObject(body, "setting", "setting");
-        if (setting == null) {
-            setting = JsonNodeFactory.instance.objectNode();
-        }
-        String requestId = nonEmptyString(setting, "request_id", "setting.request_id");
-        checkLength("setting.request_id", requestId, MAX_REQUEST_ID_LENGTH);
-        Strategy strategy = parseStrategy(setting);
-        List<Channel> sequence = parseSequence(JsonFields.value(setting, "ospush_sequence"));
-        MessageParser.Parsed message = messageParser.parse(requiredObject(body, "message", "message"));
-        return new PushRequest(audience, requestId, strategy, sequence, message.json(), message.showBeginTime(),
-                message.showEndTime(), message.attachmentUrl());
+        return setting == null ? JsonNodeFactory.instance.objectNode() : setting;
     }
 
     private static Audience parseAudience(JsonNode audience) {

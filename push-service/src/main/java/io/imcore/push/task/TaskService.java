@@ -139,6 +139,34 @@ public class TaskService {
         database.autoCommit(c -> tasks.expireRequestIds(c, config.requestIdWindow()));
     }
 
+    /**
+     * Cancels the app's scheduled task before it is expanded: a single conditional update races the expander's
+     * {@link TaskStore#startExpanding}, and exactly one of them wins (docs/api-decisions.md). Cancelling a cancelled
+     * task answers the same again; any other state is 12007, an unknown or another app's task 10002.
+     */
+    public TaskState cancel(String appId, Long taskId) {
+        if (taskId == null) {
+            throw ApiException.badParameter("task_id", "required");
+        }
+        return database.autoCommit(c -> {
+            if (tasks.cancelScheduled(c, appId, taskId)) {
+                return TaskState.CANCELLED;
+            }
+            TaskState state = tasks.stateOf(c, appId, taskId)
+                    .orElseThrow(() -> ApiException.badParameter("task_id", "no task of this app has this id"));
+            if (state != TaskState.CANCELLED) {
+                throw new ApiException(ErrorCode.PUSH_TASK_NOT_SCHEDULED, "task_id: task " + taskId + " is "
+                        + state.wireName() + "; only a scheduled task can be cancelled");
+            }
+            return state;
+        });
+    }
+
+    /** The app's scheduled tasks, the soonest first. */
+    public ScheduledPage scheduled(String appId, int offset, int limit) {
+        return database.read(c -> tasks.scheduled(c, appId, offset, limit));
+    }
+
     /** The caller's tasks among the ids with their 24 counters, state and progress (docs/push-fanout.md). */
     @Transactional
     public List<Map<String, Object>> details(String appId, List<Long> taskIds) {

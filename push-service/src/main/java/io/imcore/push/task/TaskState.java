@@ -17,7 +17,9 @@ public enum TaskState {
     /** show_end_time passed before the task was fully sent. */
     EXPIRED,
     /** Its expansion failed im.push.fanout.max-failures times in a row (the reason is in task/detail). */
-    FAILED;
+    FAILED,
+    /** Cancelled while scheduled (POST /push/task/cancel): never expanded. */
+    CANCELLED;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

@@ -224,14 +224,70 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
         }
     }
 
-    /** Marks the start of an expansion; every checkpoint of it lies after {@code checkpointOffset} on its partition. */
-    public void startExpanding(Connection c, long taskId, long checkpointOffset) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "update push_tasks set state = 'expanding', checkpoint_offset = ? where task_id = ?")) {
+    /**
+     * Marks the start of an expansion; every checkpoint of it lies after {@code checkpointOffset} on its partition.
+     * False when the task is no longer waiting: {@link #cancelScheduled} came first (the row lock orders the two,
+     * and each re-checks the state, so exactly one of them wins).
+     */
+    public boolean startExpanding(Connection c, long taskId, long checkpointOffset) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update push_tasks set state = 'expanding',"
+                + " checkpoint_offset = ? where task_id = ? and state in ('accepted', 'scheduled')")) {
             ps.setLong(1, checkpointOffset);
             ps.setLong(2, taskId);
-            ps.executeUpdate();
+            return ps.executeUpdate() == 1;
         }
+    }
+
+    /** Cancels the app's task if it is still scheduled (see {@link #startExpanding}); false otherwise. */
+    public boolean cancelScheduled(Connection c, String appId, long taskId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update push_tasks set state = 'cancelled', finished_at = now()"
+                + " where task_id = ? and app_id = ? and state = 'scheduled'")) {
+            ps.setLong(1, taskId);
+            ps.setString(2, appId);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** The state of the app's task; empty for an unknown task or another app's. */
+    public Optional<TaskState> stateOf(Connection c, String appId, long taskId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select state from push_tasks where task_id = ? and app_id = ?")) {
+            ps.setLong(1, taskId);
+            ps.setString(2, appId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(TaskState.fromWireName(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * The app's scheduled tasks, the soonest first, and how many there are (index push_tasks_unfinished: few rows
+     * whatever the number of finished tasks).
+     */
+    public ScheduledPage scheduled(Connection c, String appId, int offset, int limit) throws SQLException {
+        long total;
+        try (PreparedStatement ps = c.prepareStatement(
+                "select count(*) from push_tasks where state = 'scheduled' and app_id = ?")) {
+            ps.setString(1, appId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                total = rs.getLong(1);
+            }
+        }
+        List<ScheduledPage.Task> list = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("select task_id, created_at, request::text from push_tasks"
+                + " where state = 'scheduled' and app_id = ? order by show_begin_at, task_id offset ? limit ?")) {
+            ps.setString(1, appId);
+            ps.setInt(2, offset);
+            ps.setInt(3, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    PushRequest request = request(rs.getString(3));
+                    list.add(ScheduledPage.Task.of(rs.getLong(1), rs.getTimestamp(2).getTime(), request));
+                }
+            }
+        }
+        return new ScheduledPage(total, list);
     }
 
     /** Mirrors a committed checkpoint (and the target counters it carries); idempotent. */
