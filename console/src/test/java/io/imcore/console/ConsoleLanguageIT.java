@@ -88,6 +88,9 @@ class ConsoleLanguageIT {
         Map<String, String> pages = new LinkedHashMap<>();
         pages.put("/", "应用 " + pushed.app().id());
         pages.put("/certificates", "推送证书");
+        pages.put("/push/new", "创建推送");
+        pages.put("/tasks", "推送任务");
+        pages.put("/scheduled", "定时推送");
         pages.put("/tasks/" + pushed.taskId(), "任务 " + pushed.taskId());
         pages.put("/trends", "趋势：最近 30 天（UTC）");
         pages.put("/messages?msg_id=1", "消息追踪");

@@ -815,4 +815,161 @@ public interface ConsoleMessages {
 
     @Message("Scheduled")
     String nav_scheduled();
+
+    @Message("Compose a push")
+    String compose_title();
+
+    @Message("This push goes to all devices of the app: it will reach")
+    String compose_confirm_all_before();
+
+    @Message("of")
+    String compose_of();
+
+    @Message("devices now. Send it, or change the form below.")
+    String compose_confirm_all_after();
+
+    @Message("Confirm: send to {targets} devices")
+    String compose_confirm_send(Object targets);
+
+    @Message("Audience")
+    String compose_audience();
+
+    @Message("Kind")
+    String compose_kind();
+
+    @Message("Values (comma or line separated; not for all)")
+    String compose_values();
+
+    @Message("Count audience")
+    String compose_count();
+
+    @Message("Reached now with this strategy and sequence:")
+    String compose_count_before();
+
+    @Message("devices ({unreachable} unreachable)")
+    String compose_count_after(Object unreachable);
+
+    @Message("Message")
+    String compose_message();
+
+    @Message("Type")
+    String compose_type();
+
+    @Message("Per-channel extras (JSON object: ios, android, vendor_a.. cloud; optional)")
+    String compose_extras();
+
+    @Message("Delivery")
+    String compose_delivery();
+
+    @Message("Strategy")
+    String compose_strategy();
+
+    @Message("OS channel sequence (comma separated, empty = ups, cloud)")
+    String compose_sequence();
+
+    @Message("Show from (UTC, empty = now)")
+    String compose_show_from();
+
+    @Message("Request id (de-duplication, optional)")
+    String compose_request_id();
+
+    @Message("Send push")
+    String compose_send();
+
+    @Message("How a phone shows the notification")
+    String preview_label();
+
+    @Message("Pass-through (cmd): delivered to the app, not shown in the notification bar.")
+    String preview_silent();
+
+    @Message("now")
+    String preview_now();
+
+    @Message("Scheduled pushes")
+    String scheduled_title();
+
+    @Message("Pushes with a \"show from\" time still to come. A push can be cancelled until its time comes "
+            + "and it starts going out; a cancelled push is never sent.")
+    String scheduled_intro();
+
+    @Message("sends at")
+    String scheduled_sends_at();
+
+    @Message("Cancel")
+    String scheduled_cancel();
+
+    @Message("No scheduled push.")
+    String scheduled_none();
+
+    @Message("{shown} of {total} shown, the soonest first.")
+    String scheduled_shown(Object shown, Object total);
+
+    @Message("Push tasks")
+    String tasks_title();
+
+    @Message("From")
+    String tasks_from();
+
+    @Message("To")
+    String tasks_to();
+
+    @Message("State")
+    String tasks_state();
+
+    @Message("any")
+    String tasks_any();
+
+    @Message("Text")
+    String tasks_text();
+
+    @Message("Filter")
+    String tasks_filter();
+
+    @Message("Open task id")
+    String tasks_open_id();
+
+    @Message("Open")
+    String tasks_open();
+
+    @Message("(these filters, all pages, at most 10,000 tasks)")
+    String tasks_csv_note();
+
+    @Message("newer")
+    String tasks_newer();
+
+    @Message("older")
+    String tasks_older();
+
+    @Message("{total} tasks")
+    String tasks_total(Object total);
+
+    @Message("Push accepted as task {taskId}.")
+    String compose_accepted(Object taskId);
+
+    @Message("Not counted: {error}")
+    String compose_not_counted(Object error);
+
+    @Message("audience: user ids are numbers, not \"{value}\"")
+    String compose_user_id_not_number(Object value);
+
+    @Message("audience: choose one of {kinds}")
+    String compose_choose_kind(Object kinds);
+
+    @Message("extras: a JSON object is needed")
+    String compose_extras_not_object();
+
+    @Message("extras: not JSON ({error})")
+    String compose_extras_not_json(Object error);
+
+    @Message("show from: not a date and time")
+    String compose_show_from_invalid();
+
+    @Message("task id must be a number, not \"{id}\".")
+    String tasks_id_not_number(Object id);
+
+    @Message("Task {taskId} cancelled: it will not be sent.")
+    String scheduled_cancelled(Object taskId);
+
+    @Message("Task {taskId} not cancelled: {error}")
+    String scheduled_not_cancelled(Object taskId, Object error);
 }

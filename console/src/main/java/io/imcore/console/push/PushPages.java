@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
@@ -73,6 +75,8 @@ public class PushPages {
     Template report;
     @Inject
     Template reportBody;
+    @Inject
+    Language language;
 
     @GET
     @Path("push/new")
@@ -109,17 +113,19 @@ public class PushPages {
         if (form.get("audience_kind").equals("all") && !"yes".equals(fields.confirm)) {
             Answer count = countAudience(session, request);
             if (!count.ok()) {
-                return Response.status(400).entity(composerPage(session, form, "Not sent: " + count.error())).build();
+                return Response.status(400).entity(composerPage(session, form, language.msg().not_sent(count.error())))
+                        .build();
             }
             return Response.ok(composerPage(session, form, null).data("confirmAll", AudienceSize.of(count.data())))
                     .build();
         }
         Answer answer = backend.post(Service.PUSH, "/push/notify", session.credentials(), request);
         if (!answer.ok() || answer.data() == null) {
-            return Response.status(400).entity(composerPage(session, form, "Not sent: " + answer.error())).build();
+            return Response.status(400).entity(composerPage(session, form, language.msg().not_sent(answer.error())))
+                    .build();
         }
         long taskId = answer.data().path("task_id").asLong();
-        session.setNotice("Push accepted as task " + taskId + ".");
+        session.setNotice(language.msg().compose_accepted(taskId));
         return Pages.redirect("/tasks/" + taskId);
     }
 
@@ -138,7 +144,8 @@ public class PushPages {
             return Response.status(400).entity(composerPage(session, form, e.getMessage())).build();
         }
         if (!count.ok()) {
-            return Response.status(400).entity(composerPage(session, form, "Not counted: " + count.error())).build();
+            return Response.status(400)
+                    .entity(composerPage(session, form, language.msg().compose_not_counted(count.error()))).build();
         }
         return Response.ok(composerPage(session, form, null).data("count", AudienceSize.of(count.data()))).build();
     }
@@ -160,6 +167,7 @@ public class PushPages {
 
     /** The /push/notify body of the form (api.md 4.5.2); what only the API can judge is left to it. */
     private ObjectNode notifyRequest(Map<String, String> form) {
+        ConsoleMessages msg = language.msg();
         ObjectNode request = json.createObjectNode();
         String kind = form.get("audience_kind");
         if (kind.equals("all")) {
@@ -171,14 +179,14 @@ public class PushPages {
                     try {
                         values.add(Long.parseLong(value));
                     } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("audience: user ids are numbers, not \"" + value + "\"");
+                        throw new IllegalArgumentException(msg.compose_user_id_not_number(value));
                     }
                 } else {
                     values.add(value);
                 }
             }
         } else {
-            throw new IllegalArgumentException("audience: choose one of " + AUDIENCE_KINDS);
+            throw new IllegalArgumentException(msg.compose_choose_kind(String.join(", ", AUDIENCE_KINDS)));
         }
         ObjectNode setting = request.putObject("setting");
         if (!form.get("request_id").isEmpty()) {
@@ -194,11 +202,11 @@ public class PushPages {
             try {
                 JsonNode extras = json.readTree(form.get("extras"));
                 if (!extras.isObject()) {
-                    throw new IllegalArgumentException("extras: a JSON object is needed");
+                    throw new IllegalArgumentException(msg.compose_extras_not_object());
                 }
                 message.setAll((ObjectNode) extras);
             } catch (JsonProcessingException e) {
-                throw new IllegalArgumentException("extras: not JSON (" + e.getOriginalMessage() + ")");
+                throw new IllegalArgumentException(msg.compose_extras_not_json(e.getOriginalMessage()));
             }
         }
         message.put("type", form.get("type"));
@@ -209,7 +217,7 @@ public class PushPages {
                 message.put("show_begin_time", LocalDateTime.parse(form.get("show_begin"))
                         .toEpochSecond(ZoneOffset.UTC));
             } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException("show from: not a date and time");
+                throw new IllegalArgumentException(msg.compose_show_from_invalid());
             }
         }
         return request;
@@ -287,7 +295,7 @@ public class PushPages {
         Long parsed = taskId(id);
         if (parsed == null) {
             return Response.status(400).entity(tasksPage(session, null, null, null, null, 0)
-                    .data("openError", idError(id))).build();
+                    .data("openError", idError(id, language.msg()))).build();
         }
         return Pages.redirect("/tasks/" + parsed);
     }
@@ -305,8 +313,8 @@ public class PushPages {
         }
     }
 
-    static String idError(String id) {
-        return "task id must be a number, not \"" + id + "\".";
+    static String idError(String id, ConsoleMessages msg) {
+        return msg.tasks_id_not_number(id);
     }
 
     /** The report; an id that is not a number or names no task of the app says so (HTTP 400 or 404). */
@@ -317,7 +325,8 @@ public class PushPages {
         Long taskId = taskId(id);
         TemplateInstance page = Pages.page(report, session).data("taskId", taskId == null ? id : taskId);
         if (taskId == null) {
-            return Response.status(400).entity(page.data("error", idError(id)).data("final", true)).build();
+            return Response.status(400).entity(page.data("error", idError(id, language.msg())).data("final", true))
+                    .build();
         }
         return Response.status(taskReport.addTo(page, session, taskId) ? 200 : 404).entity(page).build();
     }
@@ -330,7 +339,8 @@ public class PushPages {
         Long taskId = taskId(id);
         TemplateInstance fragment = reportBody.data("taskId", taskId == null ? id : taskId);
         if (taskId == null) {
-            return Response.status(400).entity(fragment.data("error", idError(id)).data("final", true)).build();
+            return Response.status(400)
+                    .entity(fragment.data("error", idError(id, language.msg())).data("final", true)).build();
         }
         taskReport.addTo(fragment, session, taskId);
         return Response.ok(fragment).build();

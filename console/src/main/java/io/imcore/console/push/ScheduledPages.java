@@ -5,6 +5,7 @@ import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
@@ -40,6 +41,8 @@ public class ScheduledPages {
     BackendClient backend;
     @Inject
     Template scheduled;
+    @Inject
+    Language language;
 
     @GET
     @Path("scheduled")
@@ -75,8 +78,8 @@ public class ScheduledPages {
         guard.checkCsrf(session, csrf);
         Answer answer = backend.post(Service.PUSH, "/push/task/cancel", session.credentials(),
                 Map.of("task_id", taskId));
-        session.setNotice(answer.ok() ? "Task " + taskId + " cancelled: it will not be sent."
-                : "Task " + taskId + " not cancelled: " + answer.error());
+        session.setNotice(answer.ok() ? language.msg().scheduled_cancelled(taskId)
+                : language.msg().scheduled_not_cancelled(taskId, answer.error()));
         return Pages.redirect("/scheduled");
     }
 

@@ -87,7 +87,7 @@ public class TaskCsv {
         Long taskId = PushPages.taskId(Pages.text(id));
         if (taskId == null) {
             return Response.status(400).type(MediaType.TEXT_PLAIN_TYPE + "; charset=utf-8")
-                    .entity(PushPages.idError(id)).build();
+                    .entity(PushPages.idError(id, MessageBundles.get(ConsoleMessages.class))).build();
         }
         TaskReport.Loaded loaded = taskReport.load(session, taskId);
         if (loaded.task() == null) {
