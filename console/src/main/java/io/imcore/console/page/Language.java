@@ -47,7 +47,12 @@ public class Language {
 
     /** The messages in the request's language, for the texts the page classes write. */
     public ConsoleMessages msg() {
-        return MessageBundles.get(ConsoleMessages.class, Localized.Literal.of(tag()));
+        return messages(ConsoleMessages.class);
+    }
+
+    /** Another message bundle (a page package's own) in the request's language. */
+    public <T> T messages(Class<T> bundle) {
+        return MessageBundles.get(bundle, Localized.Literal.of(tag()));
     }
 
     /**

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
-import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
@@ -125,7 +124,7 @@ public class PushPages {
                     .build();
         }
         long taskId = answer.data().path("task_id").asLong();
-        session.setNotice(language.msg().compose_accepted(taskId));
+        session.setNotice(texts().compose_accepted(taskId));
         return Pages.redirect("/tasks/" + taskId);
     }
 
@@ -145,7 +144,7 @@ public class PushPages {
         }
         if (!count.ok()) {
             return Response.status(400)
-                    .entity(composerPage(session, form, language.msg().compose_not_counted(count.error()))).build();
+                    .entity(composerPage(session, form, texts().compose_not_counted(count.error()))).build();
         }
         return Response.ok(composerPage(session, form, null).data("count", AudienceSize.of(count.data()))).build();
     }
@@ -167,7 +166,7 @@ public class PushPages {
 
     /** The /push/notify body of the form (api.md 4.5.2); what only the API can judge is left to it. */
     private ObjectNode notifyRequest(Map<String, String> form) {
-        ConsoleMessages msg = language.msg();
+        PushMessages msg = texts();
         ObjectNode request = json.createObjectNode();
         String kind = form.get("audience_kind");
         if (kind.equals("all")) {
@@ -295,7 +294,7 @@ public class PushPages {
         Long parsed = taskId(id);
         if (parsed == null) {
             return Response.status(400).entity(tasksPage(session, null, null, null, null, 0)
-                    .data("openError", idError(id, language.msg()))).build();
+                    .data("openError", idError(id, texts()))).build();
         }
         return Pages.redirect("/tasks/" + parsed);
     }
@@ -313,7 +312,7 @@ public class PushPages {
         }
     }
 
-    static String idError(String id, ConsoleMessages msg) {
+    static String idError(String id, PushMessages msg) {
         return msg.tasks_id_not_number(id);
     }
 
@@ -325,7 +324,7 @@ public class PushPages {
         Long taskId = taskId(id);
         TemplateInstance page = Pages.page(report, session).data("taskId", taskId == null ? id : taskId);
         if (taskId == null) {
-            return Response.status(400).entity(page.data("error", idError(id, language.msg())).data("final", true))
+            return Response.status(400).entity(page.data("error", idError(id, texts())).data("final", true))
                     .build();
         }
         return Response.status(taskReport.addTo(page, session, taskId) ? 200 : 404).entity(page).build();
@@ -340,9 +339,14 @@ public class PushPages {
         TemplateInstance fragment = reportBody.data("taskId", taskId == null ? id : taskId);
         if (taskId == null) {
             return Response.status(400)
-                    .entity(fragment.data("error", idError(id, language.msg())).data("final", true)).build();
+                    .entity(fragment.data("error", idError(id, texts())).data("final", true)).build();
         }
         taskReport.addTo(fragment, session, taskId);
         return Response.ok(fragment).build();
+    }
+
+    /** The push pages' texts in the request's language. */
+    private PushMessages texts() {
+        return language.messages(PushMessages.class);
     }
 }

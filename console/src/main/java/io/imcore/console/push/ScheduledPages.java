@@ -78,8 +78,8 @@ public class ScheduledPages {
         guard.checkCsrf(session, csrf);
         Answer answer = backend.post(Service.PUSH, "/push/task/cancel", session.credentials(),
                 Map.of("task_id", taskId));
-        session.setNotice(answer.ok() ? language.msg().scheduled_cancelled(taskId)
-                : language.msg().scheduled_not_cancelled(taskId, answer.error()));
+        session.setNotice(answer.ok() ? texts().scheduled_cancelled(taskId)
+                : texts().scheduled_not_cancelled(taskId, answer.error()));
         return Pages.redirect("/scheduled");
     }
 
@@ -95,5 +95,10 @@ public class ScheduledPages {
         List<String> values = new ArrayList<>();
         list.getValue().forEach(value -> values.add(value.asText()));
         return list.getKey() + ": " + String.join(", ", values);
+    }
+
+    /** The push pages' texts in the request's language. */
+    private PushMessages texts() {
+        return language.messages(PushMessages.class);
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
-import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Csv;
 import io.imcore.console.page.Pages;
@@ -87,7 +86,7 @@ public class TaskCsv {
         Long taskId = PushPages.taskId(Pages.text(id));
         if (taskId == null) {
             return Response.status(400).type(MediaType.TEXT_PLAIN_TYPE + "; charset=utf-8")
-                    .entity(PushPages.idError(id, MessageBundles.get(ConsoleMessages.class))).build();
+                    .entity(PushPages.idError(id, MessageBundles.get(PushMessages.class))).build();
         }
         TaskReport.Loaded loaded = taskReport.load(session, taskId);
         if (loaded.task() == null) {
@@ -100,7 +99,7 @@ public class TaskCsv {
         Csv csv = new Csv(List.of("task_id", "section", "field", "value", "channel", "time_utc", "target", "sent",
                 "received", "failed", "rejected", "outcome", "reason", "count"));
         // the file is read by scripts and spreadsheets as well as people: its words stay English, whatever the page's
-        TaskReport.sent(loaded.history(), MessageBundles.get(ConsoleMessages.class)).forEach((field, value) ->
+        TaskReport.sent(loaded.history(), MessageBundles.get(PushMessages.class)).forEach((field, value) ->
                 csv.row(row(taskId, "request", field, value, null, null)));
         JsonNode task = loaded.task();
         for (Map<String, Object> f : TaskReport.funnel(task)) {

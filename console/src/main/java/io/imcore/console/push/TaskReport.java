@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
-import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
@@ -47,7 +46,7 @@ public class TaskReport {
                 Map.of("list", List.of(taskId)));
         JsonNode task = answer.ok() && answer.data() != null && answer.data().size() > 0 ? answer.data().get(0) : null;
         if (task == null) {
-            return new Loaded(null, null, null, answer.ok() ? language.msg().report_no_task(taskId) : answer.error());
+            return new Loaded(null, null, null, answer.ok() ? texts().report_no_task(taskId) : answer.error());
         }
         Answer history = backend.get(Service.PUSH, "/push/task/history?task_id=" + taskId, session.credentials());
         return new Loaded(task, history.ok() ? history.data() : null, history.ok() ? null : history.error(), null);
@@ -64,7 +63,7 @@ public class TaskReport {
         String state = task.path("state").asText("unknown");
         JsonNode progress = task.path("progress");
         JsonNode history = loaded.history();
-        ConsoleMessages msg = language.msg();
+        PushMessages msg = texts();
         page.data("error", null).data("state", state).data("reason", task.path("reason").asText(""))
                 .data("final", PushPages.FINAL_STATES.contains(state))
                 .data("createdAt", Pages.time(number(task, "created_at")))
@@ -107,7 +106,7 @@ public class TaskReport {
     }
 
     /** What the funnel says while no channel has a target: the truth of the state, not "no device" too early. */
-    static String noFunnel(String state, JsonNode history, ConsoleMessages msg) {
+    static String noFunnel(String state, JsonNode history, PushMessages msg) {
         return switch (state) {
             case "scheduled" -> {
                 JsonNode begin = history == null ? null
@@ -123,7 +122,7 @@ public class TaskReport {
     }
 
     /** What was sent, as the report's "What was sent" lists it. */
-    static Map<String, Object> sent(JsonNode history, ConsoleMessages msg) {
+    static Map<String, Object> sent(JsonNode history, PushMessages msg) {
         JsonNode request = history.path("request");
         JsonNode message = request.path("message");
         JsonNode setting = request.path("setting");
@@ -144,7 +143,7 @@ public class TaskReport {
         return sent;
     }
 
-    static String audience(JsonNode audience, ConsoleMessages msg) {
+    static String audience(JsonNode audience, PushMessages msg) {
         if (audience.isTextual()) {
             return "all".equals(audience.asText()) ? msg.report_all_devices() : audience.asText();
         }
@@ -162,7 +161,7 @@ public class TaskReport {
     }
 
     /** Only an admin token can push; the console pushes with it too and says so (push-service's sent_via). */
-    static String sender(JsonNode history, ConsoleMessages msg) {
+    static String sender(JsonNode history, PushMessages msg) {
         String via = history.path("sent_via").asText("");
         String token = history.path("admin_token_version").isNumber()
                 ? msg.report_token_version(history.get("admin_token_version").asInt()) : "";
@@ -195,5 +194,10 @@ public class TaskReport {
 
     private static String seconds(JsonNode epochSeconds) {
         return epochSeconds != null && epochSeconds.isNumber() ? Pages.time(epochSeconds.longValue() * 1000) : "-";
+    }
+
+    /** The push pages' texts in the request's language. */
+    private PushMessages texts() {
+        return language.messages(PushMessages.class);
     }
 }

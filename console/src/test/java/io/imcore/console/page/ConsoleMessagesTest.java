@@ -2,6 +2,7 @@ package io.imcore.console.page;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.imcore.console.push.PushMessages;
 import io.quarkus.qute.i18n.Message;
 import java.io.IOException;
 import java.io.Reader;
@@ -20,22 +21,28 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Chinese file translates every English message with the same parameters. Quarkus refuses a key without a method
+ * The Chinese files translate every English message of both bundles with the same parameters. Quarkus refuses a key without a method
  * at build time, but it silently shows the English text for a method the file lacks: this test fails instead.
  */
 class ConsoleMessagesTest {
 
-    private static final Path CHINESE = Path.of("src/main/resources/messages/msg_zh-CN.properties");
+    private static final Path MESSAGES = Path.of("src/main/resources/messages");
     private static final Pattern PARAMETER = Pattern.compile("\\{(\\w+)}");
 
     @Test
     void chineseHasEveryMessageWithItsParameters() throws IOException {
+        assertEquals(new TreeMap<>(), untranslated(ConsoleMessages.class, "msg_zh-CN.properties"));
+        assertEquals(new TreeMap<>(), untranslated(PushMessages.class, "push_zh-CN.properties"));
+    }
+
+    /** The bundle's methods the file lacks or translates with other parameters, and why. */
+    private static TreeMap<String, String> untranslated(Class<?> bundle, String file) throws IOException {
         Properties chinese = new Properties();
-        try (Reader reader = Files.newBufferedReader(CHINESE, StandardCharsets.UTF_8)) {
+        try (Reader reader = Files.newBufferedReader(MESSAGES.resolve(file), StandardCharsets.UTF_8)) {
             chinese.load(reader);
         }
         TreeMap<String, String> wrong = new TreeMap<>();
-        for (Method method : ConsoleMessages.class.getDeclaredMethods()) {
+        for (Method method : bundle.getDeclaredMethods()) {
             String text = chinese.getProperty(method.getName());
             Set<String> parameters = new TreeSet<>(
                     Arrays.stream(method.getParameters()).map(Parameter::getName).toList());
@@ -45,7 +52,7 @@ class ConsoleMessagesTest {
                 wrong.put(method.getName(), "parameters " + parameters(text) + ", not " + parameters);
             }
         }
-        assertEquals(new TreeMap<>(), wrong);
+        return wrong;
     }
 
     private static Set<String> parameters(String text) {
