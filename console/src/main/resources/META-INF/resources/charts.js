@@ -3,7 +3,7 @@
 // task report refreshes itself). Every series has a colour of its own, so that two series of one channel are told
 // apart by colour as well as by their line: solid for sent (and single series), dashed for failed, dotted for received.
 // A label's last word (sent, received, failed) is shown in the page's language when the element carries it as
-// data-sent, data-received or data-failed; the y axis's default name as data-axis.
+// data-sent, data-received or data-failed; the y axis's default name as data-axis, the x series' as data-time.
 (function () {
   if (typeof uPlot === 'undefined') {
     return;
@@ -21,7 +21,7 @@
       return;
     }
     var chart = JSON.parse(holder.dataset.chart);
-    var series = [{}];
+    var series = [holder.dataset.time ? {label: holder.dataset.time} : {}];
     var data = [chart.x];
     chart.series.forEach(function (s, i) {
       var kind = s.label.substring(s.label.lastIndexOf(' ') + 1);

@@ -688,4 +688,7 @@ public interface ConsoleMessages {
 
     @Message("Scheduled")
     String nav_scheduled();
+
+    @Message("Time")
+    String chart_time();
 }
