@@ -23,8 +23,8 @@ import java.util.Locale;
 public class Language {
 
     public static final String COOKIE = "console_lang";
-    public static final Locale ENGLISH = Locale.ENGLISH;
-    public static final Locale CHINESE = Locale.forLanguageTag("zh-CN");
+    private static final Locale ENGLISH = Locale.ENGLISH;
+    private static final Locale CHINESE = Locale.forLanguageTag("zh-CN");
 
     @Inject
     HttpServerRequest request;
