@@ -88,6 +88,7 @@ class ConsoleShellIT {
             pages.put("overview", "/");
             pages.put("certificates", "/certificates");
             pages.put("composer", "/push/new");
+            pages.put("scheduled", "/scheduled");
             pages.put("tasks", "/tasks");
             pages.put("report", "/tasks/" + pushed.taskId());
             pages.put("trends", "/trends");
@@ -121,6 +122,7 @@ class ConsoleShellIT {
         pages.put("/", "Overview");
         pages.put("/certificates", "Certificates");
         pages.put("/push/new", "Compose push");
+        pages.put("/scheduled", "Scheduled");
         pages.put("/tasks", "Tasks");
         pages.put("/tasks/" + pushed.taskId(), "Tasks");
         pages.put("/trends", "Trends");
@@ -247,7 +249,7 @@ class ConsoleShellIT {
         assertPageHeaders(get(null, "/tasks")); // the redirect to sign-in
         String admin = signIn(anonymous, Map.of("kind", "admin", "app_id", pushed.app().id(), "admin_token",
                 pushed.app().adminToken()));
-        for (String page : List.of("/", "/certificates", "/push/new", "/tasks", "/tasks/" + pushed.taskId(),
+        for (String page : List.of("/", "/certificates", "/push/new", "/scheduled", "/tasks", "/tasks/" + pushed.taskId(),
                 "/tasks/" + pushed.taskId() + "/report", "/trends", "/users?user_id=" + pushed.userId(),
                 "/messages", "/apps")) { // the last one is refused to an app admin (403)
             assertPageHeaders(get(admin, page));
