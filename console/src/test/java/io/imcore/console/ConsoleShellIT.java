@@ -39,12 +39,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.Select;
@@ -55,22 +53,15 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * navigation's current page; and the shell's bugs: the overview's push switch, the admin token's rotation (confirmed
  * first, the new token wrapped and copyable), an app without a name, and the certificates' expiry.
  */
-class ConsoleShellIT {
+class ConsoleShellIT extends ConsoleBrowsing {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
-    private static ConsoleStack stack;
-    private static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stack = ConsoleStack.get();
-        browser = ConsoleBrowser.browser();
-    }
 
     @BeforeEach
+    @Override
     void signedOut() {
-        ConsoleBrowser.signOut();
+        super.signedOut();
         policyViolations(); // what earlier tests left in the log
     }
 
