@@ -20,18 +20,11 @@ DURATION="${DURATION:-15}"
 PORT="${PORT:-15498}"
 APP=benchapp
 # shellcheck source=scratch-pg.sh
-source "$ROOT/deploy/bench/scratch-pg.sh" # BIN, DIR, psql
+source "$ROOT/deploy/bench/scratch-pg.sh" # BIN, DIR, psql, seed_push_devices
 
 echo "audience-page: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), $DEVICES devices, pages of $PAGE_SIZE," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-for f in "$ROOT"/common/src/main/resources/db/outbox/*.sql "$ROOT"/common/src/main/resources/db/authview/*.sql \
-  $(ls "$ROOT"/push-service/src/main/resources/db/migration/V*.sql | sort -V); do
-  psql -f "$f"
-done
-start=$(date +%s)
-psql -v app="$APP" -v n="$DEVICES" -f "$ROOT/deploy/bench/seed-push-devices.sql"
-psql -c "vacuum analyze push_devices" -c "vacuum analyze push_device_tokens" -c "vacuum analyze push_presence"
-echo "seeded in $(($(date +%s) - start)) s"
+seed_push_devices
 
 # AudiencePages' statements (audience all) and the former single statement, prepared as the driver prepares them
 cat >"$DIR/prepare.sql" <<'SQL'

@@ -33,11 +33,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -47,24 +45,15 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * one, pushes to a device bound to it and watches the report reach done with the numbers of /push/task/detail, then
  * signs out; the operator manages apps and reads the System page; an admin traces a message's offline push.
  */
-class ConsoleBrowserIT {
+class ConsoleBrowserIT extends ConsoleBrowsing {
 
-    private static ConsoleStack stack;
     private static ServiceProcess auth;
     private static ServiceProcess push;
-    private static WebDriver browser;
 
     @BeforeAll
-    static void start() throws Exception {
-        stack = ConsoleStack.get();
+    static void services() {
         auth = stack.auth;
         push = stack.push;
-        browser = ConsoleBrowser.browser();
-    }
-
-    @BeforeEach
-    void signedOut() {
-        ConsoleBrowser.signOut();
     }
 
     @Test

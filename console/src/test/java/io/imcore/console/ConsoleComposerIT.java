@@ -24,12 +24,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -38,24 +35,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The composer's audience count, phone preview and confirmation before a push to all, and the scheduled pushes with
  * their Cancel button, in a real browser ({@link ConsoleBrowser}) on the shared stack ({@link ConsoleStack}).
  */
-class ConsoleComposerIT {
+class ConsoleComposerIT extends ConsoleBrowsing {
 
     private static final List<String> CHANNELS =
             List.of("ios", "cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e", "svcpush");
-
-    private static ConsoleStack stack;
-    private static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stack = ConsoleStack.get();
-        browser = ConsoleBrowser.browser();
-    }
-
-    @BeforeEach
-    void signedOut() {
-        ConsoleBrowser.signOut();
-    }
 
     @Test
     void theComposerCountsTheAudiencePerChannelPreviewsThePushAndConfirmsAPushToAll() throws Exception {

@@ -32,12 +32,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -47,24 +44,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Trends telling the truth: an expanding or scheduled task is not "no device", ios and cloud receipts are "not
  * measured", every chart series has its own colour, a bad task id is answered.
  */
-class ConsoleReportIT {
+class ConsoleReportIT extends ConsoleBrowsing {
 
     private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
             .withZone(ZoneOffset.UTC);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static ConsoleStack stack;
-    private static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stack = ConsoleStack.get();
-        browser = ConsoleBrowser.browser();
-    }
-
-    @BeforeEach
-    void signedOut() {
-        ConsoleBrowser.signOut();
-    }
 
     private static Map<String, String> admin(ConsoleStack.App app) {
         return Map.of("app_id", app.id(), "access-token", app.adminToken());

@@ -39,12 +39,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.Select;
@@ -55,22 +53,15 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * navigation's current page; and the shell's bugs: the overview's push switch, the admin token's rotation (confirmed
  * first, the new token wrapped and copyable), an app without a name, and the certificates' expiry.
  */
-class ConsoleShellIT {
+class ConsoleShellIT extends ConsoleBrowsing {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
-    private static ConsoleStack stack;
-    private static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stack = ConsoleStack.get();
-        browser = ConsoleBrowser.browser();
-    }
 
     @BeforeEach
+    @Override
     void signedOut() {
-        ConsoleBrowser.signOut();
+        super.signedOut();
         policyViolations(); // what earlier tests left in the log
     }
 
@@ -88,6 +79,7 @@ class ConsoleShellIT {
             pages.put("overview", "/");
             pages.put("certificates", "/certificates");
             pages.put("composer", "/push/new");
+            pages.put("scheduled", "/scheduled");
             pages.put("tasks", "/tasks");
             pages.put("report", "/tasks/" + pushed.taskId());
             pages.put("trends", "/trends");
@@ -121,6 +113,7 @@ class ConsoleShellIT {
         pages.put("/", "Overview");
         pages.put("/certificates", "Certificates");
         pages.put("/push/new", "Compose push");
+        pages.put("/scheduled", "Scheduled");
         pages.put("/tasks", "Tasks");
         pages.put("/tasks/" + pushed.taskId(), "Tasks");
         pages.put("/trends", "Trends");
@@ -247,7 +240,7 @@ class ConsoleShellIT {
         assertPageHeaders(get(null, "/tasks")); // the redirect to sign-in
         String admin = signIn(anonymous, Map.of("kind", "admin", "app_id", pushed.app().id(), "admin_token",
                 pushed.app().adminToken()));
-        for (String page : List.of("/", "/certificates", "/push/new", "/tasks", "/tasks/" + pushed.taskId(),
+        for (String page : List.of("/", "/certificates", "/push/new", "/scheduled", "/tasks", "/tasks/" + pushed.taskId(),
                 "/tasks/" + pushed.taskId() + "/report", "/trends", "/users?user_id=" + pushed.userId(),
                 "/messages", "/apps")) { // the last one is refused to an app admin (403)
             assertPageHeaders(get(admin, page));

@@ -17,11 +17,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.Select;
 
 /**
@@ -29,25 +26,12 @@ import org.openqa.selenium.support.ui.Select;
  * id, user name or alias; a disabled user's devices and provider tokens still shown; no error right after Enable;
  * Disable only after a confirmation.
  */
-class ConsoleUsersIT {
+class ConsoleUsersIT extends ConsoleBrowsing {
 
     private static final String PASSWORD = "users-pass-1";
-    private static ConsoleStack stack;
-    private static WebDriver browser;
 
     /** A registered user with one device (guid {@code phone}) and a provider token bound to it. */
     private record User(long id, String name, String token, String pushToken, String deviceToken) {}
-
-    @BeforeAll
-    static void start() throws Exception {
-        stack = ConsoleStack.get();
-        browser = ConsoleBrowser.browser();
-    }
-
-    @BeforeEach
-    void signedOut() {
-        ConsoleBrowser.signOut();
-    }
 
     @Test
     void aUserIsFoundByIdByNameAndByAlias() throws Exception {
