@@ -25,19 +25,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
  * The console in Simplified Chinese (issue 35, "Languages"): the header's switch, Accept-Language, the way back to
- * English, the 390 px layout in Chinese, and Chinese text drawn with a CJK font rather than as boxes.
+ * English, the 390 px layout in Chinese, and Chinese text drawn with a CJK font rather than as boxes. Each test
+ * starts in English: signing out deletes the language cookie too.
  */
-class ConsoleLanguageIT {
+class ConsoleLanguageIT extends ConsoleBrowsing {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     /**
@@ -56,20 +54,6 @@ class ConsoleLanguageIT {
             }
             return pixels('\\u4e2d') !== pixels('\\ue000') && pixels('\\u4e2d') !== pixels('\\u6587');
             """;
-    private static ConsoleStack stack;
-    private static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stack = ConsoleStack.get();
-        browser = ConsoleBrowser.browser();
-    }
-
-    @BeforeEach
-    void signedOut() {
-        ConsoleBrowser.signOut(); // also deletes the language cookie: every test starts in English
-    }
-
     @Test
     void everyPageInChineseThroughTheSwitchThenBackToEnglish() throws Exception {
         Pushed pushed = pushToADevice("lang");
