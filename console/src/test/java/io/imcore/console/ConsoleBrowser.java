@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,9 +28,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * One real headless Chromium per test JVM (Debian's chromium and chromedriver, installed by
- * deploy/local/install-browser.sh) on the console of {@link ConsoleStack}, and the steps the browser tests take with
- * it. Screenshots go to target/console-screenshots/, or to docs/console/ with {@code -Dconsole.screenshots=update}
- * (app ids change on every run, so the committed ones are refreshed on purpose only).
+ * deploy/local/install-browser.sh when missing) on the console of {@link ConsoleStack}, and the steps the browser
+ * tests take with it. Screenshots go to target/console-screenshots/, or to docs/console/ with
+ * {@code -Dconsole.screenshots=update} (app ids change on every run, so the committed ones are refreshed on purpose
+ * only).
  */
 final class ConsoleBrowser {
 
@@ -48,9 +50,7 @@ final class ConsoleBrowser {
     /** The browser on the shared stack's console, started on first use; each call resets the window to desktop size. */
     static synchronized WebDriver browser() throws Exception {
         if (browser == null) {
-            if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-                throw new IllegalStateException("Chromium or chromedriver is missing: run deploy/local/install-browser.sh");
-            }
+            installBrowser();
             consoleUrl = ConsoleStack.get().console.baseUrl() + "/console";
             System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
             ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless",
@@ -69,6 +69,18 @@ final class ConsoleBrowser {
         }
         browser.manage().window().setSize(DESKTOP);
         return browser;
+    }
+
+    /**
+     * Chromium, chromedriver and the CJK font, installed by deploy/local/install-browser.sh when one is missing (the
+     * script returns at once when all are there), so the test command needs no manual step.
+     */
+    private static void installBrowser() throws IOException, InterruptedException {
+        Process install = new ProcessBuilder("../deploy/local/install-browser.sh").redirectErrorStream(true).start();
+        String output = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (install.waitFor() != 0 || !Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            throw new IllegalStateException("deploy/local/install-browser.sh did not install the browser:\n" + output);
+        }
     }
 
     /** Signed out, whatever the test before left (a failed test does not reach its sign-out). */
