@@ -11,20 +11,16 @@ import static io.imcore.console.ConsoleBrowser.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.console.page.SessionGuard;
-import io.imcore.testing.Eventually;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -56,7 +52,7 @@ class ConsoleLanguageIT extends ConsoleBrowsing {
             """;
     @Test
     void everyPageInChineseThroughTheSwitchThenBackToEnglish() throws Exception {
-        Pushed pushed = pushToADevice("lang");
+        ConsoleStack.Pushed pushed = stack.pushToADevice("lang", "双十一 促销", "全场五折，今晚八点开始");
         open("/sign-in");
         assertEquals("en", lang());
         assertEquals("Sign in", heading());
@@ -221,29 +217,4 @@ class ConsoleLanguageIT extends ConsoleBrowsing {
         return ((JavascriptExecutor) browser).executeScript(script);
     }
 
-    /** An app with push on and a Xiaomi device, and a done task with a Chinese title pushed to it through the API. */
-    private static Pushed pushToADevice(String name) throws Exception {
-        ConsoleStack.App app = stack.newApp(name);
-        Map<String, String> admin = Map.of("app_id", app.id(), "access-token", app.adminToken());
-        stack.api("POST", stack.push, "/push/enable?value=true", admin, "");
-        stack.api("POST", stack.push, "/push/certificate", admin, "{\"provider\":3,\"environment\":1,\"name\":\"mi-"
-                + name + "\",\"app_id\":\"com.example." + name + "\",\"app_secret\":\"lang-secret\"}");
-        String user = name + "_" + UUID.randomUUID().toString().substring(0, 8);
-        long userId = stack.api("POST", stack.auth, "/user/register/v2", Map.of("app_id", app.id()),
-                "{\"username\":\"" + user + "\",\"password\":\"lang-pass-1\"}").get("user_id").asLong();
-        JsonNode login = stack.api("POST", stack.auth, "/token/user", Map.of("app_id", app.id()),
-                "{\"name\":\"" + user + "\",\"password\":\"lang-pass-1\",\"device_guid\":\"lang-phone\"}");
-        stack.api("POST", stack.push, "/user/token/bind", Map.of("app_id", app.id(), "access-token",
-                login.get("token").asText()), "{\"device_sn\":" + login.get("device_sn").asInt()
-                        + ",\"device_token\":\"lang-" + UUID.randomUUID() + "\",\"notifier_name\":\"mi-" + name
-                        + "\"}");
-        long taskId = stack.api("POST", stack.push, "/push/notify", admin, "{\"audience\":{\"user_id\":[" + userId
-                + "]},\"message\":{\"title\":\"双十一 促销\",\"body\":\"全场五折，今晚八点开始\"}}")
-                .get("task_id").asLong();
-        Eventually.until(Duration.ofSeconds(30), "the task is done", () -> "done".equals(stack.api("POST",
-                stack.push, "/push/task/detail", admin, "{\"list\":[" + taskId + "]}").get(0).path("state").asText()));
-        return new Pushed(app, userId, taskId);
-    }
-
-    private record Pushed(ConsoleStack.App app, long userId, long taskId) {}
 }

@@ -18,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.console.page.SessionGuard;
-import io.imcore.testing.Eventually;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -67,7 +66,7 @@ class ConsoleShellIT extends ConsoleBrowsing {
 
     @Test
     void everyPageFitsA390PixelScreenWithoutPolicyViolations() throws Exception {
-        Pushed pushed = pushToADevice("phone");
+        ConsoleStack.Pushed pushed = stack.pushToADevice("phone", "Shell", "A push for the layout");
         try {
             resize(ConsoleBrowser.PHONE);
             open("/sign-in");
@@ -107,7 +106,7 @@ class ConsoleShellIT extends ConsoleBrowsing {
 
     @Test
     void theNavigationMarksTheCurrentPage() throws Exception {
-        Pushed pushed = pushToADevice("navigation");
+        ConsoleStack.Pushed pushed = stack.pushToADevice("navigation", "Shell", "A push for the layout");
         signInAsAdmin(pushed.app());
         Map<String, String> pages = new LinkedHashMap<>();
         pages.put("/", "Overview");
@@ -234,7 +233,7 @@ class ConsoleShellIT extends ConsoleBrowsing {
 
     @Test
     void everyResponseCarriesTheSecurityHeaders() throws Exception {
-        Pushed pushed = pushToADevice("headers");
+        ConsoleStack.Pushed pushed = stack.pushToADevice("headers", "Shell", "A push for the layout");
         String anonymous = cookie(null, "/sign-in");
         assertPageHeaders(get(anonymous, "/sign-in"));
         assertPageHeaders(get(null, "/tasks")); // the redirect to sign-in
@@ -264,29 +263,6 @@ class ConsoleShellIT extends ConsoleBrowsing {
         }
     }
 
-    /** A push to a user's device through a Xiaomi certificate (the simulator answers), so every page has rows. */
-    private static Pushed pushToADevice(String name) throws Exception {
-        ConsoleStack.App app = stack.newApp(name);
-        Map<String, String> admin = Map.of("app_id", app.id(), "access-token", app.adminToken());
-        stack.api("POST", stack.push, "/push/enable?value=true", admin, "");
-        stack.api("POST", stack.push, "/push/certificate", admin, "{\"provider\":3,\"environment\":1,\"name\":\"mi-"
-                + name + "\",\"app_id\":\"com.example." + name + "\",\"app_secret\":\"shell-secret\"}");
-        String user = name + "_" + UUID.randomUUID().toString().substring(0, 8);
-        long userId = stack.api("POST", stack.auth, "/user/register/v2", Map.of("app_id", app.id()),
-                "{\"username\":\"" + user + "\",\"password\":\"shell-pass-1\"}").get("user_id").asLong();
-        JsonNode login = stack.api("POST", stack.auth, "/token/user", Map.of("app_id", app.id()),
-                "{\"name\":\"" + user + "\",\"password\":\"shell-pass-1\",\"device_guid\":\"shell-phone\"}");
-        stack.api("POST", stack.push, "/user/token/bind", Map.of("app_id", app.id(), "access-token",
-                login.get("token").asText()), "{\"device_sn\":" + login.get("device_sn").asInt()
-                        + ",\"device_token\":\"shell-" + UUID.randomUUID() + "\",\"notifier_name\":\"mi-" + name + "\"}");
-        long taskId = stack.api("POST", stack.push, "/push/notify", admin, "{\"audience\":{\"user_id\":[" + userId
-                + "]},\"message\":{\"title\":\"Shell\",\"body\":\"A push for the layout\"}}").get("task_id").asLong();
-        Eventually.until(Duration.ofSeconds(30), "the task is done", () -> "done".equals(stack.api("POST",
-                stack.push, "/push/task/detail", admin, "{\"list\":[" + taskId + "]}").get(0).path("state").asText()));
-        return new Pushed(app, userId, taskId);
-    }
-
-    private record Pushed(ConsoleStack.App app, long userId, long taskId) {}
 
     /** The page is no wider than the phone, Sign out is on the screen, and the policy blocked nothing. */
     private static void assertFits(String page) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.imcore.simulators.Simulators;
+import io.imcore.testing.Eventually;
 import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;
 import java.io.IOException;
@@ -22,8 +23,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * The services the console's browser tests drive, started once per test JVM and shared by every browser test class:
@@ -113,6 +116,36 @@ final class ConsoleStack {
         JsonNode app = api("POST", auth, "/app/create", Map.of("platform-key", PLATFORM_KEY),
                 "{\"name\":\"" + name + "\"}");
         return new App(app.get("app_id").asText(), app.get("admin_token").asText());
+    }
+
+    /** An app with push on, one user with a Xiaomi device, and a task pushed to that user through the API, done. */
+    record Pushed(App app, long userId, long taskId) {}
+
+    /**
+     * A push to a user's device through a Xiaomi certificate (the simulator answers), so every page has rows; the
+     * notification carries {@code title} and {@code body}.
+     */
+    Pushed pushToADevice(String name, String title, String body) throws Exception {
+        App app = newApp(name);
+        Map<String, String> admin = Map.of("app_id", app.id(), "access-token", app.adminToken());
+        api("POST", push, "/push/enable?value=true", admin, "");
+        api("POST", push, "/push/certificate", admin, "{\"provider\":3,\"environment\":1,\"name\":\"mi-" + name
+                + "\",\"app_id\":\"com.example." + name + "\",\"app_secret\":\"" + name + "-secret\"}");
+        String user = name + "_" + UUID.randomUUID().toString().substring(0, 8);
+        long userId = api("POST", auth, "/user/register/v2", Map.of("app_id", app.id()),
+                "{\"username\":\"" + user + "\",\"password\":\"" + name + "-pass-1\"}").get("user_id").asLong();
+        JsonNode login = api("POST", auth, "/token/user", Map.of("app_id", app.id()),
+                "{\"name\":\"" + user + "\",\"password\":\"" + name + "-pass-1\",\"device_guid\":\"" + name
+                        + "-phone\"}");
+        api("POST", push, "/user/token/bind", Map.of("app_id", app.id(), "access-token", login.get("token").asText()),
+                "{\"device_sn\":" + login.get("device_sn").asInt() + ",\"device_token\":\"" + name + "-"
+                        + UUID.randomUUID() + "\",\"notifier_name\":\"mi-" + name + "\"}");
+        long taskId = api("POST", push, "/push/notify", admin, "{\"audience\":{\"user_id\":[" + userId
+                + "]},\"message\":{\"title\":" + JSON.writeValueAsString(title) + ",\"body\":"
+                + JSON.writeValueAsString(body) + "}}").get("task_id").asLong();
+        Eventually.until(Duration.ofSeconds(30), "the task is done", () -> "done".equals(api("POST", push,
+                "/push/task/detail", admin, "{\"list\":[" + taskId + "]}").get(0).path("state").asText()));
+        return new Pushed(app, userId, taskId);
     }
 
     /** A service API call that must succeed; returns its data. */
