@@ -339,9 +339,6 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
         }
     }
 
-    // task/detail: the entities
-
-    /** The app's tasks among the ids, in id order; unknown and foreign ids are left out. */
     /**
      * Per unfinished state, how long its oldest task has been due (since it was stored, or since its
      * show_begin_time): a scheduled task not yet due counts 0. States without a task are absent.
@@ -361,6 +358,9 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
         return oldest;
     }
 
+    // task/detail: the entities
+
+    /** The app's tasks among the ids, in id order; unknown and foreign ids are left out. */
     public List<PushTask> ofApp(String appId, Collection<Long> taskIds) {
         return list("appId = ?1 and taskId in ?2 order by taskId", appId, taskIds);
     }
