@@ -14,13 +14,17 @@
 # simulator's notification; the same sends with message-service restarted with offline push off (the send rate
 # beside it; OFFLINE_COMPARE=0 skips it and the restarts); GROUP_MESSAGES messages to a 500-member group of 490
 # offline members (and 9 with a WebSocket), each timed until all 490 notifications arrived.
+# PHASES=ab compares this checkout's message-service with AB_CHECKOUT's (another checkout, message-service built)
+# on one stack: per round, each build's message-service is restarted and runs the closed-loop 1:1 phase AB_RUNS
+# times; the summary gives each build's first run after its start (JIT still compiling) and its warm runs (3rd on).
 # Setup (users, tokens, the group, 20 messages per conversation) is kept in $LOCAL/bench/message-state.properties
 # and reused while its tokens work (BENCH_FORCE_SETUP=1 makes new users).
 # Usage: deploy/bench/message.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
 # Knobs: DURATION (default 20), WARMUP (3), SEND_CONCURRENCY (100), RATE (1000), RATE_CONNECTIONS (100),
 #        GROUP_SIZE (500), GROUP_CONCURRENCY (10), READ_CONCURRENCY (64), WS_CONNECTIONS (2000), WS_HOLD (20),
 #        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS,
-#        PHASES (message; offline-push), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5).
+#        PHASES (message; offline-push; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
+#        AB_CHECKOUT, AB_ROUNDS (2), AB_RUNS (5).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../local/lib.sh
@@ -43,7 +47,13 @@ PHASES="${PHASES:-message}"
 OFFLINE_RECIPIENTS="${OFFLINE_RECIPIENTS:-1000}"
 OFFLINE_COMPARE="${OFFLINE_COMPARE:-1}"
 GROUP_MESSAGES="${GROUP_MESSAGES:-5}"
-[[ "$PHASES" == message || "$PHASES" == offline-push ]] || { echo "PHASES must be message or offline-push" >&2; exit 2; }
+AB_ROUNDS="${AB_ROUNDS:-2}"
+AB_RUNS="${AB_RUNS:-5}"
+[[ "$PHASES" =~ ^(message|offline-push|ab)$ ]] || { echo "PHASES must be message, offline-push or ab" >&2; exit 2; }
+if [[ "$PHASES" == ab && ! -f "${AB_CHECKOUT:-}/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
+  echo "PHASES=ab needs AB_CHECKOUT, another checkout with message-service built" >&2
+  exit 2
+fi
 PAIRS=100 # users who send (each with a peer); 100 users x 20 devices make the 2,000 WebSockets
 
 [[ "${BENCH_SKIP_UP:-}" == 1 ]] || deploy/local/up.sh >/dev/null
@@ -141,16 +151,17 @@ print_tables() {
   done
 }
 
-# restart_message_service true|false: message-service of this stack (its recorded pid) stopped and started again by
-# up.sh with offline push on or off (im.message.offline-push.enabled; up.sh's processes inherit the environment).
+# restart_message_service true|false [CHECKOUT]: message-service of this stack (its recorded pid) stopped and started
+# again by up.sh with offline push on or off (im.message.offline-push.enabled; up.sh's processes inherit the
+# environment), from CHECKOUT's build (this one).
 restart_message_service() {
   local pid deadline=$((SECONDS + 30))
   if pid="$(running_pid message-service)"; then
     kill -TERM "$pid"
     while running_pid message-service >/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
   fi
-  IM_MESSAGE_OFFLINE_PUSH_ENABLED="$1" SKIP_BUILD=1 deploy/local/up.sh >/dev/null
-  echo "bench: message-service restarted with offline push $([[ $1 == true ]] && echo on || echo off)" >&2
+  IM_MESSAGE_OFFLINE_PUSH_ENABLED="$1" SERVICE_CHECKOUT="${2:-$ROOT}" SKIP_BUILD=1 deploy/local/up.sh >/dev/null
+  echo "bench: message-service of ${2:-$ROOT} restarted with offline push $([[ $1 == true ]] && echo on || echo off)" >&2
 }
 
 # offline_value KIND KEY [NTH]: a value of the NTH (1st) OFFLINE|KIND|... line
@@ -190,6 +201,32 @@ if [[ "$PHASES" == offline-push ]]; then
       printf "target: send rate within 10 %% of the run without offline push: %.1f vs %.1f msgs/s (%+.1f %%; send p99 %.1f vs %.1f ms) -> %s\n", on, off, (off > 0 ? 100 * (on - off) / off : 0), onp99, offp99, (on >= 0.9 * off ? "met" : "MISSED")
     printf "target: 500-member group, 490 offline members all notified < 2 s: %d of %d messages complete, slowest %d ms -> %s\n", gok, gn, gmax, (gok == gn && gmax >= 0 && gmax < 2000 ? "met" : "MISSED")
   }'
+  exit 0
+fi
+
+if [[ "$PHASES" == ab ]]; then
+  echo "| build | round | run | msgs/s | message-service cores | µs of its CPU per send |"
+  echo "|---|---|---|---|---|---|"
+  for ((round = 1; round <= AB_ROUNDS; round++)); do
+    for checkout in "$ROOT" "$AB_CHECKOUT"; do
+      restart_message_service true "$checkout"
+      for ((n = 1; n <= AB_RUNS; n++)); do
+        out="$(load send-closed c="$SEND_CONCURRENCY")"
+        rate="$(grep '^RESULT|' <<<"$out" | cut -d'|' -f3)"
+        cores="$(grep '^CPU|' <<<"$out" | tr '|' '\n' | awk -F= '$1 == "message-service" { print $2 }')"
+        echo "| $checkout | $round | $n | $rate | $cores | $(awk -v r="$rate" -v c="$cores" 'BEGIN { printf "%.0f", 1e6 * c / r }') |"
+      done
+    done
+  done | tee "$metrics_dir/ab"
+  echo
+  # rows "| build | round | run | msgs/s | cores | µs |": first runs and warm runs (3rd on) averaged per build
+  awk -F' [|] ' '$3 ~ /^[0-9]+$/ && $3 != 2 {
+      build = substr($1, 3); kind = ($3 == 1 ? "first run after start" : "warm runs")
+      key = build SUBSEP kind; n[key]++; rate[key] += $4; us[key] += $6
+    }
+    END { for (key in n) { split(key, k, SUBSEP)
+      printf "ab: %s, %s: %.0f msgs/s, %.0f µs of message-service CPU per send (mean of %d)\n", k[1], k[2], rate[key] / n[key], us[key] / n[key], n[key] } }' \
+    "$metrics_dir/ab" | sort
   exit 0
 fi
 

@@ -65,7 +65,8 @@ marker() {
     prometheus) echo "--config.file=$LOCAL/prometheus/prometheus.yml" ;;
     pg-exporter) echo "--web.listen-address=127.0.0.1:$PG_EXPORTER_PORT" ;;
     nginx-exporter) echo "-web.listen-address=127.0.0.1:$NGINX_EXPORTER_PORT" ;;
-    *) echo "$ROOT/$1/target/quarkus-app/quarkus-run.jar" ;;
+    # any checkout's build: up.sh's SERVICE_CHECKOUT starts another checkout's service on this stack
+    *) echo "/$1/target/quarkus-app/quarkus-run.jar" ;;
   esac
 }
 

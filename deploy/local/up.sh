@@ -24,6 +24,8 @@
 #                           127.0.0.1, and smoke.sh registers a dozen users per run; production default 10)
 #   SERVICE_JAVA            the java that runs the four services (java on the PATH); Kafka, PostgreSQL and the
 #                           provider simulators keep the PATH's java
+#   SERVICE_CHECKOUT        the checkout whose service builds (jar and jvm.options) up.sh starts (this one); an A/B
+#                           benchmark starts another build's message-service on this stack (message.sh PHASES=ab)
 #   PG_STAT_STATEMENTS=1    system PostgreSQL only: load pg_stat_statements at start and create it in each
 #                           database (per-statement times for the benchmarks, docs/benchmarks.md); takes effect
 #                           when up.sh starts the server, not on one already running
@@ -36,6 +38,7 @@ KEYS="$LOCAL/keys"
 SERVICE_WAIT_SECONDS=90
 REGISTRATION_BURST="${REGISTRATION_BURST:-100}"
 SERVICE_JAVA="${SERVICE_JAVA:-java}"
+SERVICE_CHECKOUT="${SERVICE_CHECKOUT:-$ROOT}"
 
 log() { echo "up: $*"; }
 die() { echo "up: ERROR: $*" >&2; exit 1; }
@@ -489,7 +492,8 @@ start_services() {
         IM_THROTTLE_REGISTRATION_BURST="$REGISTRATION_BURST" \
         "${extra_env[@]}" \
         MALLOC_ARENA_MAX=2 \
-        "$SERVICE_JAVA" "@$ROOT/$s/src/main/jvm/jvm.options" "${java_options[@]}" -jar "$ROOT/$s/target/quarkus-app/quarkus-run.jar"
+        "$SERVICE_JAVA" "@$SERVICE_CHECKOUT/$s/src/main/jvm/jvm.options" "${java_options[@]}" \
+        -jar "$SERVICE_CHECKOUT/$s/target/quarkus-app/quarkus-run.jar"
     fi
     pending+=("$s")
   done
