@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.store.Database;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,7 +20,6 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,28 +35,12 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class BadInputTest {
+class BadInputTest extends AppWithUsers {
 
     private static final String BEYOND_INT64 = "99999999999999999999";
     private static final String JUST_BEYOND_INT64 = "9223372036854775808";
     private static final long UNKNOWN_USER = 999_999_999_999L;
     private static final long UNKNOWN_GROUP = 1_000_000_000_000_000L;
-
-    @Inject
-    Database database;
-
-    MessageApi api;
-    long alice;
-    long bob;
-    long carol;
-
-    @BeforeEach
-    void setUp() {
-        api = MessageApi.newApp(database);
-        alice = api.newUser();
-        bob = api.newUser();
-        carol = api.newUser();
-    }
 
     /** An endpoint that takes a JSON body. */
     private record BodyEndpoint(String method, String path, boolean admin) {

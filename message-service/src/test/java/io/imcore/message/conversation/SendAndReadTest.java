@@ -7,12 +7,11 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.store.Database;
+import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,26 +21,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class SendAndReadTest {
-
-    @Inject
-    Database database;
-
-    MessageApi api;
-    long alice;
-    long bob;
-
-    @BeforeEach
-    void setUp() {
-        api = MessageApi.newApp(database);
-        alice = api.newUser();
-        bob = api.newUser();
-    }
+class SendAndReadTest extends AppWithUsers {
 
     @Test
     void textToUserAppearsInBothViewsOfTheConversation() {
@@ -131,7 +115,6 @@ class SendAndReadTest {
 
     @Test
     void unreadListsMostRecentConversationFirst() {
-        long carol = api.newUser();
         api.sendText(alice, bob, "from alice");
         api.sendText(carol, bob, "from carol");
         api.sendText(carol, bob, "again");

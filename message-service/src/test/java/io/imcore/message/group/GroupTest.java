@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.store.Database;
+import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.message.MessageChecks;
 import io.imcore.message.MessageConfig;
@@ -28,34 +28,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Groups (decisions.md section 4 and GroupService's rules). */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class GroupTest {
+class GroupTest extends AppWithUsers {
 
     private static final long FIRST_GROUP_ID = 1_000_000_000_000L;
 
     @Inject
-    Database database;
-
-    @Inject
     MessageConfig config;
-
-    MessageApi api;
-    long alice;
-    long bob;
-    long carol;
-
-    @BeforeEach
-    void setUp() {
-        api = MessageApi.newApp(database);
-        alice = api.newUser();
-        bob = api.newUser();
-        carol = api.newUser();
-    }
 
     // ---------------------------------------------------------------- create
 

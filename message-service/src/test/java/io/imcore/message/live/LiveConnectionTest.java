@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.common.store.Database;
+import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.LiveClient;
@@ -17,33 +17,17 @@ import io.imcore.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The devices' live connection (/ws): authentication, live messages, acknowledgements, presence. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class LiveConnectionTest {
+class LiveConnectionTest extends AppWithUsers {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-
-    @Inject
-    Database database;
-
-    MessageApi api;
-    long alice;
-    long bob;
-
-    @BeforeEach
-    void setUp() {
-        api = MessageApi.newApp(database);
-        alice = api.newUser();
-        bob = api.newUser();
-    }
 
     private LiveClient device(long user, int deviceSn) {
         return LiveClient.authenticated("localhost", RestAssured.port, api.appId, api.userToken(user, deviceSn), null);
@@ -89,7 +73,6 @@ class LiveConnectionTest {
 
     @Test
     void groupMessageReachesOnlineMembers() {
-        long carol = api.newUser();
         long group = api.createGroup(alice, List.of(bob, carol));
         try (LiveClient bobPhone = device(bob, 1); LiveClient carolPhone = device(carol, 4)) {
             api.send(alice, MessageApi.toGroup("hi all", group)).body("code", equalTo(200));

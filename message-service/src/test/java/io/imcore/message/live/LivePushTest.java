@@ -13,8 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.store.Database;
-import io.imcore.message.MessageApi;
+import io.imcore.message.AppWithUsers;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.LiveClient;
 import io.imcore.testing.TopicReader;
@@ -22,7 +21,6 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.response.ValidatableResponse;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,34 +30,17 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** svcpush on the live connection: POST /internal/live/notify, the notification frame, notification_ack receipts. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class LivePushTest {
+class LivePushTest extends AppWithUsers {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final String PLATFORM_KEY = "test-platform-key";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicLong NEXT_TASK = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
-
-    @Inject
-    Database database;
-
-    MessageApi api;
-    long alice;
-    long bob;
-    long carol;
-
-    @BeforeEach
-    void setUp() {
-        api = MessageApi.newApp(database);
-        alice = api.newUser();
-        bob = api.newUser();
-        carol = api.newUser();
-    }
 
     private LiveClient device(long user, int deviceSn) {
         return LiveClient.authenticated("localhost", RestAssured.port, api.appId, api.userToken(user, deviceSn), null);

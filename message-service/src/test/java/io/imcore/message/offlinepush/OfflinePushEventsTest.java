@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.store.Database;
+import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.LiveClient;
@@ -16,7 +16,6 @@ import io.imcore.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,25 +31,11 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class OfflinePushEventsTest {
+class OfflinePushEventsTest extends AppWithUsers {
 
     private static final String TOPIC = "message.events";
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @Inject
-    Database database;
-
-    MessageApi api;
-    long alice;
-    long bob;
-
-    @BeforeEach
-    void setUp() {
-        api = MessageApi.newApp(database);
-        alice = api.newUser();
-        bob = api.newUser();
-    }
 
     /** The app's events of the given type that the filter accepts, once {@code expected} arrived. */
     private List<JsonNode> events(String type, int expected, java.util.function.Predicate<JsonNode> filter) {
@@ -96,7 +80,6 @@ class OfflinePushEventsTest {
 
     @Test
     void groupMessageGoesToEveryMemberButTheSenderWithTheGroupsName() {
-        long carol = api.newUser();
         long group = api.createGroup(alice, List.of(bob, carol));
         api.send(bob, Map.of("content_type", 1, "content", "{\"url\":\"x\"}", "targets", List.of(group), "type", 2,
                 "config", "{\"mentions\":[" + carol + "],\"offline_push\":{\"title\":\"Custom\"}}"))

@@ -6,7 +6,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.store.Database;
+import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.message.MessageChecks;
 import io.imcore.message.MessageConfig;
@@ -30,35 +30,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** transaction_id de-duplication of send and notify (decisions.md section 4). */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class DedupTest {
-
-    @Inject
-    Database database;
+class DedupTest extends AppWithUsers {
 
     @Inject
     MessageConfig config;
 
     @TestHTTPResource("/message/send")
     URL sendUrl;
-
-    MessageApi api;
-    long alice;
-    long bob;
-    long carol;
-
-    @BeforeEach
-    void setUp() {
-        api = MessageApi.newApp(database);
-        alice = api.newUser();
-        bob = api.newUser();
-        carol = api.newUser();
-    }
 
     @Test
     void sequentialRepeatReturnsTheFirstAnswerAndStoresOneMessage() {
