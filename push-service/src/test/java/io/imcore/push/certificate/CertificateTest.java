@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.imcore.common.push.Channel;
-import io.imcore.common.store.Database;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -36,7 +36,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -46,7 +45,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Push certificates: POST and GET /push/certificate, encryption at rest, the store's look-ups. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class CertificateTest {
+class CertificateTest extends AppPerTest {
 
     private static final String APNS_KEY = pem(newKey("EC", 0));
     private static final String RSA_KEY = pem(newKey("RSA", 2048));
@@ -56,17 +55,7 @@ class CertificateTest {
     private static final String APNS_P12 = apnsPkcs12(P12_PASSWORD);
 
     @Inject
-    Database database;
-
-    @Inject
     CertificateStore store;
-
-    PushApi api;
-
-    @BeforeEach
-    void setUp() {
-        api = PushApi.newApp(database);
-    }
 
     // ---------------------------------------------------------------- fixtures
 

@@ -7,17 +7,15 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.store.Database;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.restassured.response.ValidatableResponse;
-import jakarta.inject.Inject;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,17 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class CertificateTesterTest {
-
-    @Inject
-    Database database;
-
-    PushApi api;
-
-    @BeforeEach
-    void setUp() {
-        api = PushApi.newApp(database);
-    }
+class CertificateTesterTest extends AppPerTest {
 
     private static Map<String, Object> request() {
         Map<String, Object> body = new HashMap<>();

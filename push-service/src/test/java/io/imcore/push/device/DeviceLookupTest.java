@@ -5,33 +5,21 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.imcore.common.store.Database;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The app admin's registry reads about any user: {@code GET /push/alias/users} and {@code GET /push/user/tokens}. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class DeviceLookupTest {
-
-    @Inject
-    Database database;
-
-    PushApi api;
-
-    @BeforeEach
-    void setUp() {
-        api = PushApi.newApp(database);
-    }
+class DeviceLookupTest extends AppPerTest {
 
     @Test
     void anAliasFindsEveryUserWithADeviceCarryingIt() {

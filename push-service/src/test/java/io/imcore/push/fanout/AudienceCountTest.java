@@ -5,39 +5,27 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.imcore.common.store.Database;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** POST /push/audience/count through HTTP, checked against what the running expander then targets. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class AudienceCountTest {
+class AudienceCountTest extends AppPerTest {
 
     private static final List<String> CHANNELS =
             List.of("ios", "cloud", "vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e", "svcpush");
-
-    @Inject
-    Database database;
-
-    private PushApi api;
-
-    @BeforeEach
-    void newApp() {
-        api = PushApi.newApp(database);
-    }
 
     @Test
     void theCountPerChannelIsWhatTheExpansionThenTargets() {

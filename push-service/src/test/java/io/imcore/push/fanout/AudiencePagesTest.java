@@ -5,18 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch.OsRoute;
-import io.imcore.common.store.Database;
-import io.imcore.push.PushApi;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.notify.Audience;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,17 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class AudiencePagesTest {
-
-    @Inject
-    Database database;
-
-    private PushApi api;
-
-    @BeforeEach
-    void newApp() {
-        api = PushApi.newApp(database);
-    }
+class AudiencePagesTest extends AppPerTest {
 
     @Test
     void eachDeviceGetsItsOwnPresenceAndTokensAcrossPageBoundaries() {

@@ -8,8 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
-import io.imcore.common.store.Database;
-import io.imcore.push.PushApi;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
@@ -36,7 +35,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,13 +43,11 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class FanoutTest {
+class FanoutTest extends AppPerTest {
 
     private static final List<Channel> UPS_THEN_CLOUD = List.of(Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO,
             Channel.VIVO, Channel.MEIZU, Channel.FCM);
 
-    @Inject
-    Database database;
     @Inject
     TaskStore tasks;
     @Inject
@@ -60,13 +56,6 @@ class FanoutTest {
     Expander expander;
     @Inject
     ObjectMapper mapper;
-
-    private PushApi api;
-
-    @BeforeEach
-    void newApp() {
-        api = PushApi.newApp(database);
-    }
 
     @Test
     void combinedSendsOnlineDevicesToSvcpushAndOthersToTheirOsChannel() {

@@ -5,7 +5,7 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.imcore.common.store.Database;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -22,7 +22,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,21 +30,12 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class PushStatisticsTest {
+class PushStatisticsTest extends AppPerTest {
 
     private static final Instant T0 = Instant.parse("2026-10-01T00:00:00Z");
 
     @Inject
-    Database database;
-    @Inject
     DailyStatsStore dailyStore;
-
-    private PushApi api;
-
-    @BeforeEach
-    void newApp() {
-        api = PushApi.newApp(database);
-    }
 
     /** A task as /push/notify stores it, accepted at the given time. */
     private long task(Instant createdAt, String state, String title, String body, String requestId) {

@@ -5,19 +5,17 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.imcore.common.store.Database;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,20 +24,10 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class TaskHistoryTest {
+class TaskHistoryTest extends AppPerTest {
 
     /** A whole hour: every bucket width divides it. */
     private static final Instant T0 = Instant.parse("2026-10-01T00:00:00Z");
-
-    @Inject
-    Database database;
-
-    private PushApi api;
-
-    @BeforeEach
-    void newApp() {
-        api = PushApi.newApp(database);
-    }
 
     private long notify(String userAgent, String body) {
         return api.asAdmin().header("User-Agent", userAgent).body(body).post("/push/notify").then()

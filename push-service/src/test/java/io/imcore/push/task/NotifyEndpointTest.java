@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
-import io.imcore.common.store.Database;
+import io.imcore.push.AppPerTest;
 import io.imcore.push.PushApi;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicReader;
@@ -37,30 +37,20 @@ import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** POST /push/notify and POST /push/task/detail through HTTP, with the real expander behind them. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class NotifyEndpointTest {
+class NotifyEndpointTest extends AppPerTest {
 
     private static final String TEXT_TO_ALL =
             "{\"audience\":\"all\",\"setting\":{},\"message\":{\"type\":\"text\",\"title\":\"Hi\",\"body\":\"there\"}}";
 
     @Inject
-    Database database;
-    @Inject
     TaskService service;
     @Inject
     ObjectMapper mapper;
-
-    private PushApi api;
-
-    @BeforeEach
-    void newApp() {
-        api = PushApi.newApp(database);
-    }
 
     @Test
     void notifyReturnsATaskIdAndTheDetailShowsItsCountersStateAndProgress() {
