@@ -10,7 +10,7 @@
 # operation's time is the service's and the database's, not the hash's.
 # Usage: deploy/bench/orm-footprint.sh CHECKOUT...   (each with auth-service, message-service, push-service packaged)
 # Knobs: PG_PORT (25432), PORT_BASE (28081: auth, +1 message, +2 push), LOOP (2000), READS (1000),
-#   JAVA (the java launcher; default: java on PATH), JVM_OPTIONS (extra options after each service's own
+#   JAVA (the java launcher; default: the JDK 25 of deploy/jdk-home.sh), JVM_OPTIONS (extra options after each service's own
 #   <service>/src/main/jvm/jvm.options of THIS checkout, so every build compared runs with the same limits),
 #   JVM_OPTIONS_AUTH_SERVICE, JVM_OPTIONS_MESSAGE_SERVICE, JVM_OPTIONS_PUSH_SERVICE (extra options of one service,
 #   e.g. -XX:AOTCacheOutput=... to train an AOT cache on this load, then -XX:AOTCache=... to use it)
@@ -22,7 +22,7 @@ PG_BIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
 WORK="$(mktemp -d /tmp/orm-footprint.XXXXXX)"
 chmod 755 "$WORK"
 PLATFORM_KEY="footprint-platform-key"
-JAVA="${JAVA:-java}"
+JAVA="${JAVA:-$("$ROOT/deploy/jdk-home.sh")/bin/java}"
 read -r -a EXTRA_JVM_OPTIONS <<<"${JVM_OPTIONS:-}"
 SERVICE_PIDS=()
 

@@ -2,6 +2,10 @@
 # Shared by up.sh, down.sh and smoke.sh (sourced, not run): paths, ports and the pid-file bookkeeping.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# Every java of the stack and the benchmarks is the JDK 25 the build uses (deploy/jdk-home.sh)
+JAVA_HOME="$("$ROOT/deploy/jdk-home.sh")" || exit 1
+PATH="$JAVA_HOME/bin:$PATH"
+export JAVA_HOME PATH
 # The stack's state (pids, logs, data, keys, env). LOCAL_DIR and the ports below let a second stack run beside the
 # first one (deploy/chaos/run.sh does): give it its own LOCAL_DIR and ports and every script follows.
 LOCAL="$(realpath -m "${LOCAL_DIR:-$ROOT/.local}")"
