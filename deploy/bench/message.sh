@@ -24,7 +24,7 @@
 #        GROUP_SIZE (500), GROUP_CONCURRENCY (10), READ_CONCURRENCY (64), WS_CONNECTIONS (2000), WS_HOLD (20),
 #        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS,
 #        PHASES (message; offline-push; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
-#        AB_CHECKOUT, AB_ROUNDS (2), AB_RUNS (5).
+#        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_ROUNDS (2), AB_RUNS (5).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../local/lib.sh
@@ -126,7 +126,7 @@ latency_split() {
   mapfile -t -O "${#split_lines[@]}" split_lines < <(awk -v phase="$1" -f "$HERE/latency-split.awk" "$2" "$3" | sort)
 }
 
-# The RESULT lines as a table, then the CPU lines.
+# The RESULT lines as a table, then the CPU lines, then the whole stack's CPU per operation (COST lines).
 print_tables() {
   echo
   echo "| phase | ops/s | p50 ms | p99 ms | errors | measured ops | notes |"
@@ -149,18 +149,29 @@ print_tables() {
     done
     echo "$row |"
   done
+
+  echo
+  echo "CPU of the whole stack per operation (its processes summed; the load generator and the simulators left out):"
+  echo "| phase | µs per operation |"
+  echo "|---|---|"
+  for line in "${lines[@]}"; do
+    [[ "$line" == COST\|* ]] || continue
+    IFS='|' read -r _ name micros <<<"$line"
+    echo "| $name | $micros |"
+  done
 }
 
-# restart_message_service true|false [CHECKOUT]: message-service of this stack (its recorded pid) stopped and started
-# again by up.sh with offline push on or off (im.message.offline-push.enabled; up.sh's processes inherit the
-# environment), from CHECKOUT's build (this one).
+# restart_message_service true|false [CHECKOUT [JAVA]]: message-service of this stack (its recorded pid) stopped and
+# started again by up.sh with offline push on or off (im.message.offline-push.enabled; up.sh's processes inherit the
+# environment), from CHECKOUT's build (this one) on JAVA (the JDK 25's).
 restart_message_service() {
   local pid deadline=$((SECONDS + 30))
   if pid="$(running_pid message-service)"; then
     kill -TERM "$pid"
     while running_pid message-service >/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
   fi
-  IM_MESSAGE_OFFLINE_PUSH_ENABLED="$1" SERVICE_CHECKOUT="${2:-$ROOT}" SKIP_BUILD=1 deploy/local/up.sh >/dev/null
+  IM_MESSAGE_OFFLINE_PUSH_ENABLED="$1" SERVICE_CHECKOUT="${2:-$ROOT}" SERVICE_JAVA="${3:-java}" SKIP_BUILD=1 \
+    deploy/local/up.sh >/dev/null
   echo "bench: message-service of ${2:-$ROOT} restarted with offline push $([[ $1 == true ]] && echo on || echo off)" >&2
 }
 
@@ -209,7 +220,11 @@ if [[ "$PHASES" == ab ]]; then
   echo "|---|---|---|---|---|---|"
   for ((round = 1; round <= AB_ROUNDS; round++)); do
     for checkout in "$ROOT" "$AB_CHECKOUT"; do
-      restart_message_service true "$checkout"
+      if [[ "$checkout" == "$ROOT" ]]; then
+        restart_message_service true "$ROOT"
+      else
+        restart_message_service true "$checkout" "${AB_JAVA:-java}"
+      fi
       for ((n = 1; n <= AB_RUNS; n++)); do
         out="$(load send-closed c="$SEND_CONCURRENCY")"
         rate="$(grep '^RESULT|' <<<"$out" | cut -d'|' -f3)"

@@ -361,6 +361,16 @@ IFS='|' read -r d_state d_seconds d_created_ms d_batches d_batches_done d_sent d
 echo "delivery: task $task_id $d_state after $d_seconds s; batches $d_batches_done/$d_batches; sent $d_sent," \
   "failed $d_failed, rejected $d_rejected, fell back from svcpush $d_fallback"
 echo "delivery per channel (target/sent/failed/rejected): $d_channels"
+# The whole stack's CPU per delivery, from acceptance until every counter is final: the expansion window (its CPU
+# line: the stack's processes' cores x its seconds) plus the delivery after it; the simulators and the load
+# generator left out.
+stack_expand_s="$(tr '|' '\n' <<<"$cpu_line" | awk -F= -v s="$expand_s" '
+  $1 ~ /^(message-service|auth-service|postgres|gateway|kafka|push-service|push-worker)$/ { c += $2 }
+  END { printf "%.1f", c * s }')"
+stack_delivery_s="$(join <(sort <<<"$cpu_before") <(sort <<<"$cpu_after") |
+  awk '$1 != "simulators" && $1 != "machine" { c += $3 - $2 } END { printf "%.1f", c }')"
+awk -v e="$stack_expand_s" -v d="$stack_delivery_s" -v n="$d_sent" 'BEGIN {
+  printf "whole-stack CPU per delivery: (%.1f expansion + %.1f delivery) CPU-s / %d sent = %.1f µs\n", e, d, n, (n > 0 ? 1e6 * (e + d) / n : 0) }'
 # push-worker's CPU per delivery per channel, from acceptance until done: each channel's consumer thread
 # (push-<channel>-consumer), the shared sender threads' CPU counted for the channel of each batch (svcpush's
 # includes the fallback sends to OS channels of the devices it found offline), plus the event loops of the

@@ -85,6 +85,16 @@ final class CpuSample {
         }
     }
 
+    /** Cores used by the stack's processes (ORDER) between a and b: the generator and the simulators left out. */
+    static double stackCores(CpuSample a, CpuSample b) {
+        double seconds = (b.nanos - a.nanos) / 1e9;
+        double ticks = 0;
+        for (String n : ORDER) {
+            ticks += b.ticks.getOrDefault(n, 0L) - a.ticks.getOrDefault(n, 0L);
+        }
+        return seconds <= 0 ? 0 : ticks / 100.0 / seconds; // USER_HZ, 100 on Linux
+    }
+
     /**
      * CPU|name|seconds|process=cores|...|kernel irq=cores|other processes=cores|idle=cores, where cores = CPU
      * seconds / window seconds; kernel irq is interrupt and softirq time (loopback TCP lands there), not

@@ -2,7 +2,8 @@
 // percentiles are exact (nearest rank); throughput counts successes. Every answer is HTTP 200 with the envelope: an
 // operation counts as an error unless its code is the expected one.
 // A load phase prints RESULT|name|ops/s|p50 ms|p99 ms|errors|measured operations|notes, then the CPU line of its
-// measured window (CpuSample.line); deploy/bench/message.sh and push.sh read these lines.
+// measured window (CpuSample.line) and COST|name|µs: the whole stack's CPU per operation (its processes summed,
+// the generator and the simulators left out); deploy/bench/message.sh and push.sh read these lines.
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -106,6 +107,10 @@ final class Results {
                 o.errors, o.count, notes == null ? "" : notes);
         if (cpuWindow != null) {
             System.out.println(CpuSample.line(Options.phase, cpuWindow[0], cpuWindow[1]));
+            if (o.opsPerSecond > 0 && !cpuWindow[0].ticks.isEmpty()) {
+                System.out.printf(Locale.ROOT, "COST|%s|%.0f%n", name,
+                        1e6 * CpuSample.stackCores(cpuWindow[0], cpuWindow[1]) / o.opsPerSecond);
+            }
             cpuWindow = null;
         }
         if (!ERROR_KINDS.isEmpty()) {
