@@ -26,13 +26,8 @@ public class AuthIdentityDirectory implements IdentityDirectory {
         return apps.adminTokenVersion(appId);
     }
 
-    /**
-     * Runs before every call with a user token: one select in no transaction of its own (docs/benchmarks.md, "What
-     * the ORM's reads cost"), and the two columns rather than the entity, so the request's session caches no user
-     * that a later read in the same request would get as it was here.
-     */
+    /** Runs before every call with a user token: one plain select with auto-commit (UserStore.state). */
     @Override
-    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<UserState> user(String appId, long userId) {
         return users.state(appId, userId);
     }

@@ -18,11 +18,9 @@ import java.util.Objects;
 @Table(name = "devices")
 @IdClass(Device.Key.class)
 @NamedQuery(name = Device.BY_GUID, query = "from Device where userId = ?1 and deviceGuid = ?2")
-@NamedQuery(name = Device.OF_USER, query = "from Device where userId = ?1 order by deviceSn")
 public class Device {
 
     public static final String BY_GUID = "Device.byGuid";
-    public static final String OF_USER = "Device.ofUser";
 
     @Id
     public Long userId;

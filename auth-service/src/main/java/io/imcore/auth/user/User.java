@@ -22,8 +22,6 @@ import jakarta.persistence.Table;
 @NamedQuery(name = User.BY_MOBILE, query = "from User where appId = ?1 and mobile = ?2")
 @NamedQuery(name = User.BY_EMAIL, query = "from User where appId = ?1 and lower(email) = lower(?2)")
 @NamedQuery(name = User.IN_APP, query = "from User where appId = ?1 and userId in ?2 order by userId")
-@NamedQuery(name = User.STATE, query = "select new io.imcore.common.context.IdentityDirectory$UserState(tokenVersion,"
-        + " disabled) from User where appId = ?1 and userId = ?2")
 public class User {
 
     public static final String BY_ID = "User.byId";
@@ -32,7 +30,6 @@ public class User {
     public static final String BY_EMAIL = "User.byEmail";
     public static final String IN_APP = "User.inApp";
     /** The two columns a token check needs, as {@link io.imcore.common.context.IdentityDirectory.UserState}. */
-    public static final String STATE = "User.state";
 
     @Id
     @SequenceGenerator(name = "user_id_seq", sequenceName = "user_id_seq", allocationSize = 1)

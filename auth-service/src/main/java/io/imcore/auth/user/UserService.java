@@ -150,16 +150,9 @@ public class UserService {
         });
     }
 
-    /**
-     * One select, so no transaction of its own: outside one it runs on the request's session with auto-commit, which
-     * saves the BEGIN/COMMIT round trip and the JTA work (docs/benchmarks-history.md, "What the ORM's reads cost").
-     */
-    @Transactional(Transactional.TxType.SUPPORTS)
+    /** The user's devices: one select with auto-commit, no transaction of its own (UserStore.devices). */
     public List<DeviceInfo> devices(long userId) {
-        return users.devices(userId).stream()
-                .map(d -> new DeviceInfo(d.deviceSn, d.deviceGuid, d.pushToken, d.createdAt.toEpochMilli(),
-                        d.lastSeenAt.toEpochMilli()))
-                .toList();
+        return users.devices(userId);
     }
 
     /** A user of the app by id, with its devices; 10000 when the app has no such user. */
