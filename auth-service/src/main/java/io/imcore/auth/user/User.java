@@ -29,7 +29,6 @@ public class User {
     public static final String BY_MOBILE = "User.byMobile";
     public static final String BY_EMAIL = "User.byEmail";
     public static final String IN_APP = "User.inApp";
-    /** The two columns a token check needs, as {@link io.imcore.common.context.IdentityDirectory.UserState}. */
 
     @Id
     @SequenceGenerator(name = "user_id_seq", sequenceName = "user_id_seq", allocationSize = 1)

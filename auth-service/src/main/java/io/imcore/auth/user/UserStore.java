@@ -35,7 +35,7 @@ public class UserStore implements PanacheRepositoryBase<User, Long> {
     /**
      * The two columns a token check needs, before every call with a user token. Plain SQL (docs/architecture.md's
      * hot reads): creating and running the named query took a quarter of a device list read's CPU (docs/benchmarks.md
-     * "Reads"); no entity, so the request's session caches no user.
+     * "Java 25, reads and the first push"); no entity, so the request's session caches no user.
      */
     public Optional<UserState> state(String appId, long userId) {
         return database.read(c -> {
