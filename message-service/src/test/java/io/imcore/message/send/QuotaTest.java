@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.store.Database;
+import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.message.MessageChecks;
 import io.imcore.testing.InfrastructureResource;
@@ -16,7 +16,6 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,41 +25,26 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Per-app quotas of /message/send and /message/notify, and the operator's overrides (docs/throttling.md). */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class QuotaTest {
-
-    @Inject
-    Database database;
-
-    private MessageApi app;
-    private long alice;
-    private long bob;
-
-    @BeforeEach
-    void newApp() {
-        app = MessageApi.newApp(database);
-        alice = app.newUser();
-        bob = app.newUser();
-    }
+class QuotaTest extends AppWithUsers {
 
     private RequestSpecification operator(String appId) {
         return given().header("platform-key", "test-platform-key").header("app_id", appId).contentType(ContentType.JSON);
     }
 
     private JsonPath override(String quota, int limit, int periodSeconds, int burst) {
-        return operator(app.appId).body(Map.of("quota", quota, "limit", limit, "period_seconds", periodSeconds,
+        return operator(api.appId).body(Map.of("quota", quota, "limit", limit, "period_seconds", periodSeconds,
                 "burst", burst)).put("/message/quota").then().statusCode(200).extract().jsonPath();
     }
 
     private List<Integer> sends(int count) {
         List<Integer> codes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            codes.add(app.send(alice, MessageApi.text("quota " + i, List.of(bob))).extract().jsonPath().getInt("code"));
+            codes.add(api.send(alice, MessageApi.text("quota " + i, List.of(bob))).extract().jsonPath().getInt("code"));
         }
         return codes;
     }
@@ -69,7 +53,7 @@ class QuotaTest {
     void anAppOverItsSendQuotaGets10015WithRetryAfterAndOtherAppsDoNot() {
         override("message-send", 1, 60, 3);
         assertEquals(List.of(200, 200, 200), sends(3));
-        Response refused = app.as(alice).body(MessageApi.text("one too many", List.of(bob))).put("/message/send");
+        Response refused = api.as(alice).body(MessageApi.text("one too many", List.of(bob))).put("/message/send");
         assertEquals(200, refused.statusCode());
         assertEquals(10015, refused.jsonPath().getInt("code"), "PUT and POST share the quota");
         String retryAfter = refused.header("Retry-After");
@@ -96,7 +80,7 @@ class QuotaTest {
             Map<String, Object> body = MessageApi.text("rush " + i, List.of(bob));
             codes.add(pool.submit(() -> {
                 go.await();
-                return app.send(alice, body).extract().jsonPath().getInt("code");
+                return api.send(alice, body).extract().jsonPath().getInt("code");
             }));
         }
         go.countDown();
@@ -106,15 +90,15 @@ class QuotaTest {
         }
         pool.shutdown();
         assertEquals(Map.of(200, 25, 10015, 35), answers, "the burst, no more, no less");
-        assertEquals(25, MessageChecks.messagesOfApp(database, app));
+        assertEquals(25, MessageChecks.messagesOfApp(database, api));
     }
 
     @Test
     void notifyHasItsOwnQuota() {
         override("message-notify", 1, 60, 1);
         Map<String, Object> notice = MessageApi.text("maintenance tonight", List.of(bob));
-        assertEquals(200, app.asAdmin().body(notice).post("/message/notify").jsonPath().getInt("code"));
-        assertEquals(10015, app.asAdmin().body(notice).post("/message/notify").jsonPath().getInt("code"));
+        assertEquals(200, api.asAdmin().body(notice).post("/message/notify").jsonPath().getInt("code"));
+        assertEquals(10015, api.asAdmin().body(notice).post("/message/notify").jsonPath().getInt("code"));
         assertEquals(List.of(200), sends(1), "sends are counted apart");
     }
 
@@ -122,7 +106,7 @@ class QuotaTest {
     void callsRefusedByAuthenticationDoNotUseTheQuota() {
         override("message-send", 1, 60, 2);
         for (int i = 0; i < 5; i++) {
-            given().header("app_id", app.appId).header("access-token", "not-a-token").contentType(ContentType.JSON)
+            given().header("app_id", api.appId).header("access-token", "not-a-token").contentType(ContentType.JSON)
                     .body(MessageApi.text("x", List.of(bob))).post("/message/send").then().statusCode(200);
         }
         assertEquals(List.of(200, 200, 10015), sends(3));
@@ -130,7 +114,7 @@ class QuotaTest {
 
     @Test
     void theOperatorReadsRaisesAndResetsAnAppsQuotas() {
-        JsonPath defaults = operator(app.appId).get("/message/quota").then().statusCode(200).extract().jsonPath();
+        JsonPath defaults = operator(api.appId).get("/message/quota").then().statusCode(200).extract().jsonPath();
         assertEquals(200, defaults.getInt("code"));
         assertEquals(List.of("message-send", "message-notify"), defaults.getList("data.quota"));
         assertEquals(List.of(false, false), defaults.getList("data.overridden"));
@@ -147,7 +131,7 @@ class QuotaTest {
 
         override("message-send", 1, 3600, 1);
         assertEquals(List.of(200, 10015), sends(2));
-        JsonPath reset = operator(app.appId).delete("/message/quota?quota=message-send").then().statusCode(200)
+        JsonPath reset = operator(api.appId).delete("/message/quota?quota=message-send").then().statusCode(200)
                 .extract().jsonPath();
         assertFalse(reset.getBoolean("data[0].overridden"));
         assertEquals(List.of(200, 200), sends(2), "back to the default");
@@ -155,13 +139,13 @@ class QuotaTest {
 
     @Test
     void operatorMistakesGetTheEnvelope() {
-        given().header("platform-key", "wrong").header("app_id", app.appId).get("/message/quota").then()
+        given().header("platform-key", "wrong").header("app_id", api.appId).get("/message/quota").then()
                 .statusCode(200).body("code", org.hamcrest.Matchers.equalTo(10010));
         operator("nosuchapp").get("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(40000));
-        operator(app.appId).body(Map.of("quota", "push-notify", "limit", 1, "period_seconds", 1, "burst", 1))
+        operator(api.appId).body(Map.of("quota", "push-notify", "limit", 1, "period_seconds", 1, "burst", 1))
                 .put("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(10002))
                 .body("message", org.hamcrest.Matchers.equalTo("quota: one of message-send, message-notify"));
-        operator(app.appId).body(Map.of("quota", "message-send", "limit", 0, "period_seconds", 1, "burst", 1))
+        operator(api.appId).body(Map.of("quota", "message-send", "limit", 0, "period_seconds", 1, "burst", 1))
                 .put("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(10002))
                 .body("message", org.hamcrest.Matchers.equalTo("limit: 1 to 1000000"));
     }
