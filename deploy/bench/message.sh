@@ -138,8 +138,8 @@ print_tables() {
 
   echo
   echo "CPU in cores (of $(nproc)) during each measured window, per process tree:"
-  echo "| phase | message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| phase | message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle | stack |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for line in "${lines[@]}"; do
     [[ "$line" == CPU\|* ]] || continue
     IFS='|' read -r -a f <<<"$line"

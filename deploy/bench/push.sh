@@ -362,11 +362,8 @@ echo "delivery: task $task_id $d_state after $d_seconds s; batches $d_batches_do
   "failed $d_failed, rejected $d_rejected, fell back from svcpush $d_fallback"
 echo "delivery per channel (target/sent/failed/rejected): $d_channels"
 # The whole stack's CPU per delivery, from acceptance until every counter is final: the expansion window (its CPU
-# line: the stack's processes' cores x its seconds) plus the delivery after it; the simulators and the load
-# generator left out.
-stack_expand_s="$(tr '|' '\n' <<<"$cpu_line" | awk -F= -v s="$expand_s" '
-  $1 ~ /^(message-service|auth-service|postgres|gateway|kafka|push-service|push-worker)$/ { c += $2 }
-  END { printf "%.1f", c * s }')"
+# line's stack cores x its seconds) plus the delivery after it; the simulators and the load generator left out.
+stack_expand_s="$(tr '|' '\n' <<<"$cpu_line" | awk -F= -v s="$expand_s" '$1 == "stack" { printf "%.1f", $2 * s }')"
 stack_delivery_s="$(join <(sort <<<"$cpu_before") <(sort <<<"$cpu_after") |
   awk '$1 != "simulators" && $1 != "machine" { c += $3 - $2 } END { printf "%.1f", c }')"
 awk -v e="$stack_expand_s" -v d="$stack_delivery_s" -v n="$d_sent" 'BEGIN {
@@ -521,8 +518,8 @@ for line in "${lines[@]}"; do
 done
 echo
 echo "CPU in cores (of $(nproc)) over the expansion ($expand_s s):"
-echo "| message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle | stack |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 IFS='|' read -r -a f <<<"$cpu_line"
 row=""
 for cell in "${f[@]:3}"; do

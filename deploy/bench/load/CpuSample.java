@@ -96,9 +96,10 @@ final class CpuSample {
     }
 
     /**
-     * CPU|name|seconds|process=cores|...|kernel irq=cores|other processes=cores|idle=cores, where cores = CPU
-     * seconds / window seconds; kernel irq is interrupt and softirq time (loopback TCP lands there), not
-     * charged to any process; other processes = the machine's busy time minus all of the above.
+     * CPU|name|seconds|process=cores|...|kernel irq=cores|other processes=cores|idle=cores|stack=cores, where
+     * cores = CPU seconds / window seconds; kernel irq is interrupt and softirq time (loopback TCP lands there), not
+     * charged to any process; other processes = the machine's busy time minus all of the above; stack = the ORDER
+     * processes summed (stackCores).
      */
     static String line(String name, CpuSample a, CpuSample b) {
         if (a.ticks.isEmpty() || b.ticks.isEmpty()) {
@@ -119,8 +120,8 @@ final class CpuSample {
             known += used;
             out.append(String.format(Locale.ROOT, "|%s=%.2f", n, used));
         }
-        out.append(String.format(Locale.ROOT, "|kernel irq=%.2f|other processes=%.2f|idle=%.2f", irqCores,
-                Math.max(0, busyCores - known - irqCores), Math.max(0, cores - busyCores)));
+        out.append(String.format(Locale.ROOT, "|kernel irq=%.2f|other processes=%.2f|idle=%.2f|stack=%.2f", irqCores,
+                Math.max(0, busyCores - known - irqCores), Math.max(0, cores - busyCores), stackCores(a, b)));
         return out.toString();
     }
 }
