@@ -11,6 +11,7 @@ import io.imcore.message.conversation.ConversationService;
 import io.imcore.message.presence.PresenceService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.ext.web.Router;
@@ -135,11 +136,12 @@ public class LiveEndpoint {
                 throw new ApiException(ErrorCode.NO_PERMISSION, "token: a user token is required");
             }
             int deviceSn = deviceSn(frame, token);
-            LiveSession created = new LiveSession(socket, appId, token.userId(), deviceSn,
-                    UUID.randomUUID().toString());
-            created.connectedSeq = presence.connected(appId, token.userId(), deviceSn, created.connectionId);
-            return created;
-        }, false).onComplete(result -> {
+            return new LiveSession(socket, appId, token.userId(), deviceSn, UUID.randomUUID().toString());
+        }, false).compose(created -> Future.fromCompletionStage(presence.connected(created.appId, created.userId,
+                created.deviceSn, created.connectionId), vertx.getOrCreateContext()).map(seq -> {
+                    created.connectedSeq = seq;
+                    return created;
+                })).onComplete(result -> {
             if (result.failed()) {
                 ApiException failure = result.cause() instanceof ApiException api ? api
                         : new ApiException(ErrorCode.UNAVAILABLE);
@@ -165,13 +167,13 @@ public class LiveEndpoint {
         });
     }
 
-    /** The connection is gone: remove its presence row (and publish device.offline), off the event loop. */
+    /** The connection is gone: remove its presence row (and publish device.offline) in the next group commit. */
     private void clearPresence(LiveSession session) {
-        vertx.executeBlocking(() -> {
-            presence.disconnected(session.appId, session.userId, session.deviceSn, session.connectionId,
-                    session.connectedSeq);
-            return null;
-        }, false).onFailure(e -> LOG.warnf("presence not cleared for a closed connection: %s", e.getMessage()));
+        presence.disconnected(session.appId, session.userId, session.deviceSn, session.connectionId,
+                session.connectedSeq).exceptionally(e -> {
+                    LOG.warnf("presence not cleared for a closed connection: %s", e.getMessage());
+                    return null;
+                });
     }
 
     /** {"type":"ack","conversation_id":..,"msg_id":..}: the device has the message (DELIVERED). */

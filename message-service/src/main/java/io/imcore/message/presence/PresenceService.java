@@ -5,6 +5,8 @@ import io.imcore.common.events.PresenceEvent;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.presence.PresenceStore.Device;
+import io.imcore.message.presence.PresenceStore.DeviceConnection;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -14,6 +16,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,8 +34,10 @@ public class PresenceService {
     private final Outbox outbox;
     private final MessageConfig config;
     private final String replicaId;
+    private final PresenceCommitter committer;
 
-    public PresenceService(Database database, PresenceStore presence, Outbox outbox, MessageConfig config) {
+    public PresenceService(Database database, PresenceStore presence, Outbox outbox, MessageConfig config,
+            MeterRegistry registry) {
         this.database = database;
         this.presence = presence;
         this.outbox = outbox;
@@ -41,6 +46,7 @@ public class PresenceService {
         this.replicaId = config.replicaId().filter(id -> !id.isBlank())
                 .map(id -> id.toLowerCase().replaceAll("[^a-z0-9_]", "_"))
                 .orElse("r" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+        this.committer = new PresenceCommitter(database, presence, outbox, replicaId, registry);
     }
 
     public String replicaId() {
@@ -52,10 +58,12 @@ public class PresenceService {
             presence.heartbeat(c, replicaId);
             return null;
         });
+        committer.start();
     }
 
     /** Stops counting this replica's connections at once (they close with the process). */
-    void stop(@Observes ShutdownEvent event) {
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        committer.stop();
         try {
             database.inTransaction(c -> {
                 for (Device device : presence.removeReplica(c, replicaId)) {
@@ -79,22 +87,18 @@ public class PresenceService {
         });
     }
 
-    /** Records a new connection of the device on this replica; returns its presence sequence (ms). */
-    public long connected(String appId, long userId, int deviceSn, String connectionId) {
-        return database.inTransaction(c -> {
-            long seq = presence.connect(c, appId, userId, deviceSn, replicaId, connectionId);
-            publish(c, PresenceEvent.DEVICE_ONLINE, new Device(appId, userId, deviceSn, replicaId, seq), seq);
-            return seq;
-        });
+    /**
+     * Records a new connection of the device on this replica (group-committed with others); completes with its
+     * presence sequence (ms) once committed.
+     */
+    public CompletableFuture<Long> connected(String appId, long userId, int deviceSn, String connectionId) {
+        return committer.connect(new DeviceConnection(appId, userId, deviceSn, connectionId));
     }
 
-    public void disconnected(String appId, long userId, int deviceSn, String connectionId, long seq) {
-        database.inTransaction(c -> {
-            if (presence.disconnect(c, appId, userId, deviceSn, connectionId)) {
-                publish(c, PresenceEvent.DEVICE_OFFLINE, new Device(appId, userId, deviceSn, replicaId, seq), seq);
-            }
-            return null;
-        });
+    /** The connection closed: its presence goes unless the device has connected again ({@code seq}: its connect's). */
+    public CompletableFuture<Long> disconnected(String appId, long userId, int deviceSn, String connectionId,
+            long seq) {
+        return committer.disconnect(new DeviceConnection(appId, userId, deviceSn, connectionId), seq);
     }
 
     public OnlineStatus status(String appId, long userId) {

@@ -8,7 +8,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Which device is connected to which replica. A row counts only while its replica's heartbeat is fresh, so the
@@ -30,37 +34,53 @@ public class PresenceStore {
         }
     }
 
-    /** Records the connection (replacing an older one of the same device); returns its time in milliseconds. */
-    public long connect(Connection c, String appId, long userId, int deviceSn, String replicaId, String connectionId)
+    /** A connection to record: {@code connectionId} names it, so only its own close removes it. */
+    public record DeviceConnection(String appId, long userId, int deviceSn, String connectionId) {}
+
+    /**
+     * Records the connections of this replica, each replacing an older one of the same device, in one statement;
+     * returns the time of each (ms since the epoch, its presence sequence) by connection id. No device may appear
+     * twice: one statement cannot update a row twice.
+     */
+    public Map<String, Long> connect(Connection c, String replicaId, List<DeviceConnection> connections)
             throws SQLException {
+        Map<String, Long> times = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("insert into presence (app_id, user_id, device_sn, replica_id,"
-                + " connection_id, connected_at) values (?, ?, ?, ?, ?, clock_timestamp())"
+                + " connection_id, connected_at) select t.app_id, t.user_id, t.device_sn, ?, t.connection_id,"
+                + " clock_timestamp() from unnest(?::text[], ?::bigint[], ?::int[], ?::text[])"
+                + " as t(app_id, user_id, device_sn, connection_id) order by t.app_id, t.user_id, t.device_sn"
                 + " on conflict (app_id, user_id, device_sn) do update set replica_id = excluded.replica_id,"
                 + " connection_id = excluded.connection_id, connected_at = excluded.connected_at"
-                + " returning (extract(epoch from connected_at) * 1000)::bigint")) {
-            ps.setString(1, appId);
-            ps.setLong(2, userId);
-            ps.setInt(3, deviceSn);
-            ps.setString(4, replicaId);
-            ps.setString(5, connectionId);
+                + " returning connection_id, (extract(epoch from connected_at) * 1000)::bigint")) {
+            ps.setString(1, replicaId);
+            bindConnections(c, ps, 2, connections);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+                while (rs.next()) {
+                    times.put(rs.getString(1), rs.getLong(2));
+                }
             }
         }
+        return times;
     }
 
-    /** Removes the connection unless the device has connected again since; true when it was removed. */
-    public boolean disconnect(Connection c, String appId, long userId, int deviceSn, String connectionId)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("delete from presence"
-                + " where app_id = ? and user_id = ? and device_sn = ? and connection_id = ?")) {
-            ps.setString(1, appId);
-            ps.setLong(2, userId);
-            ps.setInt(3, deviceSn);
-            ps.setString(4, connectionId);
-            return ps.executeUpdate() > 0;
+    /**
+     * Removes the connections, each unless its device has connected again since, in one statement; returns the
+     * connection ids that were removed.
+     */
+    public Set<String> disconnect(Connection c, List<DeviceConnection> connections) throws SQLException {
+        Set<String> removed = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("delete from presence p"
+                + " using unnest(?::text[], ?::bigint[], ?::int[], ?::text[]) as t(app_id, user_id, device_sn,"
+                + " connection_id) where p.app_id = t.app_id and p.user_id = t.user_id"
+                + " and p.device_sn = t.device_sn and p.connection_id = t.connection_id returning p.connection_id")) {
+            bindConnections(c, ps, 1, connections);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    removed.add(rs.getString(1));
+                }
+            }
         }
+        return removed;
     }
 
     /** The connected devices of the users. */
@@ -126,6 +146,19 @@ public class PresenceStore {
             ps.executeUpdate();
         }
         return removed;
+    }
+
+    /** The connections as four arrays (app, user, device, connection id) from parameter {@code first} on. */
+    private static void bindConnections(Connection c, PreparedStatement ps, int first,
+            List<DeviceConnection> connections) throws SQLException {
+        ps.setArray(first, c.createArrayOf("text",
+                connections.stream().map(DeviceConnection::appId).toArray()));
+        ps.setArray(first + 1, c.createArrayOf("bigint",
+                connections.stream().map(DeviceConnection::userId).toArray()));
+        ps.setArray(first + 2, c.createArrayOf("integer",
+                connections.stream().map(DeviceConnection::deviceSn).toArray()));
+        ps.setArray(first + 3, c.createArrayOf("text",
+                connections.stream().map(DeviceConnection::connectionId).toArray()));
     }
 
     private static List<Device> devices(PreparedStatement ps) throws SQLException {
