@@ -60,7 +60,8 @@ AB_RUNS="${AB_RUNS:-5}"
 LIVE_ROUNDS="${LIVE_ROUNDS:-2}"
 LIVE_GRACE="${LIVE_GRACE:-10}"
 LIVE_ACK="${LIVE_ACK:-1}"
-[[ "$PHASES" =~ ^(message|offline-push|live|ab)$ ]] || { echo "PHASES must be message, offline-push, live or ab" >&2; exit 2; }
+[[ "$PHASES" =~ ^(message|offline-push|live|ab)$ ]] ||
+  { echo "PHASES must be message, offline-push, live or ab" >&2; exit 2; }
 if [[ "$PHASES" == ab && ! -f "${AB_CHECKOUT:-}/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
   echo "PHASES=ab needs AB_CHECKOUT, another checkout with message-service built" >&2
   exit 2

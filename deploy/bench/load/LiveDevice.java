@@ -1,6 +1,5 @@
 // One device's live connection on message-service's /ws: open, send the auth frame, complete `authed` on
-// {"type":"auth","code":200}; counts pongs; hands every other frame (message, ack, ...) to `frames` when set.
-// Uses java.net.http's WebSocket.
+// {"type":"auth","code":200}; counts pongs. Uses java.net.http's WebSocket.
 
 import java.io.IOException;
 import java.net.URI;
@@ -8,7 +7,6 @@ import java.net.http.WebSocket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
 
 final class LiveDevice implements WebSocket.Listener {
     final String authFrame;
@@ -18,32 +16,21 @@ final class LiveDevice implements WebSocket.Listener {
     volatile boolean closed;
     volatile String closeReason;
     final AtomicInteger pongs = new AtomicInteger();
-    /** Gets (this device, frame) for each frame other than auth and pong, on the socket's listener thread. */
-    volatile BiConsumer<LiveDevice, String> frames;
-    /** Frames this device sends after auth: java.net.http allows one send in flight, so each waits for the last. */
-    private CompletableFuture<WebSocket> sending;
 
     /** Device deviceSn of the token's user. */
     LiveDevice(String token, int deviceSn) {
-        this.authFrame = "{\"type\":\"auth\",\"app_id\":\"" + Api.appId + "\",\"token\":\"" + token
+        this.authFrame = authFrame(token, deviceSn);
+    }
+
+    /** The auth frame of device deviceSn of the token's user (LiveSocket sends it too). */
+    static String authFrame(String token, int deviceSn) {
+        return "{\"type\":\"auth\",\"app_id\":\"" + Api.appId + "\",\"token\":\"" + token
                 + "\",\"device_sn\":" + deviceSn + "}";
     }
 
     /** The gateway's WebSocket address. */
     static URI uri() {
         return URI.create(Api.baseUrl.replaceFirst("^http", "ws") + "/ws");
-    }
-
-    /** A message-service replica's own WebSocket address: its port on the gateway's host, not through the gateway. */
-    static URI uri(int port) {
-        return URI.create("ws://" + URI.create(Api.baseUrl).getHost() + ":" + port + "/ws");
-    }
-
-    /** Sends a text frame after the ones sent before it (an ack, a ping). */
-    synchronized CompletableFuture<WebSocket> send(String frame) {
-        WebSocket ws = socket;
-        sending = sending == null ? ws.sendText(frame, true) : sending.thenCompose(w -> w.sendText(frame, true));
-        return sending;
     }
 
     @Override
@@ -68,12 +55,6 @@ final class LiveDevice implements WebSocket.Listener {
                 }
             } else if ("pong".equals(type)) {
                 pongs.incrementAndGet();
-            } else if (frames != null) {
-                try {
-                    frames.accept(this, frame);
-                } catch (RuntimeException e) {
-                    Results.noteError("frame handler: " + e);
-                }
             }
         }
         ws.request(1);

@@ -1,9 +1,9 @@
 // The live workload: 1:1 sends to recipients holding a WebSocket, timed from the send to the recipient's `message`
 // frame (docs/live-protocol.md), so the live path (presence look-up in the send, NOTIFY to the holding replica, its
 // read of the message and the frame write) is measured, on one replica or several.
-//   send-live  c (100) of BenchUsers' pairs (the setup phase first): each peer connects one device (device_sn 1)
-//              straight to a replica's port, peer w to ws_ports[w % n] (ws_ports: comma-separated ports of the
-//              replicas, the gateway's own upstream first; without it, the gateway's /ws); when all are
+//   send-live  c (100) of BenchUsers' pairs (the setup phase first): each peer connects one device (device_sn 1,
+//              LiveSocket) straight to a replica's port, peer w to ws_ports[w % n] (ws_ports: comma-separated ports
+//              of the replicas, the gateway's own upstream first; without it, the gateway's /ws); when all are
 //              authenticated, sender w sends to peer w through the gateway, closed loop (c workers), warmup (3) s
 //              then duration (20) s. Each message's content names its worker and iteration ("live W I"): its frame
 //              is matched to its send, and the time from the send's start to the frame's arrival is recorded. The
@@ -12,21 +12,16 @@
 //              The peers' tokens are kept in <local_dir>/bench/live-state.properties and reused while they work.
 // Prints RESULT (the sends) with its CPU and COST lines, RESULT (send to frame), and LIVE|key=value|... for message.sh.
 
+import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -64,35 +59,33 @@ final class LiveWorkload {
 
         // ---- connect the recipients, half on each replica (peer w on ports[w % n]) -------------------------------
         long[] peers = Arrays.copyOf(s.peers(), c);
-        LiveDevice[] devices = new LiveDevice[c];
+        LiveSocket[] devices = new LiveSocket[c];
         Results.Recorder[] frameTimes = new Results.Recorder[c];
         ConcurrentHashMap<Long, Long> pending = new ConcurrentHashMap<>(); // worker << 32 | iteration -> start
         Counts counts = new Counts(c);
-        HttpClient wsClient = Api.newHttpClient();
-        Semaphore permits = new Semaphore(20);
-        CountDownLatch connected = new CountDownLatch(c);
         List<String> connectErrors = new ArrayList<>();
         for (int w = 0; w < c; w++) {
-            LiveDevice d = devices[w] = new LiveDevice(peerTokens[w], 1);
             frameTimes[w] = new Results.Recorder();
             Results.Recorder times = frameTimes[w];
-            d.frames = (device, frame) -> onFrame(device, frame, pending, times, counts, ack);
-            URI uri = ports.length == 0 ? LiveDevice.uri() : LiveDevice.uri(ports[w % ports.length]);
-            permits.acquire();
-            wsClient.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10)).buildAsync(uri, d)
-                    .thenCompose(ws -> d.authed)
-                    .orTimeout(30, TimeUnit.SECONDS)
-                    .whenComplete((v, e) -> {
-                        if (e != null) {
-                            synchronized (connectErrors) {
-                                connectErrors.add(uri + ": " + (e.getCause() != null ? e.getCause() : e));
-                            }
-                        }
-                        permits.release();
-                        connected.countDown();
-                    });
+            URI uri = ports.length == 0 ? LiveDevice.uri()
+                    : URI.create("ws://" + URI.create(Api.baseUrl).getHost() + ":" + ports[w % ports.length] + "/ws");
+            try {
+                devices[w] = new LiveSocket(uri, LiveDevice.authFrame(peerTokens[w], 1),
+                        (socket, frame, arrived) -> onFrame(socket, frame, arrived, pending, times, counts, ack),
+                        "live-" + w);
+            } catch (IOException e) {
+                connectErrors.add(uri + ": " + e);
+            }
         }
-        connected.await();
+        for (LiveSocket d : devices) {
+            try {
+                if (d != null) {
+                    d.authed.get(30, TimeUnit.SECONDS);
+                }
+            } catch (Exception e) {
+                connectErrors.add(String.valueOf(e.getCause() != null ? e.getCause() : e));
+            }
+        }
         if (!connectErrors.isEmpty()) {
             closeAll(devices);
             throw new IllegalStateException(connectErrors.size() + " of " + c + " recipients did not connect, e.g. "
@@ -145,7 +138,7 @@ final class LiveWorkload {
             }
         }
         int closed = 0;
-        for (LiveDevice d : devices) {
+        for (LiveSocket d : devices) {
             closed += d.closed ? 1 : 0;
         }
 
@@ -206,9 +199,8 @@ final class LiveWorkload {
     }
 
     /** A frame on device d (its listener thread): a message frame is matched, timed and acked; an ack counted. */
-    static void onFrame(LiveDevice d, String frame, ConcurrentHashMap<Long, Long> pending, Results.Recorder times,
-            Counts counts, boolean ack) {
-        long arrived = System.nanoTime();
+    static void onFrame(LiveSocket d, String frame, long arrived, ConcurrentHashMap<Long, Long> pending,
+            Results.Recorder times, Counts counts, boolean ack) {
         String type = Json.field(frame, "type");
         if ("message".equals(type)) {
             Long t0 = null;
@@ -228,13 +220,13 @@ final class LiveWorkload {
             }
             if (ack) {
                 counts.acksSent.incrementAndGet();
-                d.send("{\"type\":\"ack\",\"conversation_id\":" + Json.field(frame, "conversation_id")
-                        + ",\"msg_id\":" + Json.field(frame, "msg_id") + "}").whenComplete((ws, e) -> {
-                            if (e != null) {
-                                counts.ackErrors.incrementAndGet();
-                                Results.noteError("ack not sent: " + e);
-                            }
-                        });
+                try {
+                    d.sendText("{\"type\":\"ack\",\"conversation_id\":" + Json.field(frame, "conversation_id")
+                            + ",\"msg_id\":" + Json.field(frame, "msg_id") + "}");
+                } catch (IOException e) {
+                    counts.ackErrors.incrementAndGet();
+                    Results.noteError("ack not sent: " + e);
+                }
             }
         } else if ("ack".equals(type)) {
             if (Json.code(frame) == 200) {
@@ -249,23 +241,18 @@ final class LiveWorkload {
         }
     }
 
-    /** Closes every open device politely, then aborts what did not close within 10 s. */
-    static void closeAll(LiveDevice[] devices) throws InterruptedException {
-        List<CompletableFuture<WebSocket>> closing = new ArrayList<>();
-        for (LiveDevice d : devices) {
-            if (d != null && d.open()) {
-                closing.add(d.socket.sendClose(WebSocket.NORMAL_CLOSURE, "bench done").toCompletableFuture());
+    /** Closes every device: a close frame each, then up to 5 s for the server's answer (LiveSocket.close). */
+    static void closeAll(LiveSocket[] devices) throws InterruptedException {
+        List<Thread> closing = new ArrayList<>();
+        for (LiveSocket d : devices) {
+            if (d != null) {
+                Thread t = new Thread(d::close, "close");
+                t.start();
+                closing.add(t);
             }
         }
-        try {
-            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            System.err.println("send-live: not every close completed: " + e);
-        }
-        for (LiveDevice d : devices) {
-            if (d != null && d.open()) {
-                d.socket.abort();
-            }
+        for (Thread t : closing) {
+            t.join();
         }
     }
 
