@@ -14,6 +14,13 @@
 # simulator's notification; the same sends with message-service restarted with offline push off (the send rate
 # beside it; OFFLINE_COMPARE=0 skips it and the restarts); GROUP_MESSAGES messages to a 500-member group of 490
 # offline members (and 9 with a WebSocket), each timed until all 490 notifications arrived.
+# PHASES=live measures the live path (deploy/bench/load/LiveWorkload.java): a second message-service replica is
+# started (lib.sh start_second_message_service, port SERVICE_PORT_BASE+6); SEND_CONCURRENCY peers each connect a
+# WebSocket straight to a replica's port, alternately the gateway's replica and the second one (so half the messages
+# cross replicas through NOTIFY); then 1:1 sends to them through the gateway, closed loop, each timed from the send's
+# start to the `message` frame on the recipient's socket (acked as a client does), LIVE_ROUNDS times (the first cold,
+# the second replica just started; the next warm). Frames still missing after LIVE_GRACE seconds are reported. The
+# second replica is stopped at the end when this run started it.
 # PHASES=ab compares this checkout's message-service with AB_CHECKOUT's (another checkout, message-service built)
 # on one stack: per round, each build's message-service is restarted and runs the closed-loop 1:1 phase AB_RUNS
 # times; the summary gives each build's first run after its start (JIT still compiling) and its warm runs (3rd on).
@@ -23,7 +30,8 @@
 # Knobs: DURATION (default 20), WARMUP (3), SEND_CONCURRENCY (100), RATE (1000), RATE_CONNECTIONS (100),
 #        GROUP_SIZE (500), GROUP_CONCURRENCY (10), READ_CONCURRENCY (64), WS_CONNECTIONS (2000), WS_HOLD (20),
 #        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS,
-#        PHASES (message; offline-push; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
+#        PHASES (message; offline-push; live; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
+#        LIVE_ROUNDS (2), LIVE_GRACE (10), LIVE_ACK (1: the devices ack each message frame; 0: no acks),
 #        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_ROUNDS (2), AB_RUNS (5).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -49,7 +57,11 @@ OFFLINE_COMPARE="${OFFLINE_COMPARE:-1}"
 GROUP_MESSAGES="${GROUP_MESSAGES:-5}"
 AB_ROUNDS="${AB_ROUNDS:-2}"
 AB_RUNS="${AB_RUNS:-5}"
-[[ "$PHASES" =~ ^(message|offline-push|ab)$ ]] || { echo "PHASES must be message, offline-push or ab" >&2; exit 2; }
+LIVE_ROUNDS="${LIVE_ROUNDS:-2}"
+LIVE_GRACE="${LIVE_GRACE:-10}"
+LIVE_ACK="${LIVE_ACK:-1}"
+[[ "$PHASES" =~ ^(message|offline-push|live|ab)$ ]] ||
+  { echo "PHASES must be message, offline-push, live or ab" >&2; exit 2; }
 if [[ "$PHASES" == ab && ! -f "${AB_CHECKOUT:-}/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
   echo "PHASES=ab needs AB_CHECKOUT, another checkout with message-service built" >&2
   exit 2
@@ -70,7 +82,19 @@ for quota in message-send message-notify; do
 done
 
 metrics_dir="$(mktemp -d)"
-trap 'rm -rf "$metrics_dir"' EXIT
+second_replica_pid="" # the second message-service replica, when this run started it (PHASES=live)
+cleanup() {
+  rm -rf "$metrics_dir"
+  if [[ -n "$second_replica_pid" ]] && running_pid message-service-2 >/dev/null; then
+    kill -TERM "$second_replica_pid" 2>/dev/null || true
+    local deadline=$((SECONDS + 20))
+    while running_pid message-service-2 >/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+    running_pid message-service-2 >/dev/null && kill -KILL "$second_replica_pid" 2>/dev/null
+    rm -f "$PIDS/message-service-2.pid"
+    echo "bench: second message-service replica stopped" >&2
+  fi
+}
+trap cleanup EXIT
 javac -d "$metrics_dir/classes" deploy/bench/load/*.java
 # load PHASE key=value...: runs one phase; its RESULT|, CPU| and RSS| lines go to stdout, progress to stderr.
 load() {
@@ -137,7 +161,7 @@ print_tables() {
   done
 
   echo
-  echo "CPU in cores (of $(nproc)) during each measured window, per process tree:"
+  echo "CPU in cores (of $(nproc)) during each measured window, per process tree (a service's second replica in its column):"
   echo "| phase | message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle | stack |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for line in "${lines[@]}"; do
@@ -212,6 +236,32 @@ if [[ "$PHASES" == offline-push ]]; then
       printf "target: send rate within 10 %% of the run without offline push: %.1f vs %.1f msgs/s (%+.1f %%; send p99 %.1f vs %.1f ms) -> %s\n", on, off, (off > 0 ? 100 * (on - off) / off : 0), onp99, offp99, (on >= 0.9 * off ? "met" : "MISSED")
     printf "target: 500-member group, 490 offline members all notified < 2 s: %d of %d messages complete, slowest %d ms -> %s\n", gok, gn, gmax, (gok == gn && gmax >= 0 && gmax < 2000 ? "met" : "MISSED")
   }'
+  exit 0
+fi
+
+if [[ "$PHASES" == live ]]; then
+  if ! running_pid message-service-2 >/dev/null; then
+    start_second_message_service || exit 1
+    second_replica_pid="$SECOND_MESSAGE_PID"
+    echo "bench: second message-service replica started (pid $second_replica_pid, port $SECOND_MESSAGE_PORT)" >&2
+  fi
+  for ((round = 1; round <= LIVE_ROUNDS; round++)); do
+    run send-live c="$SEND_CONCURRENCY" ws_ports="${SERVICE_PORT[message-service]},$SECOND_MESSAGE_PORT" \
+      grace="$LIVE_GRACE" ack="$LIVE_ACK"
+  done
+  print_tables
+  echo
+  round=0
+  for line in "${lines[@]}"; do
+    [[ "$line" == LIVE\|* ]] || continue
+    round=$((round + 1))
+    tr '|' '\n' <<<"$line" | awk -F= -v round="$round" -v fresh="${second_replica_pid:+1}" '
+      NF == 2 { v[$1] = $2 }
+      END {
+        ok = (v["sent_per_s"] >= 3500 && v["frame_p99_ms"] >= 0 && v["frame_p99_ms"] < 50 && v["missing_total"] == 0)
+        printf "target (round %d, %s): 1:1 sends to recipients connected on %d replicas, closed loop, >= 3500 msgs/s and send-to-frame p99 < 50 ms, every frame arrived: %.1f msgs/s, p99 %.1f ms (send p99 %.1f ms), %d of %d measured frames missing (%d with the warm-up) -> %s\n", round, (round == 1 && fresh == 1 ? "cold" : "warm"), v["replicas"], v["sent_per_s"], v["frame_p99_ms"], v["send_p99_ms"], v["missing"], v["measured"], v["missing_total"], (ok ? "met" : "MISSED")
+      }'
+  done
   exit 0
 fi
 

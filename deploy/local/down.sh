@@ -53,8 +53,9 @@ for s in prometheus pg-exporter nginx-exporter; do
   stop "$s"
 done
 stop gateway
-# push-worker-2: the second replica deploy/bench/push.sh or deploy/chaos/run.sh may have started
-for s in "${SERVICES[@]}" push-worker-2 console; do
+# push-worker-2: the second replica deploy/bench/push.sh or deploy/chaos/run.sh may have started;
+# message-service-2: the one deploy/bench/message.sh PHASES=live starts
+for s in "${SERVICES[@]}" push-worker-2 message-service-2 console; do
   stop "$s" &
 done
 wait

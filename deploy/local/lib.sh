@@ -24,11 +24,13 @@ BASE_URL="http://127.0.0.1:$GATEWAY_PORT"
 
 SERVICES=(auth-service message-service push-service push-worker)
 # the services listen on SERVICE_PORT_BASE .. SERVICE_PORT_BASE+3 in the order above; a second push-worker replica
-# (deploy/bench/push.sh WORKERS=2, deploy/chaos/run.sh) on SERVICE_PORT_BASE+4
+# (deploy/bench/push.sh WORKERS=2, deploy/chaos/run.sh) on SERVICE_PORT_BASE+4, a second message-service replica
+# (deploy/bench/message.sh PHASES=live) on SERVICE_PORT_BASE+6 (+5 is the console's)
 SERVICE_PORT_BASE="${SERVICE_PORT_BASE:-8081}"
 declare -A SERVICE_PORT=([auth-service]=$SERVICE_PORT_BASE [message-service]=$((SERVICE_PORT_BASE + 1))
   [push-service]=$((SERVICE_PORT_BASE + 2)) [push-worker]=$((SERVICE_PORT_BASE + 3)))
 SECOND_WORKER_PORT=$((SERVICE_PORT_BASE + 4))
+SECOND_MESSAGE_PORT=$((SERVICE_PORT_BASE + 6))
 # the administration console (docs/console.md), served through the gateway at /console
 CONSOLE_PORT="${CONSOLE_PORT:-$((SERVICE_PORT_BASE + 5))}"
 # monitoring (docs/operations.md "Monitoring"): Prometheus, the PostgreSQL and nginx exporters and nginx's
@@ -44,10 +46,11 @@ DATABASES=(auth message push)
 
 # Connection budget (docs/operations.md "Connection budget"): the local stack runs every service's database on one
 # PostgreSQL, so its max_connections is every pool at its maximum, times the replicas that may run (the push
-# benchmark starts a second push-worker with WORKERS=2), plus a reserve for superuser slots (3), psql and the
-# benchmarks' own connections. up.sh starts PostgreSQL with it and refuses a server that allows fewer.
+# benchmark starts a second push-worker with WORKERS=2, message.sh PHASES=live a second message-service), plus a
+# reserve for superuser slots (3), psql and the benchmarks' own connections. up.sh starts PostgreSQL with it and
+# refuses a server that allows fewer.
 declare -A POOL_SIZE=([auth-service]=32 [message-service]=32 [push-service]=32 [push-worker]=32)
-declare -A MAX_REPLICAS=([auth-service]=1 [message-service]=1 [push-service]=1 [push-worker]=2)
+declare -A MAX_REPLICAS=([auth-service]=1 [message-service]=2 [push-service]=1 [push-worker]=2)
 PG_RESERVED_CONNECTIONS=13
 pg_connection_budget() {
   local s total=$PG_RESERVED_CONNECTIONS
@@ -66,6 +69,8 @@ marker() {
     gateway) echo "$LOCAL/nginx/nginx.conf" ;;
     simulators) echo "$ROOT/push-simulators/target/push-simulators.jar" ;;
     push-worker-2) echo "$ROOT/push-worker/target/quarkus-app/quarkus-run.jar" ;;
+    # any checkout's build, as message-service's own (the second replica copies the first one's command line)
+    message-service-2) echo "/message-service/target/quarkus-app/quarkus-run.jar" ;;
     prometheus) echo "--config.file=$LOCAL/prometheus/prometheus.yml" ;;
     pg-exporter) echo "--web.listen-address=127.0.0.1:$PG_EXPORTER_PORT" ;;
     nginx-exporter) echo "-web.listen-address=127.0.0.1:$NGINX_EXPORTER_PORT" ;;
@@ -100,6 +105,42 @@ start_second_push_worker() {
   until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$SECOND_WORKER_PORT/q/health/ready"; do
     if ! kill -0 "$SECOND_WORKER_PID" 2>/dev/null || ((SECONDS >= deadline)); then
       echo "start_second_push_worker: the second push-worker did not start (see $LOGS/push-worker-2.log)" >&2
+      return 1
+    fi
+    sleep 0.5
+  done
+}
+
+# start_second_message_service: a second message-service replica on SECOND_MESSAGE_PORT, with the running
+# message-service's own command line and environment (as a second pod of the same Deployment) and its own replica id
+# (IM_MESSAGE_REPLICA_ID: its row in `replicas`, its NOTIFY channel live_<id>; the first replica's id is random);
+# its PID goes to SECOND_MESSAGE_PID and to pids/message-service-2.pid (down.sh stops it), its log to
+# logs/message-service-2.log. The gateway keeps its one upstream, the first replica: clients reach the second one on
+# its port. Waits until it is ready, 90 s at most. A second replica already running is left alone.
+start_second_message_service() {
+  local pid deadline service_cmd service_env
+  if SECOND_MESSAGE_PID="$(running_pid message-service-2)"; then
+    return 0
+  fi
+  pid="$(running_pid message-service)" || {
+    echo "start_second_message_service: message-service is not running" >&2
+    return 1
+  }
+  if port_open "$SECOND_MESSAGE_PORT"; then
+    echo "start_second_message_service: port $SECOND_MESSAGE_PORT is taken (SERVICE_PORT_BASE+6)" >&2
+    return 1
+  fi
+  mapfile -d '' -t service_cmd <"/proc/$pid/cmdline"
+  mapfile -d '' -t service_env < <(tr '\0' '\n' <"/proc/$pid/environ" |
+    grep -v -e '^QUARKUS_HTTP_PORT=' -e '^IM_MESSAGE_REPLICA_ID=' | tr '\n' '\0')
+  setsid env -i "${service_env[@]}" QUARKUS_HTTP_PORT="$SECOND_MESSAGE_PORT" \
+    IM_MESSAGE_REPLICA_ID="local-message-2" "${service_cmd[@]}" >"$LOGS/message-service-2.log" 2>&1 </dev/null &
+  SECOND_MESSAGE_PID=$!
+  echo "$SECOND_MESSAGE_PID" >"$PIDS/message-service-2.pid"
+  deadline=$((SECONDS + 90))
+  until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$SECOND_MESSAGE_PORT/q/health/ready"; do
+    if ! kill -0 "$SECOND_MESSAGE_PID" 2>/dev/null || ((SECONDS >= deadline)); then
+      echo "start_second_message_service: the second message-service did not start (see $LOGS/message-service-2.log)" >&2
       return 1
     fi
     sleep 0.5

@@ -8,6 +8,7 @@
 #   SKIP_BUILD=1            do not run the Maven build (the jars must exist)
 #   PG_PORT, KAFKA_PORT, KAFKA_CONTROLLER_PORT, GATEWAY_PORT   (15432, 19092, 19093, 8080)
 #   SERVICE_PORT_BASE       auth-service, message-service, push-service, push-worker on BASE .. BASE+3 (8081)
+#                           (second replicas of the benchmarks, lib.sh: push-worker on BASE+4, message-service on BASE+6)
 #   CONSOLE_PORT            the administration console (BASE+5), served through the gateway at /console
 #   SIMULATOR_PORT          the seven provider simulators on SIMULATOR_PORT .. +6 (18441)
 #   MONITORING_PORT_BASE    Prometheus, the PostgreSQL and nginx exporters, nginx's stub_status on BASE .. BASE+3

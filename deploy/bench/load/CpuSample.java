@@ -1,6 +1,7 @@
 // Where the CPU goes during a measured window: CPU time of the stack's processes (.local/pids/*.pid, each with its
 // descendants: nginx workers, PostgreSQL backends), of this load generator and of the whole machine (/proc/stat),
-// between two samples.
+// between two samples. A second replica (pids/push-worker-2.pid, message-service-2.pid) counts under its service;
+// byFile keeps each pid file's own ticks.
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,8 @@ final class CpuSample {
     static final String[] ORDER = {"message-service", "auth-service", "postgres", "gateway", "kafka",
             "push-service", "push-worker"};
     final Map<String, Long> ticks = new LinkedHashMap<>();
+    /** Each pid file's ticks, by its name (message-service, message-service-2, ...). */
+    final Map<String, Long> byFile = new LinkedHashMap<>();
     long machineBusy;
     long machineIrq;
     long machineTotal;
@@ -39,10 +42,12 @@ final class CpuSample {
             if (Files.isDirectory(pids)) {
                 try (var files = Files.newDirectoryStream(pids, "*.pid")) {
                     for (Path f : files) {
-                        String name = f.getFileName().toString().replaceAll("\\.pid$", "");
-                        name = name.equals("embedded-pg") ? "postgres" : name;
+                        String file = f.getFileName().toString().replaceAll("\\.pid$", "");
+                        String name = service(file);
                         long pid = ProcessStatus.pid(f);
-                        sample.ticks.merge(name, tree(pid, own, children), Long::sum);
+                        long used = tree(pid, own, children);
+                        sample.byFile.put(file, used);
+                        sample.ticks.merge(name, used, Long::sum);
                     }
                 }
             }
@@ -59,6 +64,22 @@ final class CpuSample {
             sample.ticks.clear();
         }
         return sample;
+    }
+
+    /** The column of a pid file: its service for a second replica (NAME-2), postgres for embedded-pg. */
+    static String service(String file) {
+        if (file.equals("embedded-pg")) {
+            return "postgres";
+        }
+        String base = file.replaceFirst("-[0-9]+$", "");
+        return List.of(ORDER).contains(base) ? base : file;
+    }
+
+    /** Cores used by the processes of one pid file (its name without .pid) between a and b. */
+    static double fileCores(String file, CpuSample a, CpuSample b) {
+        double seconds = (b.nanos - a.nanos) / 1e9;
+        long ticks = b.byFile.getOrDefault(file, 0L) - a.byFile.getOrDefault(file, 0L);
+        return seconds <= 0 ? 0 : ticks / 100.0 / seconds; // USER_HZ, 100 on Linux
     }
 
     static long tree(long pid, Map<Long, Long> own, Map<Long, List<Long>> children) {

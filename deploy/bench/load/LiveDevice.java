@@ -19,7 +19,12 @@ final class LiveDevice implements WebSocket.Listener {
 
     /** Device deviceSn of the token's user. */
     LiveDevice(String token, int deviceSn) {
-        this.authFrame = "{\"type\":\"auth\",\"app_id\":\"" + Api.appId + "\",\"token\":\"" + token
+        this.authFrame = authFrame(token, deviceSn);
+    }
+
+    /** The auth frame of device deviceSn of the token's user (LiveSocket sends it too). */
+    static String authFrame(String token, int deviceSn) {
+        return "{\"type\":\"auth\",\"app_id\":\"" + Api.appId + "\",\"token\":\"" + token
                 + "\",\"device_sn\":" + deviceSn + "}";
     }
 

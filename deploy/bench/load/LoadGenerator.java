@@ -10,6 +10,7 @@
 //   setup                                                      BenchUsers
 //   send-closed send-rate group conversation auth-read noop    MessageWorkload
 //   ws-idle                                                    WebSocketWorkload
+//   send-live                                                  LiveWorkload
 //   push-accept push-expand                                    PushWorkload
 //   offline-setup offline-rate offline-group                   OfflinePushWorkload
 //   chaos-send chaos-verify                                    FaultWorkload
@@ -21,7 +22,7 @@ final class LoadGenerator {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             System.err.println("usage: java -cp DIR LoadGenerator setup|send-closed|send-rate|group|conversation|"
-                    + "auth-read|noop|ws-idle|push-accept|push-expand|offline-setup|offline-rate|offline-group|"
+                    + "auth-read|noop|ws-idle|send-live|push-accept|push-expand|offline-setup|offline-rate|offline-group|"
                     + "chaos-send|chaos-verify [key=value ...]");
             System.exit(2);
         }
@@ -36,6 +37,7 @@ final class LoadGenerator {
             case "auth-read" -> MessageWorkload.authRead();
             case "noop" -> MessageWorkload.noop();
             case "ws-idle" -> WebSocketWorkload.idle();
+            case "send-live" -> LiveWorkload.sendLive();
             case "push-accept" -> PushWorkload.accept();
             case "push-expand" -> PushWorkload.expand();
             case "offline-setup" -> OfflinePushWorkload.setup();

@@ -50,8 +50,16 @@ final class Loops {
      * the measured window (after warmup) count; throughput = their successes / duration.
      */
     static Results.Outcome closedLoop(int c, double warmupS, double durationS, Op op) throws InterruptedException {
+        return closedLoop(c, System.nanoTime() + 50_000_000L, warmupS, durationS, op);
+    }
+
+    /**
+     * closedLoop with its start given (System.nanoTime()): the measured window is begin + warmupS to begin +
+     * warmupS + durationS, for a caller that times more than the answers (send-live: the frames).
+     */
+    static Results.Outcome closedLoop(int c, long begin, double warmupS, double durationS, Op op)
+            throws InterruptedException {
         Results.Recorder[] recorders = new Results.Recorder[c];
-        long begin = System.nanoTime() + 50_000_000L;
         long measureFrom = begin + (long) (warmupS * 1e9);
         long end = measureFrom + (long) (durationS * 1e9);
         Thread[] threads = new Thread[c];
