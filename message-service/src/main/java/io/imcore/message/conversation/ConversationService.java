@@ -4,16 +4,24 @@ import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
+import io.imcore.common.store.GroupCommitter;
 import io.imcore.message.conversation.ConversationPage.PageIterator;
+import io.imcore.message.conversation.ConversationStore.Delivered;
 import io.imcore.message.conversation.ConversationStore.Key;
 import io.imcore.message.conversation.ConversationStore.Member;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What a user sees of their conversations: pages of messages with a status per viewer, read receipts, deleting a
@@ -26,20 +34,38 @@ public class ConversationService {
     public static final int DEFAULT_PAGE = 20;
     public static final int MAX_PAGE = 100;
     public static final int MAX_UNREAD = 200;
+    /** The most live acknowledgements one group commit stores. */
+    private static final int MAX_ACK_BATCH = 500;
 
     private final Database database;
     private final IdentityDirectory directory;
     private final ConversationStore conversations;
     private final MessageStore messages;
     private final GroupConversations groups;
+    private final GroupCommitter<Delivered, Boolean> deliveries;
 
     public ConversationService(Database database, IdentityDirectory directory, ConversationStore conversations,
-            MessageStore messages, GroupConversations groups) {
+            MessageStore messages, GroupConversations groups, MeterRegistry registry) {
         this.database = database;
         this.directory = directory;
         this.conversations = conversations;
         this.messages = messages;
         this.groups = groups;
+        // every live frame is acked: one commit per ack halved the live path's rate (docs/live-protocol.md)
+        this.deliveries = new GroupCommitter<>("delivery-ack-commit", database, MAX_ACK_BATCH,
+                ack -> List.of(ack.conversationId(), ack.userId()), (c, acks) -> {
+                    conversations.markDeliveredUpTo(c, acks);
+                    return Collections.nCopies(acks.size(), Boolean.TRUE);
+                }, DistributionSummary.builder("imcore.messages.delivered.batch")
+                        .description("live acknowledgements stored per group commit").register(registry));
+    }
+
+    void start(@Observes StartupEvent event) {
+        deliveries.start();
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        deliveries.stop();
     }
 
     /** The viewer's membership in a conversation, or empty when the (valid) conversation has no messages yet. */
@@ -70,12 +96,14 @@ public class ConversationService {
         return true;
     }
 
-    /** A device acknowledged a live message: up to msg_id everything is at least DELIVERED for the viewer. */
-    public boolean markDelivered(String appId, long viewer, long address, long msgId) {
+    /**
+     * A device acknowledged a live message: up to msg_id everything is at least DELIVERED for the viewer. Checks the
+     * conversation here (a blocking read) and completes once the position is committed, in a group commit.
+     */
+    public CompletableFuture<Boolean> markDelivered(String appId, long viewer, long address, long msgId) {
         Viewed v = resolve(appId, viewer, address, "conversation_id")
                 .orElseThrow(() -> ApiException.badParameter("conversation_id", "no messages in this conversation"));
-        database.inTransaction(c -> conversations.markDeliveredUpTo(c, v.conversationId(), viewer, msgId));
-        return true;
+        return deliveries.submit(new Delivered(v.conversationId(), viewer, msgId));
     }
 
     /** Hides the conversation and its history up to now, for the viewer only. */

@@ -139,9 +139,22 @@ public class ConversationStore {
                 conversationId, userId, msgId);
     }
 
-    /** A device acknowledged a live message: everything up to msg_id is at least DELIVERED. */
-    public boolean markDeliveredUpTo(Connection c, long conversationId, long userId, long msgId) throws SQLException {
-        return moveUpTo(c, "delivered_seq = greatest(delivered_seq, p.seq)", conversationId, userId, msgId);
+    /** A member's acknowledgement of a live message: everything up to {@code msgId} is at least DELIVERED. */
+    public record Delivered(long conversationId, long userId, long msgId) {}
+
+    /** The devices' acknowledgements, in one statement; no member may appear twice (a row is updated once). */
+    public void markDeliveredUpTo(Connection c, List<Delivered> acks) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update conversation_members m"
+                + " set delivered_seq = greatest(m.delivered_seq, p.seq)"
+                + " from (select t.cid, t.uid, (select x.seq from messages x where x.conversation_id = t.cid"
+                + " and x.msg_id <= t.mid order by x.msg_id desc limit 1) as seq"
+                + " from unnest(?::bigint[], ?::bigint[], ?::bigint[]) as t(cid, uid, mid)) p"
+                + " where m.conversation_id = p.cid and m.user_id = p.uid and p.seq is not null")) {
+            ps.setArray(1, Database.bigints(c, acks.stream().mapToLong(Delivered::conversationId).toArray()));
+            ps.setArray(2, Database.bigints(c, acks.stream().mapToLong(Delivered::userId).toArray()));
+            ps.setArray(3, Database.bigints(c, acks.stream().mapToLong(Delivered::msgId).toArray()));
+            ps.executeUpdate();
+        }
     }
 
     private static boolean moveUpTo(Connection c, String assignment, long conversationId, long userId, long msgId)

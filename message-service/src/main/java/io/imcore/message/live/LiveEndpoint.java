@@ -184,9 +184,10 @@ public class LiveEndpoint {
             if (msgId == 0) {
                 throw ApiException.badParameter("msg_id", "must be a positive integer");
             }
-            conversations.markDelivered(session.appId, session.userId, address, msgId);
-            return msgId;
-        }, false).onComplete(result -> {
+            return conversations.markDelivered(session.appId, session.userId, address, msgId)
+                    .thenApply(moved -> msgId);
+        }, false).compose(committed -> Future.fromCompletionStage(committed, vertx.getOrCreateContext()))
+                .onComplete(result -> {
             if (result.succeeded()) {
                 reply(session.socket, Map.of("type", "ack", "code", ErrorCode.OK.code(), "msg_id", result.result()));
             } else {

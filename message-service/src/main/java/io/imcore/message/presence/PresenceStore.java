@@ -35,7 +35,13 @@ public class PresenceStore {
     }
 
     /** A connection to record: {@code connectionId} names it, so only its own close removes it. */
-    public record DeviceConnection(String appId, long userId, int deviceSn, String connectionId) {}
+    public record DeviceConnection(String appId, long userId, int deviceSn, String connectionId) {
+
+        /** The device, whatever its connection: one statement may take each device once. */
+        public String deviceKey() {
+            return appId + '\u0000' + userId + '\u0000' + deviceSn;
+        }
+    }
 
     /**
      * Records the connections of this replica, each replacing an older one of the same device, in one statement;

@@ -56,6 +56,30 @@ class LiveConnectionTest extends AppWithUsers {
     }
 
     @Test
+    void acksSentTogetherOnSeveralConversationsAllMakeTheirMessagesDelivered() {
+        try (LiveClient bobPhone = device(bob, 1)) {
+            api.sendText(alice, bob, "from alice");
+            api.sendText(carol, bob, "from carol");
+            api.sendText(alice, bob, "from alice again");
+            List<String> acks = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                JsonNode frame = bobPhone.next("message", WAIT);
+                assertNotNull(frame, "message frame " + i);
+                acks.add("{\"type\":\"ack\",\"conversation_id\":" + frame.path("conversation_id").asLong()
+                        + ",\"msg_id\":" + frame.path("message").path("msg_id").asLong() + "}");
+            }
+            acks.forEach(bobPhone::send); // back to back: they may share a group commit (alice's two may not)
+            for (int i = 0; i < 3; i++) {
+                JsonNode ack = bobPhone.next("ack", WAIT);
+                assertNotNull(ack, "ack answer " + i);
+                assertEquals(200, ack.path("code").asInt(), ack.toString());
+            }
+            api.page(bob, alice, 0, 20).body("data.messages.status", contains("DELIVERED", "DELIVERED"));
+            api.page(bob, carol, 0, 20).body("data.messages.status", contains("DELIVERED"));
+        }
+    }
+
+    @Test
     void sendersOtherDevicesGetTheMessageButNotTheSendingDevice() {
         try (LiveClient alicePhone = device(alice, 1); LiveClient aliceTablet = device(alice, 2);
                 LiveClient bobPhone = device(bob, 1)) {

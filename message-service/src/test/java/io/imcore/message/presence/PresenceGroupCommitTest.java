@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.events.Outbox;
 import io.imcore.message.AppWithUsers;
+import io.imcore.message.MessageConfig;
 import io.imcore.message.presence.PresenceStore.DeviceConnection;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicReader;
@@ -27,9 +28,8 @@ import org.junit.jupiter.api.Test;
 /** Group commit of connects and disconnects: many changes per transaction, each answered as if it ran alone. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class PresenceCommitterTest extends AppWithUsers {
+class PresenceGroupCommitTest extends AppWithUsers {
 
-    private static final String REPLICA = "committer_test";
     private static final int DEVICES = 200;
 
     @Inject
@@ -38,26 +38,34 @@ class PresenceCommitterTest extends AppWithUsers {
     @Inject
     Outbox outbox;
 
+    @Inject
+    MessageConfig config;
+
+    /** A replica of its own (the configured id is empty: a random one), its committer started. */
+    private PresenceService replica(SimpleMeterRegistry registry) {
+        PresenceService replica = new PresenceService(database, presence, outbox, config, registry);
+        replica.start(null);
+        return replica;
+    }
+
     @Test
     void aBurstOfConnectsCommitsInFewTransactionsAndALaterConnectOfADeviceWins() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        PresenceCommitter committer = new PresenceCommitter(database, presence, outbox, REPLICA, registry);
-        committer.start();
+        PresenceService replica = replica(registry);
         try {
             List<DeviceConnection> first = new ArrayList<>();
             List<CompletableFuture<Long>> connected = new ArrayList<>();
             for (int sn = 0; sn < DEVICES; sn++) {
                 DeviceConnection device = new DeviceConnection(api.appId, bob, sn, "first-" + sn);
                 first.add(device);
-                connected.add(committer.connect(device));
+                connected.add(replica.connected(api.appId, bob, sn, device.connectionId()));
             }
             // device 0 connects again in the same burst: one statement cannot take it twice, the later one wins
-            DeviceConnection again = new DeviceConnection(api.appId, bob, 0, "second-0");
-            CompletableFuture<Long> reconnected = committer.connect(again);
+            CompletableFuture<Long> reconnected = replica.connected(api.appId, bob, 0, "second-0");
             CompletableFuture.allOf(connected.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
             long secondSeq = reconnected.get(20, TimeUnit.SECONDS);
 
-            Map<Integer, String> rows = rows();
+            Map<Integer, String> rows = rows(replica, bob);
             assertEquals(DEVICES, rows.size(), "one row per device");
             assertEquals("second-0", rows.get(0), "the later connect of device 0 replaced the first");
             assertEquals("first-7", rows.get(7));
@@ -70,12 +78,13 @@ class PresenceCommitterTest extends AppWithUsers {
             // the replaced connection's close removes nothing; the others' closes remove their rows
             List<CompletableFuture<Long>> closed = new ArrayList<>();
             for (int sn = 0; sn < DEVICES; sn++) {
-                closed.add(committer.disconnect(first.get(sn), connected.get(sn).get()));
+                closed.add(replica.disconnected(api.appId, bob, sn, first.get(sn).connectionId(),
+                        connected.get(sn).get()));
             }
             CompletableFuture.allOf(closed.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
-            assertEquals(Map.of(0, "second-0"), rows(), "only device 0's newer connection is left");
-            committer.disconnect(again, secondSeq).get(20, TimeUnit.SECONDS);
-            assertEquals(Map.of(), rows());
+            assertEquals(Map.of(0, "second-0"), rows(replica, bob), "only device 0's newer connection is left");
+            replica.disconnected(api.appId, bob, 0, "second-0", secondSeq).get(20, TimeUnit.SECONDS);
+            assertEquals(Map.of(), rows(replica, bob));
 
             String key = api.appId + ":" + bob + ":0";
             var events = TopicReader.await("presence.events", r -> key.equals(r.key()), 3, Duration.ofSeconds(20));
@@ -84,36 +93,29 @@ class PresenceCommitterTest extends AppWithUsers {
             assertTrue(events.get(1).value().contains("\"device.online\""), events.get(1).value());
             assertTrue(events.get(2).value().contains("\"device.offline\""), events.get(2).value());
         } finally {
-            committer.stop();
+            replica.stop(null);
         }
     }
 
     @Test
     void aChangeAfterTheStopIsStillCommitted() throws Exception {
-        PresenceCommitter committer = new PresenceCommitter(database, presence, outbox, REPLICA,
-                new SimpleMeterRegistry());
-        committer.start();
-        committer.stop();
-        DeviceConnection device = new DeviceConnection(api.appId, carol, 1, "after-stop");
-        long seq = committer.connect(device).get(20, TimeUnit.SECONDS);
+        PresenceService replica = replica(new SimpleMeterRegistry());
+        replica.stop(null);
+        long seq = replica.connected(api.appId, carol, 1, "after-stop").get(20, TimeUnit.SECONDS);
         assertTrue(seq > 0);
-        assertEquals(Map.of(1, "after-stop"), rows(carol));
-        committer.disconnect(device, seq).get(20, TimeUnit.SECONDS);
-        assertEquals(Map.of(), rows(carol));
+        assertEquals(Map.of(1, "after-stop"), rows(replica, carol));
+        replica.disconnected(api.appId, carol, 1, "after-stop", seq).get(20, TimeUnit.SECONDS);
+        assertEquals(Map.of(), rows(replica, carol));
     }
 
-    private Map<Integer, String> rows() {
-        return rows(bob);
-    }
-
-    /** The user's presence rows of this test's replica: device_sn to connection id. */
-    private Map<Integer, String> rows(long user) {
+    /** The user's presence rows of the replica: device_sn to connection id. */
+    private Map<Integer, String> rows(PresenceService replica, long user) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select device_sn, connection_id from presence"
                     + " where app_id = ? and user_id = ? and replica_id = ?")) {
                 ps.setString(1, api.appId);
                 ps.setLong(2, user);
-                ps.setString(3, REPLICA);
+                ps.setString(3, replica.replicaId());
                 Map<Integer, String> rows = new HashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
