@@ -15,7 +15,7 @@
 # beside it; OFFLINE_COMPARE=0 skips it and the restarts); GROUP_MESSAGES messages to a 500-member group of 490
 # offline members (and 9 with a WebSocket), each timed until all 490 notifications arrived.
 # PHASES=live measures the live path (deploy/bench/load/LiveWorkload.java): a second message-service replica is
-# started (lib.sh start_second_message_service, port SERVICE_PORT_BASE+6); SEND_CONCURRENCY peers each connect a
+# started (lib.sh start_second_replica, port SERVICE_PORT_BASE+6); SEND_CONCURRENCY peers each connect a
 # WebSocket straight to a replica's port, alternately the gateway's replica and the second one (so half the messages
 # cross replicas through NOTIFY); then 1:1 sends to them through the gateway, closed loop, each timed from the send's
 # start to the `message` frame on the recipient's socket (acked as a client does), LIVE_ROUNDS times (the first cold,
@@ -241,8 +241,8 @@ fi
 
 if [[ "$PHASES" == live ]]; then
   if ! running_pid message-service-2 >/dev/null; then
-    start_second_message_service || exit 1
-    second_replica_pid="$SECOND_MESSAGE_PID"
+    start_second_replica message-service "$SECOND_MESSAGE_PORT" IM_MESSAGE_REPLICA_ID=local-message-2 || exit 1
+    second_replica_pid="$SECOND_REPLICA_PID"
     echo "bench: second message-service replica started (pid $second_replica_pid, port $SECOND_MESSAGE_PORT)" >&2
   fi
   for ((round = 1; round <= LIVE_ROUNDS; round++)); do

@@ -202,8 +202,8 @@ BASE_URL="http://127.0.0.1:${SERVICE_PORT[push-service]}" \
 # ---- 4. the expansion ---------------------------------------------------------------------------------------
 worker_pids=("$(<"$LOCAL/pids/push-worker.pid")")
 if [[ "$WORKERS" == 2 ]]; then
-  start_second_push_worker || exit 1
-  extra_worker_pid="$SECOND_WORKER_PID"
+  start_second_replica push-worker "$SECOND_WORKER_PORT" || exit 1
+  extra_worker_pid="$SECOND_REPLICA_PID"
   worker_pids+=("$extra_worker_pid")
   log "second push-worker started (pid $extra_worker_pid, port $SECOND_WORKER_PORT)"
 fi

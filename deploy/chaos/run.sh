@@ -411,8 +411,8 @@ run_case() {
     AUDIENCE="$(audience)" # their phones are in the push's audience now
   fi
   if [[ "$name" == worker-kill-2-replicas ]]; then
-    start_second_push_worker || die "second push-worker"
-    second_worker="$SECOND_WORKER_PID"
+    start_second_replica push-worker "$SECOND_WORKER_PORT" || die "second push-worker"
+    second_worker="$SECOND_REPLICA_PID"
   fi
   simulators /_sim/reset '{}'
   local case_start_ms

@@ -89,58 +89,37 @@ running_pid() {
   echo "$pid"
 }
 
-# start_second_push_worker: a second push-worker replica on SECOND_WORKER_PORT, with the running push-worker's own
-# command line and environment (as a second pod of the same Deployment); its PID goes to SECOND_WORKER_PID and to
-# pids/push-worker-2.pid (down.sh stops it). Waits until it is ready, 90 s at most.
-start_second_push_worker() {
-  local pid deadline worker_cmd worker_env
-  pid="$(running_pid push-worker)" || { echo "start_second_push_worker: push-worker is not running" >&2; return 1; }
-  mapfile -d '' -t worker_cmd <"/proc/$pid/cmdline"
-  mapfile -d '' -t worker_env < <(tr '\0' '\n' <"/proc/$pid/environ" | grep -v '^QUARKUS_HTTP_PORT=' | tr '\n' '\0')
-  setsid env -i "${worker_env[@]}" QUARKUS_HTTP_PORT="$SECOND_WORKER_PORT" "${worker_cmd[@]}" \
-    >"$LOGS/push-worker-2.log" 2>&1 </dev/null &
-  SECOND_WORKER_PID=$!
-  echo "$SECOND_WORKER_PID" >"$PIDS/push-worker-2.pid"
-  deadline=$((SECONDS + 90))
-  until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$SECOND_WORKER_PORT/q/health/ready"; do
-    if ! kill -0 "$SECOND_WORKER_PID" 2>/dev/null || ((SECONDS >= deadline)); then
-      echo "start_second_push_worker: the second push-worker did not start (see $LOGS/push-worker-2.log)" >&2
-      return 1
-    fi
-    sleep 0.5
-  done
-}
-
-# start_second_message_service: a second message-service replica on SECOND_MESSAGE_PORT, with the running
-# message-service's own command line and environment (as a second pod of the same Deployment) and its own replica id
-# (IM_MESSAGE_REPLICA_ID: its row in `replicas`, its NOTIFY channel live_<id>; the first replica's id is random);
-# its PID goes to SECOND_MESSAGE_PID and to pids/message-service-2.pid (down.sh stops it), its log to
-# logs/message-service-2.log. The gateway keeps its one upstream, the first replica: clients reach the second one on
-# its port. Waits until it is ready, 90 s at most. A second replica already running is left alone.
-start_second_message_service() {
-  local pid deadline service_cmd service_env
-  if SECOND_MESSAGE_PID="$(running_pid message-service-2)"; then
+# start_second_replica SERVICE PORT [NAME=VALUE ...]: a second replica of SERVICE on PORT, with the running
+# replica's own command line and environment (as a second pod of the same Deployment), NAME=VALUE replacing what it
+# has (message-service: its own IM_MESSAGE_REPLICA_ID). Its PID goes to SECOND_REPLICA_PID and to
+# pids/SERVICE-2.pid (down.sh stops it), its log to logs/SERVICE-2.log. The gateway keeps its one upstream, the
+# first replica: clients reach the second one on its port. A second replica already running is reused. Waits until
+# it is ready, 90 s at most. Ports: push-worker's SECOND_WORKER_PORT, message-service's SECOND_MESSAGE_PORT.
+start_second_replica() {
+  local service="$1" port="$2" pid deadline assignment command environment
+  shift 2
+  if SECOND_REPLICA_PID="$(running_pid "$service-2")"; then
     return 0
   fi
-  pid="$(running_pid message-service)" || {
-    echo "start_second_message_service: message-service is not running" >&2
-    return 1
-  }
-  if port_open "$SECOND_MESSAGE_PORT"; then
-    echo "start_second_message_service: port $SECOND_MESSAGE_PORT is taken (SERVICE_PORT_BASE+6)" >&2
+  pid="$(running_pid "$service")" || { echo "start_second_replica: $service is not running" >&2; return 1; }
+  if port_open "$port"; then
+    echo "start_second_replica: port $port is taken" >&2
     return 1
   fi
-  mapfile -d '' -t service_cmd <"/proc/$pid/cmdline"
-  mapfile -d '' -t service_env < <(tr '\0' '\n' <"/proc/$pid/environ" |
-    grep -v -e '^QUARKUS_HTTP_PORT=' -e '^IM_MESSAGE_REPLICA_ID=' | tr '\n' '\0')
-  setsid env -i "${service_env[@]}" QUARKUS_HTTP_PORT="$SECOND_MESSAGE_PORT" \
-    IM_MESSAGE_REPLICA_ID="local-message-2" "${service_cmd[@]}" >"$LOGS/message-service-2.log" 2>&1 </dev/null &
-  SECOND_MESSAGE_PID=$!
-  echo "$SECOND_MESSAGE_PID" >"$PIDS/message-service-2.pid"
+  local replaced=(-e '^QUARKUS_HTTP_PORT=')
+  for assignment in "$@"; do
+    replaced+=(-e "^${assignment%%=*}=")
+  done
+  mapfile -d '' -t command <"/proc/$pid/cmdline"
+  mapfile -d '' -t environment < <(tr '\0' '\n' <"/proc/$pid/environ" | grep -v "${replaced[@]}" | tr '\n' '\0')
+  setsid env -i "${environment[@]}" QUARKUS_HTTP_PORT="$port" "$@" "${command[@]}" \
+    >"$LOGS/$service-2.log" 2>&1 </dev/null &
+  SECOND_REPLICA_PID=$!
+  echo "$SECOND_REPLICA_PID" >"$PIDS/$service-2.pid"
   deadline=$((SECONDS + 90))
-  until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$SECOND_MESSAGE_PORT/q/health/ready"; do
-    if ! kill -0 "$SECOND_MESSAGE_PID" 2>/dev/null || ((SECONDS >= deadline)); then
-      echo "start_second_message_service: the second message-service did not start (see $LOGS/message-service-2.log)" >&2
+  until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$port/q/health/ready"; do
+    if ! kill -0 "$SECOND_REPLICA_PID" 2>/dev/null || ((SECONDS >= deadline)); then
+      echo "start_second_replica: the second $service did not start (see $LOGS/$service-2.log)" >&2
       return 1
     fi
     sleep 0.5
