@@ -36,16 +36,23 @@
 #   also printed from the resume. The pause stays below the consumers' session timeout (45 s) while the expansion
 #   does; a longer one costs a rebalance at the resume, not data.
 #   7. prints a summary with the targets (expansion <= 30 s, push-service RSS < 400 MB, >= 20,000 deliveries/s,
-#      push-worker RSS < 300 MB), and the JIT's work in push-service and push-worker from just before the notify
-#      until done (methods compiled, wall time of the compilations): how cold the run was.
+#      push-worker RSS < 300 MB), and the JIT's work in push-service and push-worker from their start until the
+#      notify and from just before the notify until done (methods compiled, wall time of the compilations): how
+#      cold the run was. The "services" line says whether each service runs with its AOT cache, how long it has
+#      been up and how long it took to start.
 # The previous run's bench app (kept in .local/bench/push-apps for inspection) is deleted from the push
 # database when the next run starts.
 # Usage: deploy/bench/push.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
 # Knobs: DEVICES (1000000), ACCEPT_N (300), ACCEPT_C (4), ACCEPT_DELAY (2), LOAD_JAVA_OPTS, WORKERS (1 or 2),
-#   DELIVERY_TIMEOUT (900 s), PAUSE_WORKER (0 or 1).
+#   DELIVERY_TIMEOUT (900 s), PAUSE_WORKER (0 or 1), AOT_CACHE (use or off, passed to up.sh: the services it starts
+#   run with or without their AOT caches, docs/operations.md "AOT cache"; services already running keep theirs).
+# The first push after a start, with and without the AOT caches (trained once by deploy/local/aot-train.sh):
+#   deploy/local/down.sh && SKIP_BUILD=1 AOT_CACHE=off deploy/bench/push.sh
+#   deploy/local/down.sh && SKIP_BUILD=1 AOT_CACHE=use deploy/bench/push.sh
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/../local/lib.sh" # ROOT, LOCAL, PG_PORT, KAFKA_PORT, SERVICE_PORT
+source "$HERE/../local/aot.sh"
 cd "$ROOT"
 
 DEVICES="${DEVICES:-1000000}"
@@ -94,6 +101,22 @@ now_ms() { date +%s%3N; }
 
 echo "bench: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))," \
   "$(free -g | awk '/Mem:/{print $2}') GiB, $(date -u +%Y-%m-%dT%H:%MZ), $DEVICES devices, page size $PAGE_SIZE"
+# per service: AOT cache (mapped; not mapped: refused by the JVM; off), seconds since its start, and its start time
+# as Quarkus logged it: a first push after a start is cold, and with an AOT cache maybe less so
+services_line=""
+for s in "${SERVICES[@]}"; do
+  pid="$(running_pid "$s")" || continue
+  state="$(aot_log_state "$LOGS" "$s" "$pid")"
+  services_line+="$s: AOT cache $state, up $(ps -o etimes= -p "$pid" | tr -d ' ') s, started in"
+  services_line+=" $(grep -o 'started in [0-9.]*s' "$LOGS/$s.log" 2>/dev/null | tail -n 1 | cut -d ' ' -f 3); "
+  if [[ "$s" == push-* && "${AOT_CACHE:-use}" == off && "$state" != off ]] \
+    || [[ "$s" == push-* && "${AOT_CACHE:-}" == use && "$state" != mapped ]]; then
+    log "AOT_CACHE=$AOT_CACHE, but $s runs with AOT cache $state (already running: deploy/local/down.sh first;" \
+      "no cache for this build: deploy/local/aot-train.sh)"
+  fi
+done
+services_line="services (at push.sh's start): ${services_line%; }"
+echo "$services_line"
 
 # ---- 0. the previous run's app goes ----------------------------------------------------------------------
 if [[ -s "$APPS_FILE" ]]; then
@@ -570,6 +593,9 @@ awk -v workers="$WORKERS" -v state="$d_state" -v s="$d_seconds" -v sent="$d_sent
   printf "target: push-worker RSS < 300 MB: max %.1f MiB = %.1f MB (sum of %d replica(s)) -> %s\n", rss / 1024, rss * 1.024 / 1000, workers, (rss > 0 && rss * 1.024 / 1000 < 300 * workers ? "met" : "MISSED")
 }'
 jit_after="$(jit_counters)"
+echo "$services_line"
+awk '{ printf "JIT from the start until the notify, %s: %d methods compiled, %.1f s in the compiler threads\n", $1, $2, $3 }' \
+  <<<"$jit_before"
 awk 'NR == FNR { n[$1] = $2; t[$1] = $3; next } $1 in n {
   printf "JIT over the push, %s: %d methods compiled, %.1f s in the compiler threads (wall time of the compilations)\n",
     $1, $2 - n[$1], $3 - t[$1] }' <(echo "$jit_before") <(echo "$jit_after")

@@ -30,8 +30,14 @@
 #   PG_STAT_STATEMENTS=1    system PostgreSQL only: load pg_stat_statements at start and create it in each
 #                           database (per-statement times for the benchmarks, docs/benchmarks.md); takes effect
 #                           when up.sh starts the server, not on one already running
+#   AOT_CACHE=use|off|train the services' JDK 25 AOT caches (docs/operations.md "AOT cache"). use (default): a
+#                           service starts with -XX:AOTCache when deploy/local/aot-train.sh left a cache for exactly
+#                           the build being started (a stale one is ignored, never fatal); off: none; train: each
+#                           service writes one when it stops (aot-train.sh sets it). Applies to the services up.sh
+#                           starts, not to those already running.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/aot.sh"
 cd "$ROOT"
 
 MVN=("$ROOT/mvnw" -q -B)
@@ -40,6 +46,12 @@ SERVICE_WAIT_SECONDS=90
 REGISTRATION_BURST="${REGISTRATION_BURST:-100}"
 SERVICE_JAVA="${SERVICE_JAVA:-java}"
 SERVICE_CHECKOUT="${SERVICE_CHECKOUT:-$ROOT}"
+AOT_CACHE="${AOT_CACHE:-use}"
+[[ "$AOT_CACHE" =~ ^(use|off|train)$ ]] || { echo "up: ERROR: AOT_CACHE must be use, off or train" >&2; exit 2; }
+# a training JVM, and the second JVM it starts at its exit to write the cache (it inherits the options), need more
+# than the services' 128 MiB metaspace limit: each writes what it learnt through a buffer the size of the compressed
+# class space ("Unable to allocate from 'ro' region" with 128 MiB)
+AOT_TRAINING_OPTIONS="${AOT_TRAINING_OPTIONS:--XX:MaxMetaspaceSize=256m}"
 
 log() { echo "up: $*"; }
 die() { echo "up: ERROR: $*" >&2; exit 1; }
@@ -137,6 +149,12 @@ build_services() {
   for s in "${SERVICES[@]}"; do
     running_pid "$s" >/dev/null || stopped+=("$s")
   done
+  if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    for s in "${stopped[@]}"; do
+      [[ ! -s "$(aot_cache_file "$ROOT" "$s")" ]] \
+        || log "$s: the build empties target/quarkus-app, its AOT cache goes with it (SKIP_BUILD=1 keeps it)"
+    done
+  fi
   if [[ "${SKIP_BUILD:-0}" == 1 || ${#stopped[@]} -eq 0 ]]; then
     log "build skipped"
   elif [[ ${#stopped[@]} -eq ${#SERVICES[@]} ]]; then
@@ -441,6 +459,48 @@ push_worker_channel_settings() {
 
 # ---- services ----------------------------------------------------------------------------------------------
 
+# service_aot_options SERVICE: sets aot_options, the JVM options of SERVICE after AOT_CACHE (docs/operations.md
+# "AOT cache")
+service_aot_options() {
+  local s="$1" cache state
+  cache="$(aot_cache_file "$SERVICE_CHECKOUT" "$s")"
+  aot_options=()
+  case "$AOT_CACHE" in
+    train)
+      # one-step training (JEP 514): the JVM records while it runs and has the cache assembled when it exits; the
+      # fingerprint of the build is kept until aot-train.sh has checked the cache and the build after the stop
+      rm -f "$cache" "$cache.build" "$cache.config"
+      aot_build_fingerprint "$(dirname "$cache")" >"$cache.training"
+      read -r -a aot_options <<<"$AOT_TRAINING_OPTIONS"
+      aot_options+=(-XX:AOTCacheOutput="$cache")
+      log "$s: training an AOT cache ($cache, written when it stops)"
+      ;;
+    use)
+      state="$(aot_cache_state "$SERVICE_CHECKOUT" "$s")"
+      if [[ "$state" == valid ]]; then
+        # the default AOT mode (auto): a cache the JVM refuses (another JDK, other options) is skipped, not fatal
+        aot_options=(-XX:AOTCache="$cache" -Xlog:aot=info:file="$LOGS/$s.aot.log")
+      elif [[ "$state" == stale ]]; then
+        log "$s: AOT cache $cache ignored: not trained on this build (deploy/local/aot-train.sh trains a new one)"
+      fi
+      ;;
+  esac
+}
+
+# Whether each service started with AOT_CACHE=use mapped its cache (the JVM's -Xlog:aot says so).
+report_aot_caches() {
+  local s pid state
+  [[ "$AOT_CACHE" == use ]] || return 0
+  for s in "${SERVICES[@]}"; do
+    pid="$(running_pid "$s")" || continue
+    state="$(aot_log_state "$LOGS" "$s" "$pid")"
+    case "$state" in
+      mapped) log "$s: AOT cache in use" ;;
+      "not mapped") log "$s: AOT cache refused by the JVM, running without it (see $LOGS/$s.aot.log)" ;;
+    esac
+  done
+}
+
 service_ready() {
   curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:${SERVICE_PORT[$1]}/q/health/ready"
 }
@@ -476,6 +536,7 @@ start_services() {
         extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)
       fi
+      service_aot_options "$s"
       # JVM limits from the service's jvm.options (as in its image); glibc keeps a malloc arena per allocating
       # thread, two arenas bound that native memory (docs/operations.md "JVM memory limits")
       log "$s: starting on 127.0.0.1:${SERVICE_PORT[$s]}"
@@ -494,7 +555,7 @@ start_services() {
         "${extra_env[@]}" \
         MALLOC_ARENA_MAX=2 \
         "$SERVICE_JAVA" "@$SERVICE_CHECKOUT/$s/src/main/jvm/jvm.options" "${java_options[@]}" \
-        -jar "$SERVICE_CHECKOUT/$s/target/quarkus-app/quarkus-run.jar"
+        "${aot_options[@]}" -jar "$SERVICE_CHECKOUT/$s/target/quarkus-app/quarkus-run.jar"
     fi
     pending+=("$s")
   done
@@ -718,6 +779,7 @@ check_connection_budget
 start_kafka
 start_simulators
 start_services
+report_aot_caches
 start_console
 start_gateway
 [[ "${MONITORING:-1}" == 0 ]] || start_monitoring
