@@ -4,18 +4,13 @@
 //            are open. Prints a RESULT line (connect + auth latency) and two RSS|message-service|... lines.
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -31,35 +26,41 @@ final class WebSocketWorkload {
         long pid = ProcessStatus.pid(Path.of(Options.get("pidfile",
                 Options.localDir().resolve("pids/message-service.pid").toString())));
         URI uri = LiveDevice.uri();
-        HttpClient wsClient = Api.newHttpClient();
         long rssBefore = ProcessStatus.rssKb(pid);
         int threadsBefore = ProcessStatus.threads(pid);
 
-        LiveDevice[] devices = new LiveDevice[conns];
+        // LiveSocket, one blocking socket per connection opened from a virtual thread: java.net.http's WebSocket
+        // opened ~290/s on its one selector thread, half the rate message-service accepts (docs/benchmarks.md)
+        LiveSocket[] devices = new LiveSocket[conns];
         Results.Recorder recorder = new Results.Recorder();
         Semaphore permits = new Semaphore(inFlight);
         CountDownLatch done = new CountDownLatch(conns);
         long started = System.nanoTime();
-        for (int k = 0; k < conns; k++) {
-            int pair = k % s.pairs();
-            int deviceSn = k / s.pairs() + 1;
-            LiveDevice d = devices[k] = new LiveDevice(s.tokens()[pair], deviceSn);
-            permits.acquire();
-            long t0 = System.nanoTime();
-            wsClient.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10)).buildAsync(uri, d)
-                    .thenCompose(ws -> d.authed)
-                    .orTimeout(30, TimeUnit.SECONDS)
-                    .whenComplete((v, e) -> {
-                        long t1 = System.nanoTime();
-                        synchronized (recorder) {
-                            recorder.note(e == null ? null : String.valueOf(e.getCause() != null ? e.getCause() : e),
-                                    t1 - t0);
-                        }
-                        permits.release();
-                        done.countDown();
-                    });
+        try (ExecutorService connecting = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int k = 0; k < conns; k++) {
+                int device = k;
+                String authFrame = LiveDevice.authFrame(s.tokens()[k % s.pairs()], k / s.pairs() + 1);
+                permits.acquire();
+                connecting.submit(() -> {
+                    long t0 = System.nanoTime();
+                    String error = null;
+                    try {
+                        devices[device] = new LiveSocket(uri, authFrame, (socket, frame, arrived) -> {},
+                                "ws-idle-" + device);
+                        devices[device].authed.get(30, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        error = String.valueOf(e.getCause() != null ? e.getCause() : e);
+                    }
+                    long t1 = System.nanoTime();
+                    synchronized (recorder) {
+                        recorder.note(error, t1 - t0);
+                    }
+                    permits.release();
+                    done.countDown();
+                });
+            }
+            done.await();
         }
-        done.await();
         double openSeconds = (System.nanoTime() - started) / 1e9;
         long rssOpen = ProcessStatus.rssKb(pid);
         int authed = recorder.size;
@@ -73,9 +74,9 @@ final class WebSocketWorkload {
             Thread.sleep(Math.min(1000, Math.max(1, (holdEnd - System.nanoTime()) / 1_000_000)));
             rssMax = Math.max(rssMax, ProcessStatus.rssKb(pid));
             if (System.nanoTime() >= nextPing) {
-                for (LiveDevice d : devices) {
-                    if (d.open()) {
-                        d.socket.sendText("{\"type\":\"ping\"}", true);
+                for (LiveSocket d : devices) {
+                    if (authenticated(d) && !d.closed) {
+                        d.sendText("{\"type\":\"ping\"}");
                     }
                 }
                 nextPing += 30_000_000_000L;
@@ -86,10 +87,10 @@ final class WebSocketWorkload {
         int threadsHeld = ProcessStatus.threads(pid);
         int open = 0;
         Map<String, Integer> closeReasons = new LinkedHashMap<>();
-        for (LiveDevice d : devices) {
-            if (d.authed.isDone() && !d.authed.isCompletedExceptionally() && !d.closed) {
+        for (LiveSocket d : devices) {
+            if (authenticated(d) && !d.closed) {
                 open++;
-            } else if (d.closed && d.authed.isDone() && !d.authed.isCompletedExceptionally()) {
+            } else if (authenticated(d)) {
                 closeReasons.merge(String.valueOf(d.closeReason), 1, Integer::sum);
             }
         }
@@ -104,27 +105,18 @@ final class WebSocketWorkload {
         System.out.printf(Locale.ROOT, "RSS|message-service|%d connections after %.0f s|%.1f MiB|threads %d, "
                 + "max during hold %.1f MiB%n", open, hold, rssHeld / 1024.0, threadsHeld, rssMax / 1024.0);
 
-        // close them all, politely, and wait a little for the server to clear presence
-        List<CompletableFuture<WebSocket>> closing = new ArrayList<>();
-        for (LiveDevice d : devices) {
-            if (d.open()) {
-                closing.add(d.socket.sendClose(WebSocket.NORMAL_CLOSURE, "bench done").toCompletableFuture());
-            }
-        }
-        try {
-            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(15, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            System.err.println("ws-idle: not every close completed: " + e);
-        }
-        long waitUntil = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < waitUntil && Arrays.stream(devices).anyMatch(LiveDevice::open)) {
-            Thread.sleep(100);
-        }
-        for (LiveDevice d : devices) {
-            if (d.open()) {
-                d.socket.abort();
+        // close them all, politely (each waits for the server's close frame), so the server clears presence
+        try (ExecutorService closing = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (LiveSocket d : devices) {
+                if (d != null) {
+                    closing.submit(d::close);
+                }
             }
         }
         System.out.flush();
+    }
+
+    private static boolean authenticated(LiveSocket d) {
+        return d != null && d.authed.isDone() && !d.authed.isCompletedExceptionally();
     }
 }
