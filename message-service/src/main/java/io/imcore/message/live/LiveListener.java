@@ -3,7 +3,6 @@ package io.imcore.message.live;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
-import io.imcore.common.store.Database;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationService;
 import io.imcore.message.conversation.MessageRow;
@@ -14,6 +13,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +35,6 @@ public class LiveListener {
     private static final Logger LOG = Logger.getLogger(LiveListener.class);
 
     private final AgroalDataSource dataSource;
-    private final Database database;
     private final MessageStore messages;
     private final LiveConnections connections;
     private final LivePush pushes;
@@ -44,10 +43,9 @@ public class LiveListener {
     private volatile boolean running;
     private Thread worker;
 
-    public LiveListener(AgroalDataSource dataSource, Database database, MessageStore messages,
+    public LiveListener(AgroalDataSource dataSource, MessageStore messages,
             LiveConnections connections, LivePush pushes, ObjectMapper mapper, PresenceService presence) {
         this.dataSource = dataSource;
-        this.database = database;
         this.messages = messages;
         this.connections = connections;
         this.pushes = pushes;
@@ -82,7 +80,7 @@ public class LiveListener {
                 while (running) {
                     PGNotification[] notifications = pg.getNotifications(500);
                     if (notifications != null && notifications.length > 0) {
-                        deliver(notifications);
+                        deliver(connection, notifications);
                     }
                 }
             } catch (Exception e) {
@@ -102,7 +100,11 @@ public class LiveListener {
 
     private record Route(String appId, long conversationId, long msgId, long[] users) {}
 
-    private void deliver(PGNotification[] notifications) {
+    /**
+     * Loads the notified messages on the listening connection itself, not one of the pool: under load the pool is
+     * busy with sends and acks, and a wait for it delayed every frame of this replica by up to seconds.
+     */
+    private void deliver(Connection listening, PGNotification[] notifications) throws SQLException {
         List<Route> routes = new ArrayList<>();
         Map<Long, List<LivePush.Target>> pushed = new LinkedHashMap<>();
         for (PGNotification notification : notifications) {
@@ -141,7 +143,7 @@ public class LiveListener {
         long[] conversationIds = routes.stream().mapToLong(Route::conversationId).toArray();
         long[] msgIds = routes.stream().mapToLong(Route::msgId).toArray();
         Map<Long, MessageRow> byMsgId = new HashMap<>();
-        for (MessageRow row : database.read(c -> messages.find(c, conversationIds, msgIds))) {
+        for (MessageRow row : messages.find(listening, conversationIds, msgIds)) {
             byMsgId.put(row.msgId(), row);
         }
         for (Route route : routes) {
