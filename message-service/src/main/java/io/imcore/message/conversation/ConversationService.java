@@ -51,7 +51,7 @@ public class ConversationService {
         this.conversations = conversations;
         this.messages = messages;
         this.groups = groups;
-        // every live frame is acked: one commit per ack halved the live path's rate (docs/live-protocol.md)
+        // every live frame is acked: one commit per ack halved the live path's rate (docs/benchmarks.md, issue 34)
         this.deliveries = new GroupCommitter<>("delivery-ack-commit", database, MAX_ACK_BATCH,
                 ack -> List.of(ack.conversationId(), ack.userId()), (c, acks) -> {
                     conversations.markDeliveredUpTo(c, acks);
