@@ -86,11 +86,7 @@ second_replica_pid="" # the second message-service replica, when this run starte
 cleanup() {
   rm -rf "$metrics_dir"
   if [[ -n "$second_replica_pid" ]] && running_pid message-service-2 >/dev/null; then
-    kill -TERM "$second_replica_pid" 2>/dev/null || true
-    local deadline=$((SECONDS + 20))
-    while running_pid message-service-2 >/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-    running_pid message-service-2 >/dev/null && kill -KILL "$second_replica_pid" 2>/dev/null
-    rm -f "$PIDS/message-service-2.pid"
+    stop_running message-service-2 20
     echo "bench: second message-service replica stopped" >&2
   fi
 }

@@ -17,35 +17,23 @@ case "${1:-}" in
   *) echo "usage: $0 [--purge]" >&2; exit 2 ;;
 esac
 
-# SIGTERM, up to STOP_SECONDS for a clean exit, then SIGKILL.
+# SIGTERM (PostgreSQL: pg_ctl's fast shutdown), up to STOP_SECONDS for a clean exit, then SIGKILL.
 stop() {
-  local name="$1" pid deadline
-  if ! pid="$(running_pid "$name")"; then
-    rm -f "$PIDS/$name.pid"
-    return
-  fi
-  log "$name: stopping (pid $pid)"
-  if [[ "$name" == postgres ]]; then
-    # pg_ctl's fast shutdown as the server's own user; it waits until the server is gone.
-    local pg_ctl
-    pg_ctl="$(dirname "$(tr '\0' '\n' <"/proc/$pid/cmdline" | head -n 1)")/pg_ctl"
-    if ((EUID == 0)); then
-      (cd / && runuser -u postgres -- "$pg_ctl" -D "$LOCAL/pgdata" -m fast -w -t "$STOP_SECONDS" stop >/dev/null) || true
-    else
-      "$pg_ctl" -D "$LOCAL/pgdata" -m fast -w -t "$STOP_SECONDS" stop >/dev/null || true
+  local name="$1" pid
+  if pid="$(running_pid "$name")"; then
+    log "$name: stopping (pid $pid)"
+    if [[ "$name" == postgres ]]; then
+      # pg_ctl's fast shutdown as the server's own user; it waits until the server is gone.
+      local pg_ctl
+      pg_ctl="$(dirname "$(tr '\0' '\n' <"/proc/$pid/cmdline" | head -n 1)")/pg_ctl"
+      if ((EUID == 0)); then
+        (cd / && runuser -u postgres -- "$pg_ctl" -D "$LOCAL/pgdata" -m fast -w -t "$STOP_SECONDS" stop >/dev/null) || true
+      else
+        "$pg_ctl" -D "$LOCAL/pgdata" -m fast -w -t "$STOP_SECONDS" stop >/dev/null || true
+      fi
     fi
-  else
-    kill -TERM "$pid" 2>/dev/null || true
   fi
-  deadline=$((SECONDS + STOP_SECONDS))
-  while running_pid "$name" >/dev/null && ((SECONDS < deadline)); do
-    sleep 0.2
-  done
-  if running_pid "$name" >/dev/null; then
-    log "$name: still running after $STOP_SECONDS s, killing"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$PIDS/$name.pid"
+  stop_running "$name" "$STOP_SECONDS"
 }
 
 # Front to back: monitoring, the gateway, the services (together), then what they depend on.

@@ -89,6 +89,24 @@ running_pid() {
   echo "$pid"
 }
 
+# stop_running NAME SECONDS: SIGTERM to component NAME (its recorded pid), up to SECONDS for a clean exit, then
+# SIGKILL; its pid file goes. Nothing else happens when it is not running.
+stop_running() {
+  local pid deadline
+  if pid="$(running_pid "$1")"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    deadline=$((SECONDS + $2))
+    while running_pid "$1" >/dev/null && ((SECONDS < deadline)); do
+      sleep 0.2
+    done
+    if running_pid "$1" >/dev/null; then
+      echo "$1: still running after $2 s, killing" >&2
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  rm -f "$PIDS/$1.pid"
+}
+
 # start_second_replica SERVICE PORT [NAME=VALUE ...]: a second replica of SERVICE on PORT, with the running
 # replica's own command line and environment (as a second pod of the same Deployment), NAME=VALUE replacing what it
 # has (message-service: its own IM_MESSAGE_REPLICA_ID). Its PID goes to SECOND_REPLICA_PID and to
