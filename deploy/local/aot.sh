@@ -50,7 +50,7 @@ aot_log_state() {
   cmdline="$(tr '\0' ' ' <"/proc/$3/cmdline" 2>/dev/null)" || { echo off; return; }
   if [[ "$cmdline" != *-XX:AOTCache=* ]]; then
     echo off
-  elif grep -qF 'Using AOT-linked classes:' "$1/$2.aot.log" 2>/dev/null; then
+  elif grep -qF 'Using AOT-linked classes: true' "$1/$2.aot.log" 2>/dev/null; then
     echo mapped
   else
     echo "not mapped"
