@@ -32,7 +32,9 @@
 #        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS,
 #        PHASES (message; offline-push; live; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
 #        LIVE_ROUNDS (2), LIVE_GRACE (10), LIVE_ACK (1: the devices ack each message frame; 0: no acks),
-#        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_ROUNDS (2), AB_RUNS (5).
+#        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_ROUNDS (2), AB_RUNS (5),
+#        OFFLINE_SETTLE (900: seconds to wait for push-service's offline push before the first phase and after the
+#        group phase, whose 500 recipients per message are each a trace row).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../local/lib.sh
@@ -60,6 +62,7 @@ AB_RUNS="${AB_RUNS:-5}"
 LIVE_ROUNDS="${LIVE_ROUNDS:-2}"
 LIVE_GRACE="${LIVE_GRACE:-10}"
 LIVE_ACK="${LIVE_ACK:-1}"
+OFFLINE_SETTLE="${OFFLINE_SETTLE:-900}"
 [[ "$PHASES" =~ ^(message|offline-push|live|ab)$ ]] ||
   { echo "PHASES must be message, offline-push, live or ab" >&2; exit 2; }
 if [[ "$PHASES" == ab && ! -f "${AB_CHECKOUT:-}/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
@@ -98,6 +101,27 @@ load() {
   read -r -a java_opts <<<"$LOAD_JAVA_OPTS"
   java "${java_opts[@]}" -cp "$metrics_dir/classes" LoadGenerator "$@" client="$LOAD_CLIENT" pairs="$PAIRS" \
     register_batch=20 local_dir="$LOCAL" simulator_port="$SIMULATOR_PORT" duration="$DURATION" warmup="$WARMUP"
+}
+
+# offline_push_settle WHAT: waits until push-service's offline push has committed every message event (its consumer
+# group's lag 0), so that one phase's trailing work (a group send's recipients, each a trace row) does not load the
+# next phase; prints how long it took, up to OFFLINE_SETTLE seconds.
+offline_push_settle() {
+  local start=$SECONDS lag
+  while true; do
+    lag="$(java -cp "$LOCAL/kafka/libs/*" org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
+      --bootstrap-server "127.0.0.1:$KAFKA_PORT" --describe --group push-service.offline-push 2>/dev/null |
+      awk '$1 == "push-service.offline-push" && $6 ~ /^[0-9]+$/ { lag += $6 } END { print lag + 0 }')"
+    if [[ "$lag" == 0 ]]; then
+      echo "SETTLE|$1|offline push caught up after $((SECONDS - start)) s"
+      return
+    fi
+    if ((SECONDS - start >= OFFLINE_SETTLE)); then
+      echo "SETTLE|$1|offline push still $lag message events behind after $OFFLINE_SETTLE s: later phases share the machine with it"
+      return
+    fi
+    sleep 5
+  done
 }
 
 rss_mib() {
@@ -241,6 +265,7 @@ if [[ "$PHASES" == live ]]; then
     second_replica_pid="$SECOND_REPLICA_PID"
     echo "bench: second message-service replica started (pid $second_replica_pid, port $SECOND_MESSAGE_PORT)" >&2
   fi
+  offline_push_settle "before the live rounds"
   for ((round = 1; round <= LIVE_ROUNDS; round++)); do
     run send-live c="$SEND_CONCURRENCY" ws_ports="${SERVICE_PORT[message-service]},$SECOND_MESSAGE_PORT" \
       grace="$LIVE_GRACE" ack="$LIVE_ACK"
@@ -291,12 +316,14 @@ if [[ "$PHASES" == ab ]]; then
   exit 0
 fi
 
+offline_push_settle "before the first phase"
 run send-closed c="$SEND_CONCURRENCY"
 scrape "$metrics_dir/before-rate"
 run send-rate rate="$RATE" workers="$RATE_CONNECTIONS"
 scrape "$metrics_dir/after-rate"
 run group c="$GROUP_CONCURRENCY" group_size="$GROUP_SIZE"
 scrape "$metrics_dir/after-group"
+offline_push_settle "group send"
 latency_split "1:1 open loop" "$metrics_dir/before-rate" "$metrics_dir/after-rate"
 latency_split "group send" "$metrics_dir/after-rate" "$metrics_dir/after-group"
 run conversation c="$READ_CONCURRENCY"
