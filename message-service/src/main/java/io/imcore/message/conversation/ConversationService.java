@@ -97,13 +97,24 @@ public class ConversationService {
     }
 
     /**
-     * A device acknowledged a live message: up to msg_id everything is at least DELIVERED for the viewer. Checks the
-     * conversation here (a blocking read) and completes once the position is committed, in a group commit.
+     * Where a device's acks of messages from this address go: the conversation, checked here (a blocking read; the
+     * errors of {@link #resolve}). {@code fixed}: a direct or system conversation, whose members never change, so a
+     * connection may keep it for its later acks; a group's membership can change, so it is checked per ack.
      */
-    public CompletableFuture<Boolean> markDelivered(String appId, long viewer, long address, long msgId) {
+    public record AckTarget(long conversationId, boolean fixed) {}
+
+    public AckTarget ackTarget(String appId, long viewer, long address) {
         Viewed v = resolve(appId, viewer, address, "conversation_id")
                 .orElseThrow(() -> ApiException.badParameter("conversation_id", "no messages in this conversation"));
-        return deliveries.submit(new Delivered(v.conversationId(), viewer, msgId));
+        return new AckTarget(v.conversationId(), v.kind() != ConversationKind.GROUP);
+    }
+
+    /**
+     * A device acknowledged a live message: up to msg_id everything is at least DELIVERED for the viewer. Does not
+     * block: completes once the position is committed, in a group commit.
+     */
+    public CompletableFuture<Boolean> markDelivered(AckTarget target, long viewer, long msgId) {
+        return deliveries.submit(new Delivered(target.conversationId(), viewer, msgId));
     }
 
     /** Hides the conversation and its history up to now, for the viewer only. */

@@ -8,6 +8,7 @@ import io.imcore.common.error.ErrorCode;
 import io.imcore.common.security.TokenClaims;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.ConversationService;
+import io.imcore.message.conversation.ConversationService.AckTarget;
 import io.imcore.message.presence.PresenceService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -178,18 +179,27 @@ public class LiveEndpoint {
 
     /** {"type":"ack","conversation_id":..,"msg_id":..}: the device has the message (DELIVERED). */
     private void acknowledge(LiveSession session, JsonNode frame) {
-        vertx.executeBlocking(() -> {
-            long address = positiveOrZero(frame, "conversation_id");
-            long msgId = positiveOrZero(frame, "msg_id");
+        long address;
+        long msgId;
+        try {
+            address = positiveOrZero(frame, "conversation_id");
+            msgId = positiveOrZero(frame, "msg_id");
             if (msgId == 0) {
                 throw ApiException.badParameter("msg_id", "must be a positive integer");
             }
-            return conversations.markDelivered(session.appId, session.userId, address, msgId)
-                    .thenApply(moved -> msgId);
-        }, false).compose(committed -> Future.fromCompletionStage(committed, vertx.getOrCreateContext()))
+        } catch (ApiException e) {
+            reply(session.socket, error("ack", e.errorCode(), e.getMessage()));
+            return;
+        }
+        AckTarget known = session.ackTarget(address);
+        Future<AckTarget> target = known != null ? Future.succeededFuture(known)
+                : vertx.executeBlocking(() -> conversations.ackTarget(session.appId, session.userId, address), false)
+                        .onSuccess(checked -> session.rememberAckTarget(address, checked));
+        target.compose(checked -> Future.fromCompletionStage(
+                conversations.markDelivered(checked, session.userId, msgId), vertx.getOrCreateContext()))
                 .onComplete(result -> {
             if (result.succeeded()) {
-                reply(session.socket, Map.of("type", "ack", "code", ErrorCode.OK.code(), "msg_id", result.result()));
+                reply(session.socket, Map.of("type", "ack", "code", ErrorCode.OK.code(), "msg_id", msgId));
             } else {
                 ApiException failure = result.cause() instanceof ApiException api ? api
                         : new ApiException(ErrorCode.UNAVAILABLE);

@@ -80,6 +80,29 @@ class LiveConnectionTest extends AppWithUsers {
     }
 
     @Test
+    void aConnectionKeepsItsDirectConversationsForAcksButChecksAGroupsMembershipOnEachAck() {
+        long group = api.createGroup(alice, List.of(bob, carol));
+        try (LiveClient bobPhone = device(bob, 1)) {
+            api.send(alice, MessageApi.toGroup("before the kick", group)).body("code", equalTo(200));
+            long first = bobPhone.next("message", WAIT).path("message").path("msg_id").asLong();
+            bobPhone.send("{\"type\":\"ack\",\"conversation_id\":" + group + ",\"msg_id\":" + first + "}");
+            assertEquals(200, bobPhone.next("ack", WAIT).path("code").asInt());
+            api.as(alice).body(java.util.Map.of("group_id", group, "user_list", List.of(bob))).post("/group/kick")
+                    .then().body("code", equalTo(200));
+            bobPhone.send("{\"type\":\"ack\",\"conversation_id\":" + group + ",\"msg_id\":" + first + "}");
+            assertEquals(20002, bobPhone.next("ack", WAIT).path("code").asInt(), "no longer a member");
+
+            for (String text : List.of("one", "two")) { // the second ack uses the conversation the first checked
+                api.sendText(alice, bob, text);
+                long msgId = bobPhone.next("message", WAIT).path("message").path("msg_id").asLong();
+                bobPhone.send("{\"type\":\"ack\",\"conversation_id\":" + alice + ",\"msg_id\":" + msgId + "}");
+                assertEquals(200, bobPhone.next("ack", WAIT).path("code").asInt());
+                api.page(bob, alice, 0, 20).body("data.messages[-1].status", equalTo("DELIVERED"));
+            }
+        }
+    }
+
+    @Test
     void sendersOtherDevicesGetTheMessageButNotTheSendingDevice() {
         try (LiveClient alicePhone = device(alice, 1); LiveClient aliceTablet = device(alice, 2);
                 LiveClient bobPhone = device(bob, 1)) {
