@@ -275,7 +275,7 @@ start_system_postgres() {
     ((EUID != 0)) || chown postgres "$LOGS/postgres.log"
     log "PostgreSQL: starting on 127.0.0.1:$PG_PORT"
     as_pg "$bin/pg_ctl" -D "$data" -l "$LOGS/postgres.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp -c max_connections=$(pg_connection_budget)$statement_stats" start >/dev/null \
+      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=/tmp -c max_connections=$(pg_connection_budget) -c autovacuum_naptime=10s$statement_stats" start >/dev/null \
       || die_with_log postgres "pg_ctl start failed"
     head -n 1 "$data/postmaster.pid" >"$PIDS/postgres.pid"
   fi

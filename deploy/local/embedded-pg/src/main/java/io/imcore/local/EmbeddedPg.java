@@ -31,6 +31,8 @@ public final class EmbeddedPg {
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 // up.sh's connection budget (deploy/local/lib.sh)
                 .setServerConfig("max_connections", System.getProperty("max_connections", "100"))
+                // the queue tables' vacuums come this often (docs/operations.md "PostgreSQL settings")
+                .setServerConfig("autovacuum_naptime", "10s")
                 .start();
         try (Connection admin = pg.getPostgresDatabase().getConnection()) {
             for (int i = 2; i < args.length; i++) {
