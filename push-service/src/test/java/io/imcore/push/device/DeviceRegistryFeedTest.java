@@ -20,6 +20,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -113,6 +114,29 @@ class DeviceRegistryFeedTest {
         presence("device.online", 2, 650);
         awaitEarlierRecords(2);
         assertEquals("offline 700", presenceOf(2));
+    }
+
+    @Test
+    void onePollsReportsOfADeviceEndAsIfAppliedOneByOne() {
+        DevicePresenceStore store = new DevicePresenceStore();
+        database.inTransaction(c -> {
+            store.apply(c, List.of(change(4, 1_000, true)));
+            // a reconnect, the late close of the older connection, an older report; device 5: closed at its seq
+            store.apply(c, List.of(change(4, 2_000, true), change(4, 1_000, false), change(4, 500, true),
+                    change(5, 800, true), change(5, 800, false), change(5, 800, true)));
+            return null;
+        });
+        assertEquals("online 2000", presenceOf(4));
+        assertEquals("offline 800", presenceOf(5));
+        database.inTransaction(c -> {
+            store.apply(c, List.of(change(4, 1_500, false), change(4, 2_000, false)));
+            return null;
+        });
+        assertEquals("offline 2000", presenceOf(4), "the offline of the newest connection, not an older one's");
+    }
+
+    private DevicePresenceStore.Change change(int deviceSn, long seq, boolean online) {
+        return new DevicePresenceStore.Change(api.appId, alice, deviceSn, seq, online);
     }
 
     // ---------------------------------------------------------------- helpers
