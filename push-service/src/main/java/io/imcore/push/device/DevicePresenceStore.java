@@ -7,7 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -35,7 +35,7 @@ public class DevicePresenceStore {
      * statement: a device reported twice keeps its standing report, as if they had been applied one by one.
      */
     public void apply(Connection c, List<Change> changes) throws SQLException {
-        Map<String, Change> standing = new LinkedHashMap<>();
+        Map<String, Change> standing = new HashMap<>();
         for (Change change : changes) {
             standing.merge(change.device(), change, (a, b) -> Change.STANDING.compare(a, b) >= 0 ? a : b);
         }
@@ -46,6 +46,9 @@ public class DevicePresenceStore {
         try (PreparedStatement ps = c.prepareStatement("insert into push_presence"
                 + " (app_id, user_id, device_sn, seq, online)"
                 + " select * from unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::boolean[])"
+                + " as t(app_id, user_id, device_sn, seq, online)"
+                // one lock order for every batch: two replicas' batches may wait on each other, never deadlock
+                + " order by t.app_id, t.user_id, t.device_sn"
                 + " on conflict (app_id, user_id, device_sn) do update set seq = excluded.seq, online = excluded.online"
                 + " where excluded.seq > push_presence.seq"
                 + " or (excluded.seq = push_presence.seq and not excluded.online)")) {
