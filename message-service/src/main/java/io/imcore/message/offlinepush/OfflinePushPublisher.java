@@ -24,6 +24,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,7 +42,7 @@ import org.jboss.logging.Logger;
 public class OfflinePushPublisher {
 
     private static final Logger LOG = Logger.getLogger(OfflinePushPublisher.class);
-    private static final long PUBLISHER_LOCK = 0x0ff1_1e5bL;
+    static final long PUBLISHER_LOCK = 0x0ff1_1e5bL;
     private static final TypeReference<List<Recipient>> RECIPIENTS = new TypeReference<>() {};
 
     private final Database database;
@@ -128,44 +129,50 @@ public class OfflinePushPublisher {
             }
             live.put(app.getKey(), devices);
         }
-        Map<Long, Map<Long, Long>> delivered = delivered(c, due);
-        List<String> keys = new ArrayList<>();
-        List<MessageEvent> events = new ArrayList<>();
+        // first stage: each row's recipients; a live recipient may have acknowledged already (acks usually beat the
+        // publisher's next pass), and then the message needs no second look after the ack window
+        Map<Long, List<Recipient>> recipientsOf = new HashMap<>();
         for (Due row : due) {
             if (row.stage() == 0) {
                 List<Recipient> recipients = new ArrayList<>();
-                List<Recipient> withLive = new ArrayList<>();
                 for (long[] r : recipientIds(row, members)) {
-                    List<Integer> devices = live.get(row.appId()).getOrDefault(r[0], List.of());
-                    Recipient recipient = new Recipient(r[0], r[1], unread.get(row.appId()).getOrDefault(r[0], 0L),
-                            devices);
-                    recipients.add(recipient);
-                    if (!devices.isEmpty()) {
-                        withLive.add(recipient);
-                    }
+                    recipients.add(new Recipient(r[0], r[1], unread.get(row.appId()).getOrDefault(r[0], 0L),
+                            live.get(row.appId()).getOrDefault(r[0], List.of())));
                 }
+                recipientsOf.put(row.id(), recipients);
+            } else {
+                recipientsOf.put(row.id(), recipients(row.live()));
+            }
+        }
+        Map<Long, Map<Long, Long>> delivered = delivered(c, due, recipientsOf);
+        List<String> keys = new ArrayList<>();
+        List<MessageEvent> events = new ArrayList<>();
+        for (Due row : due) {
+            List<Recipient> recipients = recipientsOf.get(row.id());
+            Map<Long, Long> deliveredSeq = delivered.getOrDefault(row.conversationId(), Map.of());
+            List<Recipient> unacknowledgedLive = new ArrayList<>();
+            for (Recipient r : recipients) {
+                boolean wasLive = row.stage() == 1 || !r.liveDevices().isEmpty();
+                if (wasLive && deliveredSeq.getOrDefault(r.userId(), 0L) < row.seq()) {
+                    unacknowledgedLive.add(r);
+                }
+            }
+            if (row.stage() == 0) {
                 if (!recipients.isEmpty()) {
                     keys.add(key(row));
                     events.add(event(row, MessageEvent.CREATED, recipients, groupNames));
                     announced.increment();
                 }
-                if (withLive.isEmpty()) {
+                if (unacknowledgedLive.isEmpty()) {
                     done.add(row.id());
                 } else {
                     waiting.add(row);
-                    waitingLive.add(json(withLive));
+                    waitingLive.add(json(unacknowledgedLive));
                 }
             } else {
-                Map<Long, Long> deliveredSeq = delivered.getOrDefault(row.conversationId(), Map.of());
-                List<Recipient> missed = new ArrayList<>();
-                for (Recipient r : recipients(row.live())) {
-                    if (deliveredSeq.getOrDefault(r.userId(), 0L) < row.seq()) {
-                        missed.add(r);
-                    }
-                }
-                if (!missed.isEmpty()) {
+                if (!unacknowledgedLive.isEmpty()) {
                     keys.add(key(row));
-                    events.add(event(row, MessageEvent.UNACKNOWLEDGED, missed, groupNames));
+                    events.add(event(row, MessageEvent.UNACKNOWLEDGED, unacknowledgedLive, groupNames));
                     unacknowledged.increment();
                 }
                 done.add(row.id());
@@ -289,27 +296,29 @@ public class OfflinePushPublisher {
         return counts;
     }
 
-    /** For the second stage: conversation id to its waiting recipients' delivered positions. */
-    private Map<Long, Map<Long, Long>> delivered(Connection c, List<Due> due) throws SQLException {
-        List<Long> conversations = new ArrayList<>();
-        List<Long> users = new ArrayList<>();
+    /**
+     * Conversation id to the delivered positions of the rows' live recipients (first stage: those with a live
+     * device; second stage: those still waiting).
+     */
+    private static Map<Long, Map<Long, Long>> delivered(Connection c, List<Due> due,
+            Map<Long, List<Recipient>> recipientsOf) throws SQLException {
+        Set<List<Long>> pairs = new LinkedHashSet<>(); // {conversation_id, user_id}, once each
         for (Due row : due) {
-            if (row.stage() == 1) {
-                for (Recipient r : recipients(row.live())) {
-                    conversations.add(row.conversationId());
-                    users.add(r.userId());
+            for (Recipient r : recipientsOf.get(row.id())) {
+                if (row.stage() == 1 || !r.liveDevices().isEmpty()) {
+                    pairs.add(List.of(row.conversationId(), r.userId()));
                 }
             }
         }
         Map<Long, Map<Long, Long>> positions = new HashMap<>();
-        if (users.isEmpty()) {
+        if (pairs.isEmpty()) {
             return positions;
         }
         try (PreparedStatement ps = c.prepareStatement("select m.conversation_id, m.user_id, m.delivered_seq"
                 + " from conversation_members m join unnest(?::bigint[], ?::bigint[]) as t(conversation_id, user_id)"
                 + " on m.conversation_id = t.conversation_id and m.user_id = t.user_id")) {
-            ps.setArray(1, Database.bigints(c, conversations.stream().mapToLong(Long::longValue).toArray()));
-            ps.setArray(2, Database.bigints(c, users.stream().mapToLong(Long::longValue).toArray()));
+            ps.setArray(1, Database.bigints(c, pairs.stream().mapToLong(p -> p.get(0)).toArray()));
+            ps.setArray(2, Database.bigints(c, pairs.stream().mapToLong(p -> p.get(1)).toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     positions.computeIfAbsent(rs.getLong(1), k -> new HashMap<>()).put(rs.getLong(2), rs.getLong(3));

@@ -36,6 +36,7 @@ class OfflinePushEventsTest extends AppWithUsers {
     private static final String TOPIC = "message.events";
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long PUBLISHER_LOCK = OfflinePushPublisher.PUBLISHER_LOCK;
 
     /** The app's events of the given type that the filter accepts, once {@code expected} arrived. */
     private List<JsonNode> events(String type, int expected, java.util.function.Predicate<JsonNode> filter) {
@@ -152,6 +153,59 @@ class OfflinePushEventsTest extends AppWithUsers {
             }
         });
         assertEquals(0L, left, "the queue is empty once every row was announced");
+    }
+
+    @Test
+    void aMessageAcknowledgedBeforeThePublishersPassDoesNotWaitForTheWindow() throws InterruptedException {
+        Map<String, Long> ids = new HashMap<>();
+        try (LiveClient bobPhone = LiveClient.authenticated("localhost", RestAssured.port, api.appId,
+                api.userToken(bob, 1), null)) {
+            // the test holds the publisher's lock, so the ack surely commits before the message's first pass
+            database.inTransaction(lock -> {
+                try (var ps = lock.prepareStatement("select pg_advisory_xact_lock(?)")) {
+                    ps.setLong(1, PUBLISHER_LOCK);
+                    ps.execute();
+                }
+                api.sendText(alice, bob, "acked early");
+                JsonNode frame = bobPhone.next("message", WAIT);
+                ids.put("msg", frame.path("message").path("msg_id").asLong());
+                bobPhone.send("{\"type\":\"ack\",\"conversation_id\":" + alice + ",\"msg_id\":" + ids.get("msg")
+                        + "}");
+                assertEquals(200, bobPhone.next("ack", WAIT).path("code").asInt());
+                return null;
+            });
+            // the device is still connected at the first pass
+            JsonNode created = events("message.created", 1, e -> hasPreview(e, "acked early")).get(0);
+            assertEquals(List.of(1), ints(created.path("recipients").get(0).path("live_devices")),
+                    "announced with its live device, so push-service records it as received live");
+        }
+        // before the change the row waited the whole window (1 s in tests) in its second stage
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            List<Integer> stages = queueStages(ids.get("msg"));
+            assertFalse(stages.contains(1), "an acknowledged message never waits for the ack window");
+            if (stages.isEmpty()) {
+                break;
+            }
+            assertTrue(System.nanoTime() < deadline, "the queue row was not handled");
+            Thread.sleep(5);
+        }
+    }
+
+    private List<Integer> queueStages(long msgId) {
+        return database.read(c -> {
+            List<Integer> stages = new java.util.ArrayList<>();
+            try (var ps = c.prepareStatement("select stage from offline_push_queue where app_id = ? and msg_id = ?")) {
+                ps.setString(1, api.appId);
+                ps.setLong(2, msgId);
+                try (var rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        stages.add(rs.getInt(1));
+                    }
+                }
+            }
+            return stages;
+        });
     }
 
     private static List<Integer> ints(JsonNode array) {
