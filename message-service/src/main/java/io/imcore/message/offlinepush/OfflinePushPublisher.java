@@ -129,8 +129,8 @@ public class OfflinePushPublisher {
             }
             live.put(app.getKey(), devices);
         }
-        // first stage: each row's recipients; a live recipient may have acknowledged already (acks usually beat the
-        // publisher's next pass), and then the message needs no second look after the ack window
+        // each row's recipients: a first stage's all, a second stage's live ones that had not acknowledged. A live
+        // recipient's ack usually beats the first pass; a row with no live recipient left unacknowledged is done
         Map<Long, List<Recipient>> recipientsOf = new HashMap<>();
         for (Due row : due) {
             if (row.stage() == 0) {
