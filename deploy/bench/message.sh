@@ -21,9 +21,10 @@
 # start to the `message` frame on the recipient's socket (acked as a client does), LIVE_ROUNDS times (the first cold,
 # the second replica just started; the next warm). Frames still missing after LIVE_GRACE seconds are reported. The
 # second replica is stopped at the end when this run started it.
-# PHASES=ab compares this checkout's message-service with AB_CHECKOUT's (another checkout, message-service built)
-# on one stack: per round, each build's message-service is restarted and runs the closed-loop 1:1 phase AB_RUNS
-# times; the summary gives each build's first run after its start (JIT still compiling) and its warm runs (3rd on).
+# PHASES=ab compares this checkout's message-service with AB_CHECKOUT's (another checkout, message-service built;
+# unset: this checkout alone) on one stack: per round, each build's message-service is restarted and runs AB_PHASE
+# (send-closed: the closed-loop 1:1 sends; conversation: the pages; ws-idle: the WebSocket connects) AB_RUNS times;
+# the summary gives each build's first run after its start (JIT still compiling) and its warm runs (3rd on).
 # Setup (users, tokens, the group, 20 messages per conversation) is kept in $LOCAL/bench/message-state.properties
 # and reused while its tokens work (BENCH_FORCE_SETUP=1 makes new users).
 # Usage: deploy/bench/message.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
@@ -32,7 +33,7 @@
 #        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS,
 #        PHASES (message; offline-push; live; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
 #        LIVE_ROUNDS (2), LIVE_GRACE (10), LIVE_ACK (1: the devices ack each message frame; 0: no acks),
-#        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_ROUNDS (2), AB_RUNS (5),
+#        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_PHASE (send-closed), AB_ROUNDS (2), AB_RUNS (5),
 #        OFFLINE_SETTLE (900: seconds to wait for push-service's offline push before the first phase and after the
 #        group phase, whose 500 recipients per message are each a trace row).
 set -euo pipefail
@@ -59,14 +60,17 @@ OFFLINE_COMPARE="${OFFLINE_COMPARE:-1}"
 GROUP_MESSAGES="${GROUP_MESSAGES:-5}"
 AB_ROUNDS="${AB_ROUNDS:-2}"
 AB_RUNS="${AB_RUNS:-5}"
+AB_PHASE="${AB_PHASE:-send-closed}"
 LIVE_ROUNDS="${LIVE_ROUNDS:-2}"
 LIVE_GRACE="${LIVE_GRACE:-10}"
 LIVE_ACK="${LIVE_ACK:-1}"
 OFFLINE_SETTLE="${OFFLINE_SETTLE:-900}"
 [[ "$PHASES" =~ ^(message|offline-push|live|ab)$ ]] ||
   { echo "PHASES must be message, offline-push, live or ab" >&2; exit 2; }
-if [[ "$PHASES" == ab && ! -f "${AB_CHECKOUT:-}/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
-  echo "PHASES=ab needs AB_CHECKOUT, another checkout with message-service built" >&2
+[[ "$AB_PHASE" =~ ^(send-closed|conversation|ws-idle)$ ]] ||
+  { echo "AB_PHASE must be send-closed, conversation or ws-idle" >&2; exit 2; }
+if [[ "$PHASES" == ab && -n "${AB_CHECKOUT:-}" && ! -f "$AB_CHECKOUT/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
+  echo "PHASES=ab: AB_CHECKOUT must be another checkout with message-service built" >&2
   exit 2
 fi
 PAIRS=100 # users who send (each with a peer); 100 users x 20 devices make the 2,000 WebSockets
@@ -287,17 +291,22 @@ if [[ "$PHASES" == live ]]; then
 fi
 
 if [[ "$PHASES" == ab ]]; then
-  echo "| build | round | run | msgs/s | message-service cores | µs of its CPU per send |"
+  case "$AB_PHASE" in
+    send-closed) ab_load=(send-closed c="$SEND_CONCURRENCY") ;;
+    conversation) ab_load=(conversation c="$READ_CONCURRENCY") ;;
+    ws-idle) ab_load=(ws-idle conns="$WS_CONNECTIONS" hold="$WS_HOLD") ;;
+  esac
+  echo "| build | round | run | $AB_PHASE per s | message-service cores | µs of its CPU per operation |"
   echo "|---|---|---|---|---|---|"
   for ((round = 1; round <= AB_ROUNDS; round++)); do
-    for checkout in "$ROOT" "$AB_CHECKOUT"; do
+    for checkout in "$ROOT" ${AB_CHECKOUT:+"$AB_CHECKOUT"}; do
       if [[ "$checkout" == "$ROOT" ]]; then
         restart_message_service true "$ROOT"
       else
         restart_message_service true "$checkout" "${AB_JAVA:-java}"
       fi
       for ((n = 1; n <= AB_RUNS; n++)); do
-        out="$(load send-closed c="$SEND_CONCURRENCY")"
+        out="$(load "${ab_load[@]}")"
         rate="$(grep '^RESULT|' <<<"$out" | cut -d'|' -f3)"
         cores="$(grep '^CPU|' <<<"$out" | tr '|' '\n' | awk -F= '$1 == "message-service" { print $2 }')"
         echo "| $checkout | $round | $n | $rate | $cores | $(awk -v r="$rate" -v c="$cores" 'BEGIN { printf "%.0f", 1e6 * c / r }') |"
@@ -311,7 +320,7 @@ if [[ "$PHASES" == ab ]]; then
       key = build SUBSEP kind; n[key]++; rate[key] += $4; us[key] += $6
     }
     END { for (key in n) { split(key, k, SUBSEP)
-      printf "ab: %s, %s: %.0f msgs/s, %.0f µs of message-service CPU per send (mean of %d)\n", k[1], k[2], rate[key] / n[key], us[key] / n[key], n[key] } }' \
+      printf "ab: %s, %s: %.0f per s, %.0f µs of message-service CPU per operation (mean of %d)\n", k[1], k[2], rate[key] / n[key], us[key] / n[key], n[key] } }' \
     "$metrics_dir/ab" | sort
   exit 0
 fi

@@ -1,7 +1,8 @@
 // The WebSocket workload: idle authenticated connections and what they cost message-service.
 //   ws-idle  conns (2000) authenticated WebSockets on /ws (BenchUsers' pairs users x devices), c (50) connecting at
 //            a time, held hold (20) s, with message-service's VmRSS (pidfile: its pid file) before and while they
-//            are open. Prints a RESULT line (connect + auth latency) and two RSS|message-service|... lines.
+//            are open. Prints a RESULT line (connect + auth latency) with the CPU and COST lines of the connects,
+//            and two RSS|message-service|... lines.
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -35,6 +36,7 @@ final class WebSocketWorkload {
         Results.Recorder recorder = new Results.Recorder();
         Semaphore permits = new Semaphore(inFlight);
         CountDownLatch done = new CountDownLatch(conns);
+        CpuSample connectsFrom = CpuSample.take();
         long started = System.nanoTime();
         try (ExecutorService connecting = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int k = 0; k < conns; k++) {
@@ -62,6 +64,8 @@ final class WebSocketWorkload {
             done.await();
         }
         double openSeconds = (System.nanoTime() - started) / 1e9;
+        // the CPU and COST lines cover the connects (upgrade, auth frame, presence), not the hold or the closes
+        Results.cpuWindow = new CpuSample[] {connectsFrom, CpuSample.take()};
         long rssOpen = ProcessStatus.rssKb(pid);
         int authed = recorder.size;
         Results.Outcome o = Results.outcome(new Results.Recorder[] {recorder}, openSeconds);
