@@ -129,9 +129,11 @@ public class OfflinePushPublisher {
             }
             live.put(app.getKey(), devices);
         }
-        // each row's recipients: a first stage's all, a second stage's live ones that had not acknowledged. A live
-        // recipient's ack usually beats the first pass; a row with no live recipient left unacknowledged is done
+        // a first stage's recipients (all of them), and each row's live ones: a first stage's with a live device, a
+        // second stage's still waiting. A live recipient's ack usually beats the first pass; a row with no live
+        // recipient left unacknowledged is done
         Map<Long, List<Recipient>> recipientsOf = new HashMap<>();
+        Map<Long, List<Recipient>> liveOf = new HashMap<>();
         for (Due row : due) {
             if (row.stage() == 0) {
                 List<Recipient> recipients = new ArrayList<>();
@@ -140,24 +142,20 @@ public class OfflinePushPublisher {
                             live.get(row.appId()).getOrDefault(r[0], List.of())));
                 }
                 recipientsOf.put(row.id(), recipients);
+                liveOf.put(row.id(), recipients.stream().filter(r -> !r.liveDevices().isEmpty()).toList());
             } else {
-                recipientsOf.put(row.id(), recipients(row.live()));
+                liveOf.put(row.id(), recipients(row.live()));
             }
         }
-        Map<Long, Map<Long, Long>> delivered = delivered(c, due, recipientsOf);
+        Map<Long, Map<Long, Long>> delivered = delivered(c, due, liveOf);
         List<String> keys = new ArrayList<>();
         List<MessageEvent> events = new ArrayList<>();
         for (Due row : due) {
-            List<Recipient> recipients = recipientsOf.get(row.id());
             Map<Long, Long> deliveredSeq = delivered.getOrDefault(row.conversationId(), Map.of());
-            List<Recipient> unacknowledgedLive = new ArrayList<>();
-            for (Recipient r : recipients) {
-                boolean wasLive = row.stage() == 1 || !r.liveDevices().isEmpty();
-                if (wasLive && deliveredSeq.getOrDefault(r.userId(), 0L) < row.seq()) {
-                    unacknowledgedLive.add(r);
-                }
-            }
+            List<Recipient> unacknowledgedLive = liveOf.get(row.id()).stream()
+                    .filter(r -> deliveredSeq.getOrDefault(r.userId(), 0L) < row.seq()).toList();
             if (row.stage() == 0) {
+                List<Recipient> recipients = recipientsOf.get(row.id());
                 if (!recipients.isEmpty()) {
                     keys.add(key(row));
                     events.add(event(row, MessageEvent.CREATED, recipients, groupNames));
@@ -296,18 +294,13 @@ public class OfflinePushPublisher {
         return counts;
     }
 
-    /**
-     * Conversation id to the delivered positions of the rows' live recipients (first stage: those with a live
-     * device; second stage: those still waiting).
-     */
+    /** Conversation id to the delivered positions of the rows' live recipients ({@code liveOf}: row id to them). */
     private static Map<Long, Map<Long, Long>> delivered(Connection c, List<Due> due,
-            Map<Long, List<Recipient>> recipientsOf) throws SQLException {
+            Map<Long, List<Recipient>> liveOf) throws SQLException {
         Set<List<Long>> pairs = new LinkedHashSet<>(); // {conversation_id, user_id}, once each
         for (Due row : due) {
-            for (Recipient r : recipientsOf.get(row.id())) {
-                if (row.stage() == 1 || !r.liveDevices().isEmpty()) {
-                    pairs.add(List.of(row.conversationId(), r.userId()));
-                }
+            for (Recipient r : liveOf.get(row.id())) {
+                pairs.add(List.of(row.conversationId(), r.userId()));
             }
         }
         Map<Long, Map<Long, Long>> positions = new HashMap<>();
