@@ -34,6 +34,18 @@ public interface MessageConfig {
     @WithDefault("90S")
     Duration liveIdleTimeout();
 
+    /** How often each replica looks for users whose credentials died, to close their live connections. */
+    @WithDefault("0.5S")
+    Duration liveRevocationPoll();
+
+    /**
+     * How far back each look reaches: a change is looked at again on every poll for this long, so a connection that
+     * authenticated against a state read just before the change (the auth view's cache, a slow connect) is still
+     * found and closed. Closing is idempotent, so the repeats cost a small read.
+     */
+    @WithDefault("30S")
+    Duration liveRevocationLookback();
+
     /**
      * How long a svcpush notification handed to another replica stays stored for that replica to read (it reads
      * it within milliseconds of the NOTIFY; older rows are purged).

@@ -11,6 +11,7 @@ import io.imcore.testing.LiveClient;
 import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;
 import io.imcore.testing.TestTokens;
+import io.imcore.testing.TopicWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,6 +30,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.jose4j.jwt.JwtClaims;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -142,6 +144,29 @@ class TwoReplicasIT {
             assertEquals(2, frame.path("notification").path("badge").asInt());
             bobTablet.send("{\"type\":\"notification_ack\",\"task_id\":77}");
             assertEquals(200, bobTablet.next("notification_ack", Duration.ofSeconds(10)).path("code").asInt());
+        }
+    }
+
+    /**
+     * auth-service publishes a password change as the user's new token version: whichever replica's consumer applies
+     * it, the user's sockets on both replicas close with 4403 (docs/live-protocol.md "When credentials die").
+     */
+    @Test
+    void aPasswordChangeClosesTheUsersSocketsOnBothReplicas() throws Exception {
+        long dave = 20_004;
+        try (Connection c = database()) {
+            AuthViewStore.upsertUser(c, APP, dave, 1, false);
+        }
+        try (LiveClient onOne = LiveClient.authenticated("127.0.0.1", REPLICAS.get(0).port(), APP, token(dave, 1), null);
+                LiveClient onTwo = LiveClient.authenticated("127.0.0.1", REPLICAS.get(1).port(), APP, token(dave, 2),
+                        null)) {
+            long changed = System.nanoTime();
+            TopicWriter.send("auth.events", APP + ":" + dave, "{\"v\":1,\"type\":\"user.changed\",\"app_id\":\""
+                    + APP + "\",\"user_id\":" + dave + ",\"token_version\":2,\"disabled\":false,\"at\":1}");
+            assertEquals(4403, onOne.closed.get(10, TimeUnit.SECONDS));
+            assertEquals(4403, onTwo.closed.get(10, TimeUnit.SECONDS));
+            System.out.printf("both replicas closed the sockets %d ms after the event was published%n",
+                    (System.nanoTime() - changed) / 1_000_000);
         }
     }
 

@@ -92,6 +92,12 @@ public class LiveConnections {
         return true;
     }
 
+    /** The user's connections on this replica (a copy: closing them removes them from here). */
+    List<LiveSession> of(String appId, long userId) {
+        Set<LiveSession> sessions = byUser.get(LiveSession.key(appId, userId));
+        return sessions == null ? List.of() : List.copyOf(sessions);
+    }
+
     List<LiveSession> all() {
         List<LiveSession> sessions = new ArrayList<>();
         byUser.values().forEach(sessions::addAll);

@@ -21,6 +21,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
@@ -37,6 +38,8 @@ public class LiveEndpoint {
     private static final Logger LOG = Logger.getLogger(LiveEndpoint.class);
     private static final short CLOSE_POLICY = 1008;
     private static final short CLOSE_AUTH_FAILED = 4401;
+    /** The token died after the connection was authenticated: expired, revoked, or its user disabled. */
+    static final short CLOSE_CREDENTIALS_DIED = 4403;
 
     private final Vertx vertx;
     private final TokenAuthenticator authenticator;
@@ -72,6 +75,9 @@ public class LiveEndpoint {
 
     private void open(ServerWebSocket socket) {
         AtomicReference<LiveSession> session = new AtomicReference<>();
+        // set by the first auth frame: another one, even while the first is being checked, is refused, so one
+        // socket never holds two sessions (closing the socket would remove only one of them)
+        AtomicBoolean authReceived = new AtomicBoolean();
         long authTimer = vertx.setTimer(config.liveAuthTimeout().toMillis(), t -> {
             if (session.get() == null) {
                 socket.close(CLOSE_AUTH_FAILED, "auth frame expected");
@@ -93,8 +99,9 @@ public class LiveEndpoint {
             switch (type) {
                 case "ping" -> reply(socket, Map.of("type", "pong", "at", System.currentTimeMillis()));
                 case "auth" -> {
-                    if (current != null) {
-                        reply(socket, error("auth", ErrorCode.BAD_PARAMETER, "already authenticated"));
+                    if (authReceived.getAndSet(true)) {
+                        reply(socket, error("auth", ErrorCode.BAD_PARAMETER,
+                                "auth: only the first auth frame of a connection counts"));
                     } else {
                         authenticate(socket, frame, session, authTimer);
                     }
@@ -122,6 +129,7 @@ public class LiveEndpoint {
             vertx.cancelTimer(authTimer);
             LiveSession closed = session.getAndSet(null);
             if (closed != null) {
+                vertx.cancelTimer(closed.expiryTimer);
                 connections.remove(closed);
                 clearPresence(closed);
             }
@@ -137,7 +145,8 @@ public class LiveEndpoint {
                 throw new ApiException(ErrorCode.NO_PERMISSION, "token: a user token is required");
             }
             int deviceSn = deviceSn(frame, token);
-            return new LiveSession(socket, appId, token.userId(), deviceSn, UUID.randomUUID().toString());
+            return new LiveSession(socket, appId, token.userId(), deviceSn, UUID.randomUUID().toString(),
+                    token.tokenVersion(), token.expiresAt() * 1000);
         }, false).compose(created -> Future.fromCompletionStage(presence.connected(created.appId, created.userId,
                 created.deviceSn, created.connectionId), vertx.getOrCreateContext()).map(seq -> {
                     created.connectedSeq = seq;
@@ -156,6 +165,8 @@ public class LiveEndpoint {
                 return;
             }
             vertx.cancelTimer(authTimer);
+            created.expiryTimer = vertx.setTimer(Math.max(1, created.expiresAtMs - System.currentTimeMillis()),
+                    t -> socket.close(CLOSE_CREDENTIALS_DIED, "token expired"));
             session.set(created);
             connections.add(created);
             Map<String, Object> ok = new LinkedHashMap<>();

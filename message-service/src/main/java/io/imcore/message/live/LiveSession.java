@@ -21,6 +21,12 @@ public final class LiveSession {
     final long userId;
     final int deviceSn;
     final String connectionId;
+    /** The token's version: a later version in the auth view means this token was revoked. */
+    final int tokenVersion;
+    /** When the token expires (epoch ms): the connection is closed then (its timer in LiveEndpoint). */
+    final long expiresAtMs;
+    /** The Vert.x timer that closes the connection when its token expires. */
+    volatile long expiryTimer = -1;
     volatile long lastSeenMs = System.currentTimeMillis();
     /** Presence sequence of this connection (its connection time in ms), carried by its presence events. */
     volatile long connectedSeq;
@@ -44,12 +50,15 @@ public final class LiveSession {
         }
     };
 
-    LiveSession(ServerWebSocket socket, String appId, long userId, int deviceSn, String connectionId) {
+    LiveSession(ServerWebSocket socket, String appId, long userId, int deviceSn, String connectionId,
+            int tokenVersion, long expiresAtMs) {
         this.socket = socket;
         this.appId = appId;
         this.userId = userId;
         this.deviceSn = deviceSn;
         this.connectionId = connectionId;
+        this.tokenVersion = tokenVersion;
+        this.expiresAtMs = expiresAtMs;
     }
 
     String userKey() {
