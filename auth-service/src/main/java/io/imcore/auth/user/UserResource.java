@@ -76,6 +76,14 @@ public class UserResource {
     }
 
     @POST
+    @Path("/revoke_tokens")
+    @Access(Access.Level.ADMIN)
+    public ApiResponse<Boolean> revokeTokens(@NotNull(message = "required") @Valid UserIdList body) {
+        users.revokeTokens(context.appId(), body.list());
+        return ApiResponse.ok(true);
+    }
+
+    @POST
     @Path("/change_password")
     public ApiResponse<Boolean> changePassword(@NotNull(message = "required") @Valid ChangePasswordRequest body,
             @Context HttpServerRequest request) {

@@ -116,6 +116,26 @@ public class UserService {
         }
     }
 
+    /**
+     * Revokes every token the users hold (their token version moves on, as a password change does), all or nothing:
+     * one unknown id and nothing changes (10000). Their live connections close within seconds (message-service).
+     */
+    public void revokeTokens(String appId, List<Long> userIds) {
+        QuarkusTransaction.requiringNew().run(() -> {
+            Set<Long> wanted = new LinkedHashSet<>(userIds);
+            List<User> known = users.lockInApp(appId, wanted);
+            if (known.size() != wanted.size()) {
+                known.forEach(user -> wanted.remove(user.userId));
+                throw new ApiException(ErrorCode.USER_NOT_FOUND, "user does not exist: " + wanted.iterator().next());
+            }
+            for (User user : known) {
+                user.tokenVersion++;
+                events.publish(AuthEvent.user(AuthEvent.USER_CHANGED, appId, user.userId, user.tokenVersion,
+                        user.disabled));
+            }
+        });
+    }
+
     /** Every key a login can count this user's failures under: by id, and by each login name it has. */
     private static List<String> throttleAccounts(User user) {
         List<String> accounts = new ArrayList<>(List.of("id:" + user.userId));

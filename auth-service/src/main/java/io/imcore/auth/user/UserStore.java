@@ -60,6 +60,11 @@ public class UserStore implements PanacheRepositoryBase<User, Long> {
         return list("#" + User.IN_APP, appId, userIds);
     }
 
+    /** The app's users among the given ids, locked for update in id order (two callers never deadlock). */
+    public List<User> lockInApp(String appId, Collection<Long> userIds) {
+        return find("#" + User.IN_APP, appId, userIds).withLock(LockModeType.PESSIMISTIC_WRITE).list();
+    }
+
     public Optional<Device> findDevice(long userId, String deviceGuid) {
         return getEntityManager().createNamedQuery(Device.BY_GUID, Device.class).setParameter(1, userId)
                 .setParameter(2, deviceGuid).setMaxResults(1).getResultStream().findFirst();
