@@ -541,13 +541,53 @@ step_offline_push() {
   expect "the day's offline pushes are counted" 'd["code"] == 200 and sum(r["sent"] for r in d["data"]) >= 5'
 }
 
-step_password_change_revokes() {
+# socket_closed_by TOKEN NAME COMMAND...: a device connected to /ws with TOKEN; COMMAND kills its credentials; the
+# server must close the socket with 4403 within 2 s of COMMAND's start (docs/live-protocol.md "When credentials die").
+socket_closed_by() {
+  local token="$1" name="$2" out="$LOCAL/smoke-ws-$2.out" pid started closed_at
+  shift 2
+  "$HERE/ws_device.py" "$BASE_URL" "$APP_ID" "$token" 1 30 close >"$out" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do grep -q '^connected' "$out" && break; sleep 0.1; done
+  started="$(date +%s.%N)"
+  "$@"
+  wait "$pid" || true
+  RESPONSE="$(grep '^closed' "$out" | head -1)"
+  echo "  ws device: ${RESPONSE:-$(tail -1 "$out")}"
+  closed_at="$(awk '{print $NF}' <<<"$RESPONSE")"
+  [[ -n "$closed_at" ]] || closed_at=0
+  if [[ "$RESPONSE" == "closed 4403 "* ]] && awk -v a="$started" -v b="$closed_at" 'BEGIN { exit !(b - a < 2) }'; then
+    passed=$((passed + 1))
+    echo "    ok: the socket closed with 4403 within 2 s of the $name ($(awk -v a="$started" -v b="$closed_at" \
+      'BEGIN { printf "%.2f", b - a }') s)"
+  else
+    failed=$((failed + 1))
+    echo "    FAILED: the socket closed with 4403 within 2 s of the $name (started at $started): $(cat "$out")" >&2
+    exit 1
+  fi
+}
+
+change_password() {
   call POST /user/change_password "{\"old_password\":\"$PASSWORD\",\"new_password\":\"new-secret-2\"}" \
     "app_id: $APP_ID" "access-token: $USER_TOKEN"
   expect "password changed" 'd["code"] == 200'
+}
+
+disable_user() {
+  call PUT /user/disable "{\"list\":[$1]}" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "user $1 disabled" 'd["code"] == 200'
+}
+
+step_password_change_revokes() {
+  socket_closed_by "$USER_TOKEN" "password change" change_password
   call GET /user/device/list "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
   expect "old token revoked (10008)" 'd["code"] == 10008'
   PASSWORD="new-secret-2"
+}
+
+step_disable_closes_socket() {
+  smoke_user disabled ""
+  socket_closed_by "$U_TOKEN" "disable" disable_user "$U_ID"
 }
 
 step_wrong_password() {
@@ -700,7 +740,7 @@ step_ingress_error_backend() {
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
   conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push
-  password_change_revokes wrong_password password_guessing_throttled unknown_path health console_sign_in
+  password_change_revokes disable_closes_socket wrong_password password_guessing_throttled unknown_path health console_sign_in
   ingress_error_backend monitoring_series console_system_history)
 
 for step in "${STEPS[@]}"; do

@@ -1,9 +1,19 @@
 #!/usr/bin/env python3
 """A device on the live connection for the smoke test (standard library only): connects to BASE_URL's /ws,
 authenticates, prints "connected", waits for one push `notification` frame (or, with WAIT_FOR=message, one chat
-`message` frame), acknowledges it (`notification_ack` / `ack`) and prints the frame.
+`message` frame), acknowledges it (`notification_ack` / `ack`) and prints the frame; with WAIT_FOR=close, waits
+for the server to close the connection and prints "closed CODE REASON at EPOCH_SECONDS".
 Usage: ws_device.py BASE_URL APP_ID TOKEN DEVICE_SN [TIMEOUT_S [WAIT_FOR]]"""
 import base64, json, os, socket, struct, sys, time
+
+
+class Closed(EOFError):
+    """The server's close frame: its code and reason."""
+
+    def __init__(self, payload):
+        self.code = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None
+        self.reason = payload[2:].decode(errors="replace")
+        super().__init__("closed by the server: %s %s" % (self.code, self.reason))
 from urllib.parse import urlparse
 
 
@@ -40,7 +50,7 @@ def read_frame(sock):
         n = struct.unpack(">Q", read_exact(sock, 8))[0]
     payload = read_exact(sock, n)
     if first & 0x0F == 0x8:
-        raise EOFError("closed by the server: %r" % payload[2:])
+        raise Closed(payload)
     return first & 0x0F, payload
 
 
@@ -61,7 +71,13 @@ def main():
     send_text(sock, json.dumps({"type": "auth", "app_id": app_id, "token": token, "device_sn": int(device_sn)}))
     while time.time() < deadline:
         sock.settimeout(max(0.1, deadline - time.time()))
-        opcode, payload = read_frame(sock)
+        try:
+            opcode, payload = read_frame(sock)
+        except Closed as closed:
+            if wait_for != "close":
+                raise
+            print("closed %s %s at %.3f" % (closed.code, closed.reason, time.time()), flush=True)
+            return
         if opcode != 0x1:
             continue
         frame = json.loads(payload)
