@@ -100,6 +100,7 @@ public class CertificateTester {
             throw new ApiException(ErrorCode.UNAVAILABLE, "push-worker did not answer the test send within "
                     + timeout.toMillis() + " ms; the provider may still deliver it");
         } catch (InterruptedException e) {
+            call.cancel(true);
             Thread.currentThread().interrupt();
             throw unavailable("interrupted");
         } catch (ExecutionException e) {
