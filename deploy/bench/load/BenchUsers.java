@@ -166,7 +166,8 @@ record BenchUsers(long[] senders, long[] peers, String[] tokens, long groupId, i
             }
             HttpRequest request = Api.post("/user/register/batch", adminToken, body.append("]}").toString());
             String answer = Api.call(request);
-            // 50003 "safe to retry": a batch's bcrypt hashes outlasted the transaction on a busy machine
+            // 50003 "safe to retry": the batch outlasted its budget on a busy machine and stored nothing, or its
+            // answer was lost; a retry answers entries already stored with their ids (docs/api-decisions.md "Users")
             for (int retry = 0; Json.code(answer) == 50003 && retry < 5; retry++) {
                 System.err.println("setup: /user/register/batch answered 50003, retrying");
                 answer = Api.call(request);

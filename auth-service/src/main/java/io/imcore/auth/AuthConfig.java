@@ -2,6 +2,7 @@ package io.imcore.auth;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 @ConfigMapping(prefix = "im.auth")
 public interface AuthConfig {
@@ -13,4 +14,11 @@ public interface AuthConfig {
     /** Most entries in one admin batch registration (each costs one password hash). */
     @WithDefault("100")
     int batchRegisterMax();
+
+    /**
+     * How long one admin batch registration may work (hashing and storing) before it stores nothing and answers
+     * 50003: below the gateway's 9 s, so the caller never gets the gateway's answer for a batch that then commits.
+     */
+    @WithDefault("7S")
+    Duration batchRegisterBudget();
 }

@@ -5,6 +5,7 @@ import io.imcore.common.events.Outbox;
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+import java.util.List;
 
 /**
  * Appends auth events to the outbox inside the caller's JTA transaction, on the connection enlisted in it (the one
@@ -24,8 +25,14 @@ public class AuthEvents {
 
     @Transactional(Transactional.TxType.MANDATORY)
     public void publish(AuthEvent event) {
+        publishAll(List.of(event));
+    }
+
+    /** Several events in order, in one round trip (a batch registration's users). */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void publishAll(List<AuthEvent> events) {
         database.inTransaction(connection -> {
-            outbox.append(connection, AuthEvent.TOPIC, event.key(), event);
+            outbox.appendAll(connection, AuthEvent.TOPIC, events.stream().map(AuthEvent::key).toList(), events);
             return null;
         });
     }

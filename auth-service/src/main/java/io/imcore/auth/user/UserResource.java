@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
 /**
  * Users of an app: self-registration (limited per client address), admin batch registration and (dis)abling,
  * password change (throttled like a login), devices. The admin batch is not limited per address: it needs the app's
- * admin token, which only the app's own servers hold, and is bounded by im.auth.batch-register-max per call. The
- * admin finds a user by id or user name ({@code GET /user/info}), disabled users included.
+ * admin token, which only the app's own servers hold, and is bounded by im.auth.batch-register-max entries and
+ * im.auth.batch-register-budget per call. The admin finds a user by id or user name ({@code GET /user/info}),
+ * disabled users included.
  */
 @Path("/user")
 @Produces(MediaType.APPLICATION_JSON)
@@ -35,11 +36,14 @@ public class UserResource {
     private static final Pattern USERNAME = Pattern.compile(UserFieldRules.USERNAME);
 
     private final UserService users;
+    private final BatchRegistration batches;
     private final RequestContext context;
     private final ClientAddress addresses;
 
-    public UserResource(UserService users, RequestContext context, ClientAddress addresses) {
+    public UserResource(UserService users, BatchRegistration batches, RequestContext context,
+            ClientAddress addresses) {
         this.users = users;
+        this.batches = batches;
         this.context = context;
         this.addresses = addresses;
     }
@@ -56,7 +60,7 @@ public class UserResource {
     @Path("/register/batch")
     @Access(Access.Level.ADMIN)
     public ApiResponse<List<BatchResult>> registerBatch(@NotNull(message = "required") @Valid BatchRegisterRequest body) {
-        return ApiResponse.ok(users.registerBatch(context.appId(), body.list()));
+        return ApiResponse.ok(batches.register(context.appId(), body.list()));
     }
 
     @PUT

@@ -1,6 +1,5 @@
 package io.imcore.auth.user;
 
-import io.imcore.auth.AuthConfig;
 import io.imcore.auth.event.AuthEvents;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
@@ -32,14 +31,13 @@ public class UserService {
     private final UserStore users;
     private final PasswordHasher hasher;
     private final AuthEvents events;
-    private final AuthConfig config;
     private final UserMetrics metrics;
     private final CredentialThrottle throttle;
     private final RateLimiter limiter;
     private final ThrottleConfig throttleConfig;
 
-    public UserService(UserStore users, PasswordHasher hasher, AuthEvents events, AuthConfig config,
-            UserMetrics metrics, CredentialThrottle throttle, RateLimiter limiter, ThrottleConfig throttleConfig) {
+    public UserService(UserStore users, PasswordHasher hasher, AuthEvents events, UserMetrics metrics,
+            CredentialThrottle throttle, RateLimiter limiter, ThrottleConfig throttleConfig) {
         this.metrics = metrics;
         this.throttle = throttle;
         this.limiter = limiter;
@@ -47,7 +45,6 @@ public class UserService {
         this.users = users;
         this.hasher = hasher;
         this.events = events;
-        this.config = config;
     }
 
     /**
@@ -64,25 +61,6 @@ public class UserService {
         String hash = hasher.hash(request.password());
         long userId = insertUser(appId, request.username(), mobile, email, hash);
         return new RegisteredUser(userId, request.username(), mobile, email);
-    }
-
-    /** Registers each entry on its own: one taken name does not stop the others. */
-    public List<BatchResult> registerBatch(String appId, List<BatchEntry> entries) {
-        if (entries.size() > config.batchRegisterMax()) {
-            throw ApiException.badParameter("list", "at most " + config.batchRegisterMax() + " entries");
-        }
-        List<String> hashes = entries.parallelStream().map(e -> hasher.hash(e.password())).toList();
-        List<BatchResult> results = new ArrayList<>(entries.size());
-        for (int i = 0; i < entries.size(); i++) {
-            String username = entries.get(i).username();
-            try {
-                long userId = insertUser(appId, username, null, null, hashes.get(i));
-                results.add(new BatchResult(userId, username, true, null));
-            } catch (ApiException e) {
-                results.add(new BatchResult(null, username, false, e.getMessage()));
-            }
-        }
-        return results;
     }
 
     /**
@@ -217,7 +195,7 @@ public class UserService {
         });
     }
 
-    /** One transaction per user: in a batch, one taken name does not roll back the others. */
+    /** The user and its event in one transaction; a taken name or e-mail or mobile is 10004 naming the field. */
     private long insertUser(String appId, String username, String mobile, String email, String hash) {
         User user = new User();
         user.appId = appId;

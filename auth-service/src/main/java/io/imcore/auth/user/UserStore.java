@@ -8,9 +8,12 @@ import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -46,6 +49,59 @@ public class UserStore implements PanacheRepositoryBase<User, Long> {
                 try (ResultSet r = s.executeQuery()) {
                     return r.next() ? Optional.of(new UserState(r.getInt(1), r.getBoolean(2))) : Optional.empty();
                 }
+            }
+        });
+    }
+
+    /** A stored user's id and password hash: what a batch entry naming the user is checked against. */
+    public record StoredLogin(long userId, String passwordHash) {}
+
+    /**
+     * The app's users among the given user names, by lower-cased name (names are unique without regard to case):
+     * one select with auto-commit, no transaction held.
+     */
+    public Map<String, StoredLogin> byUsernames(String appId, Collection<String> lowerNames) {
+        return database.read(c -> {
+            try (PreparedStatement s = c.prepareStatement("select lower(username), user_id, password_hash from users"
+                    + " where app_id = ? and lower(username) = any(?)")) {
+                s.setString(1, appId);
+                s.setArray(2, c.createArrayOf("text", lowerNames.toArray()));
+                Map<String, StoredLogin> found = new HashMap<>();
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        found.put(r.getString(1), new StoredLogin(r.getLong(2), r.getString(3)));
+                    }
+                }
+                return found;
+            }
+        });
+    }
+
+    /**
+     * Inserts users (name and password hash) in one statement of the caller's transaction, and cancels every later
+     * statement of it (SQL state 57014) once {@code timeout} has passed. A name already taken, or taken meanwhile by a
+     * registration that commits first, is skipped rather than an error: nothing aborts the transaction, so no
+     * savepoint is needed. Returns the inserted users' ids by lower-cased name.
+     */
+    public Map<String, Long> insertNew(String appId, List<String> usernames, List<String> hashes, Duration timeout) {
+        return database.inTransaction(c -> {
+            try (PreparedStatement bound = c.prepareStatement("select set_config('statement_timeout', ?, true)")) {
+                bound.setString(1, Long.toString(Math.max(1, timeout.toMillis())));
+                bound.execute();
+            }
+            try (PreparedStatement insert = c.prepareStatement("insert into users (app_id, username, password_hash)"
+                    + " select ?, u.username, u.hash from unnest(?::text[], ?::text[]) as u(username, hash)"
+                    + " on conflict do nothing returning lower(username), user_id")) {
+                insert.setString(1, appId);
+                insert.setArray(2, c.createArrayOf("text", usernames.toArray()));
+                insert.setArray(3, c.createArrayOf("text", hashes.toArray()));
+                Map<String, Long> inserted = new HashMap<>();
+                try (ResultSet r = insert.executeQuery()) {
+                    while (r.next()) {
+                        inserted.put(r.getString(1), r.getLong(2));
+                    }
+                }
+                return inserted;
             }
         });
     }

@@ -144,7 +144,7 @@ class RegistrationTest {
         String fresh = AuthApi.uniqueName();
         JsonPath json = post(asToken(app.appId(), app.adminToken()), "/user/register/batch", Map.of("list", List.of(
                 Map.of("username", fresh, "password", PASSWORD),
-                Map.of("username", taken, "password", PASSWORD))));
+                Map.of("username", taken, "password", "another-password"))));
         assertEquals(200, json.getInt("code"));
         assertEquals(fresh, json.getString("data[0].username"));
         assertEquals(true, json.getBoolean("data[0].success"));
@@ -154,6 +154,45 @@ class RegistrationTest {
         assertNull(json.get("data[1].user_id"));
         assertEquals("username is already registered", json.getString("data[1].reason"));
         AuthApi.post(asApp(app.appId()), "/token/user", Map.of("name", fresh, "password", PASSWORD));
+    }
+
+    /**
+     * A batch whose answer was lost (the gateway gave up, the connection broke) is retried as it was: each entry
+     * already stored with the same password answers its user_id, never 10004 without one (docs/api-decisions.md).
+     */
+    @Test
+    void aRetriedBatchAnswersTheStoredUsersWithTheirIds() {
+        String first = AuthApi.uniqueName();
+        String second = AuthApi.uniqueName();
+        Map<String, Object> batch = Map.of("list", List.of(Map.of("username", first, "password", PASSWORD),
+                Map.of("username", second, "password", PASSWORD)));
+        JsonPath stored = post(asToken(app.appId(), app.adminToken()), "/user/register/batch", batch);
+        JsonPath retried = post(asToken(app.appId(), app.adminToken()), "/user/register/batch", batch);
+
+        assertEquals(200, retried.getInt("code"), retried.prettify());
+        for (int i = 0; i < 2; i++) {
+            assertEquals(true, retried.getBoolean("data[" + i + "].success"), retried.prettify());
+            assertEquals(stored.getLong("data[" + i + "].user_id"), retried.getLong("data[" + i + "].user_id"));
+            assertNull(retried.get("data[" + i + "].reason"));
+        }
+        // another password is another person's claim on the name: taken, no id
+        JsonPath claimed = post(asToken(app.appId(), app.adminToken()), "/user/register/batch", Map.of("list",
+                List.of(Map.of("username", second.toUpperCase(), "password", "another-password"))));
+        assertEquals(false, claimed.getBoolean("data[0].success"));
+        assertNull(claimed.get("data[0].user_id"));
+        assertEquals("username is already registered", claimed.getString("data[0].reason"));
+    }
+
+    @Test
+    void aNameRepeatedInOneBatchIsRegisteredOnce() {
+        String name = AuthApi.uniqueName();
+        JsonPath json = post(asToken(app.appId(), app.adminToken()), "/user/register/batch", Map.of("list", List.of(
+                Map.of("username", name, "password", PASSWORD),
+                Map.of("username", name.toUpperCase(), "password", PASSWORD))));
+        assertEquals(true, json.getBoolean("data[0].success"), json.prettify());
+        assertEquals(false, json.getBoolean("data[1].success"), json.prettify());
+        assertNull(json.get("data[1].user_id"));
+        assertEquals("username is already registered", json.getString("data[1].reason"));
     }
 
     @Test

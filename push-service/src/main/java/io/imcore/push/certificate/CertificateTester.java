@@ -16,6 +16,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -82,17 +86,25 @@ public class CertificateTester {
 
     private CertificateTestSend.Answer forward(CertificateTestSend.Request request) {
         JsonNode answer;
+        CompletableFuture<HttpResponse<String>> call = null;
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(workerEndpoint)
-                    .timeout(timeout)
+            call = http.sendAsync(HttpRequest.newBuilder(workerEndpoint)
                     .header("Content-Type", "application/json")
                     .header(CallerChecks.PLATFORM_KEY, platformKey)
                     .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(request)))
                     .build(), HttpResponse.BodyHandlers.ofString());
-            answer = json.readTree(response.body());
+            // one bound for the whole exchange, connecting included: the answer comes before the gateway's 9 s
+            answer = json.readTree(call.get(timeout.toNanos(), TimeUnit.NANOSECONDS).body());
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new ApiException(ErrorCode.UNAVAILABLE, "push-worker did not answer the test send within "
+                    + timeout.toMillis() + " ms; the provider may still deliver it");
         } catch (InterruptedException e) {
+            call.cancel(true);
             Thread.currentThread().interrupt();
             throw unavailable("interrupted");
+        } catch (ExecutionException e) {
+            throw unavailable(e.getCause().toString());
         } catch (IOException e) {
             throw unavailable(e.toString());
         }
