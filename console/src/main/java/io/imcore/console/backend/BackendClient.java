@@ -3,7 +3,9 @@ package io.imcore.console.backend;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.arc.Arc;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URI;
@@ -38,7 +40,8 @@ public class BackendClient {
         }
     }
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** A call outside a page's request (none today) waits at most this; a page's calls share its PageBudget. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(8);
     /** How the console names itself: push-service records a push it sends as sent "in the console" (sent_via). */
     private static final String USER_AGENT = "imcore-console";
 
@@ -46,6 +49,8 @@ public class BackendClient {
 
     @Inject
     ObjectMapper json;
+    @Inject
+    Instance<PageBudget> pageBudget;
 
     @ConfigProperty(name = "im.console.auth-service-url")
     String authUrl;
@@ -81,8 +86,13 @@ public class BackendClient {
     private Answer call(Service service, String method, String pathAndQuery, Map<String, String> headers,
             Object body) {
         String url = baseUrl(service) + pathAndQuery;
+        Duration left = timeLeft();
+        if (left.toMillis() <= 0) {
+            return new Answer(0, service.name().toLowerCase().replace('_', '-')
+                    + " not asked: this page used up its time (im.console.page-budget)", null);
+        }
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT)
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(left)
                     .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                             : HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)));
             if (body != null) {
@@ -117,9 +127,13 @@ public class BackendClient {
 
     /** Plain text of a service's own endpoint (health, metrics), or null when it does not answer 200. */
     public String text(Service service, String path) {
+        Duration left = timeLeft();
+        if (left.toMillis() <= 0) {
+            return null;
+        }
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl(service) + path))
-                    .timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+                    .timeout(left).build(), HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? response.body() : null;
         } catch (IOException e) {
             return null;
@@ -127,6 +141,11 @@ public class BackendClient {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /** What the current page has left of its budget; outside a request, the fixed timeout. */
+    Duration timeLeft() {
+        return Arc.container().requestContext().isActive() ? pageBudget.get().left() : TIMEOUT;
     }
 
     /** JSON data as plain maps and lists, which templates read by property name. */
