@@ -21,4 +21,11 @@ public interface AuthConfig {
      */
     @WithDefault("7S")
     Duration batchRegisterBudget();
+
+    /**
+     * Devices a user keeps (docs/api-decisions.md "Devices"): a new device_guid past it removes the user's least
+     * recently seen devices, so no user can grow the push registry, or one push's records, without end.
+     */
+    @WithDefault("20")
+    int maxDevicesPerUser();
 }

@@ -35,6 +35,13 @@ public interface FanoutConfig {
     int defaultBatchSize();
 
     /**
+     * The most bytes of one channel record's JSON (task and offline records alike): a batch over it is cut into
+     * several records. At most 1,000,000, below Kafka's 1 MiB record limit with room for the key and headers.
+     */
+    @WithDefault("900000")
+    int recordMaxBytes();
+
+    /**
      * The channel records' Kafka compression ({@code compression.type}: lz4, snappy, zstd, gzip or none). lz4 stores
      * a record in 43 % of its bytes for about 0.5 µs of push-service CPU per target; none spends no CPU on it, for
      * a host where CPU, not the brokers' disks or network, is short (docs/push-fanout.md "Compression").

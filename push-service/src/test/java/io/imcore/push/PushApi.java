@@ -4,6 +4,8 @@ import io.imcore.common.store.Database;
 import io.imcore.testing.TestApp;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -29,6 +31,38 @@ public final class PushApi extends TestApp {
         execute("insert into push_devices (app_id, user_id, device_sn, push_token) values (?, ?, ?, ?)",
                 appId, userId, deviceSn, pushToken);
         return pushToken;
+    }
+
+    /**
+     * Registers {@code count} devices of the user (device_sn 1..count), each bound on the channel to a provider token
+     * of 512 characters that take 3 bytes each in UTF-8 (any text without U+0000 is a valid token); returns their ids.
+     */
+    public List<Long> devicesWithLongTokens(long userId, int count, String channel) {
+        return database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("insert into push_devices (app_id, user_id, device_sn,"
+                    + " push_token) select ?, ?, sn, 'pt-' || ? || '-' || sn from generate_series(1, ?) sn")) {
+                ps.setString(1, appId);
+                ps.setLong(2, userId);
+                ps.setLong(3, userId);
+                ps.setInt(4, count);
+                ps.executeUpdate();
+            }
+            List<Long> ids = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("insert into push_device_tokens (device_id, channel, app_id,"
+                    + " token, notifier_name, environment) select device_id, ?, app_id, lpad(device_id::text, 512, '€'),"
+                    + " ?, 1 from push_devices where app_id = ? and user_id = ? returning device_id")) {
+                ps.setString(1, channel);
+                ps.setString(2, channel + "-prod");
+                ps.setString(3, appId);
+                ps.setLong(4, userId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getLong(1));
+                    }
+                }
+            }
+            return ids;
+        });
     }
 
     public long deviceId(String pushToken) {

@@ -18,9 +18,12 @@ import java.util.Objects;
 @Table(name = "devices")
 @IdClass(Device.Key.class)
 @NamedQuery(name = Device.BY_GUID, query = "from Device where userId = ?1 and deviceGuid = ?2")
+@NamedQuery(name = Device.MOST_RECENT_FIRST, query = "from Device where userId = ?1"
+        + " order by lastSeenAt desc, deviceSn desc")
 public class Device {
 
     public static final String BY_GUID = "Device.byGuid";
+    public static final String MOST_RECENT_FIRST = "Device.mostRecentFirst";
 
     @Id
     public Long userId;

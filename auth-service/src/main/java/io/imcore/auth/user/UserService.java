@@ -173,7 +173,8 @@ public class UserService {
 
     /**
      * Finds the user's device by guid or registers it with the next device_sn and a new push_token (a token
-     * operation with a device_guid), in the caller's transaction or one of its own.
+     * operation with a device_guid), in the caller's transaction or one of its own. A new device past
+     * {@code im.auth.max-devices-per-user} first removes the user's least recently seen devices.
      */
     public Device registerDevice(String appId, long userId, String deviceGuid) {
         return QuarkusTransaction.joiningExisting().call(() -> {
@@ -182,6 +183,10 @@ public class UserService {
             if (known.isPresent()) {
                 known.get().lastSeenAt = Instant.now();
                 return known.get();
+            }
+            for (Device stale : users.devicesBeyond(userId, config.maxDevicesPerUser() - 1)) {
+                users.removeDevice(stale);
+                events.publish(AuthEvent.deviceRemoved(appId, userId, stale.deviceSn, stale.deviceGuid));
             }
             Device device = new Device();
             device.userId = userId;

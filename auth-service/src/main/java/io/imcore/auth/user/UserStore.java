@@ -144,6 +144,16 @@ public class UserStore implements PanacheRepositoryBase<User, Long> {
         });
     }
 
+    /** The user's devices beyond the {@code keep} most recently seen ones (ties: the higher device_sn is newer). */
+    public List<Device> devicesBeyond(long userId, int keep) {
+        return getEntityManager().createNamedQuery(Device.MOST_RECENT_FIRST, Device.class).setParameter(1, userId)
+                .setFirstResult(keep).getResultList();
+    }
+
+    public void removeDevice(Device device) {
+        getEntityManager().remove(device);
+    }
+
     /** Inserts a device of a user and flushes it. */
     public void addDevice(Device device) {
         getEntityManager().persist(device);

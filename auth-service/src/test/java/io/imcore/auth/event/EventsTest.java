@@ -72,6 +72,28 @@ class EventsTest {
     }
 
     @Test
+    void aDeviceRemovedPastTheLimitIsPublishedUnderItsKey() {
+        AuthApi.App app = AuthApi.newApp();
+        String name = AuthApi.uniqueName();
+        long userId = AuthApi.register(app.appId(), name);
+        int limit = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("im.auth.max-devices-per-user", Integer.class);
+        for (int i = 1; i <= limit + 1; i++) {
+            post(asApp(app.appId()), "/token/user", Map.of("name", name, "password", PASSWORD,
+                    "device_guid", "device-" + i));
+        }
+
+        String firstDevice = app.appId() + ":" + userId + ":1";
+        List<JsonNode> events = TopicReader.await("auth.events", r -> firstDevice.equals(r.key()), 2,
+                Duration.ofSeconds(20)).stream().map(EventsTest::parse).toList();
+        assertEquals(2, events.size(), "registered, then removed: " + events);
+        assertEquals("device.registered", events.get(0).get("type").asText());
+        assertEquals("device.removed", events.get(1).get("type").asText());
+        assertEquals(1, events.get(1).get("device_sn").asInt());
+        assertEquals("device-1", events.get(1).get("device_guid").asText());
+    }
+
+    @Test
     void appCreationAndRotationArePublished() {
         AuthApi.App app = AuthApi.newApp();
         io.restassured.RestAssured.given().header("platform-key", AuthApi.PLATFORM_KEY).header("app_id", app.appId())

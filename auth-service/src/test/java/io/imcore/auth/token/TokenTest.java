@@ -97,6 +97,36 @@ class TokenTest {
     }
 
     @Test
+    void aDeviceBeyondTheLimitRemovesTheLeastRecentlySeenOne() {
+        String name = AuthApi.uniqueName();
+        AuthApi.register(app.appId(), name);
+        int limit = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("im.auth.max-devices-per-user", Integer.class);
+        for (int i = 1; i <= limit; i++) {
+            deviceToken(name, "device-" + i);
+        }
+        deviceToken(name, "device-1"); // seen again: device-2 is now the least recently seen
+
+        JsonPath newest = deviceToken(name, "device-" + (limit + 1));
+
+        assertEquals(limit + 1, newest.getInt("data.device_sn"));
+        List<String> guids = asToken(app.appId(), newest.getString("data.token")).get("/user/device/list")
+                .then().body("code", equalTo(200)).extract().jsonPath().getList("data.device_guid");
+        assertEquals(limit, guids.size(), "the limit holds: " + guids);
+        assertTrue(guids.contains("device-1") && guids.contains("device-" + (limit + 1)), guids.toString());
+        assertTrue(!guids.contains("device-2"), "the least recently seen device is gone: " + guids);
+        assertEquals(limit + 2, deviceToken(name, "device-2").getInt("data.device_sn"),
+                "a removed device that comes back is a new device");
+    }
+
+    private JsonPath deviceToken(String name, String deviceGuid) {
+        JsonPath json = post(asApp(app.appId()), "/token/user", Map.of("name", name, "password", PASSWORD,
+                "device_guid", deviceGuid));
+        assertEquals(200, json.getInt("code"), json.prettify());
+        return json;
+    }
+
+    @Test
     void concurrentFirstTokensOfOneDeviceRegisterItOnce() throws Exception {
         String name = AuthApi.uniqueName();
         AuthApi.register(app.appId(), name);

@@ -33,6 +33,8 @@ public record AuthEvent(
     public static final String USER_REGISTERED = "user.registered";
     public static final String USER_CHANGED = "user.changed";
     public static final String DEVICE_REGISTERED = "device.registered";
+    /** The user's device was removed (past the user's device limit): its key's state is "no such device". */
+    public static final String DEVICE_REMOVED = "device.removed";
 
     public static AuthEvent app(String type, String appId, int adminTokenVersion) {
         return new AuthEvent(VERSION, type, appId, adminTokenVersion, null, null, null, null, null, null,
@@ -46,6 +48,11 @@ public record AuthEvent(
 
     public static AuthEvent device(String appId, long userId, int deviceSn, String deviceGuid, String pushToken) {
         return new AuthEvent(VERSION, DEVICE_REGISTERED, appId, null, userId, null, null, deviceSn, deviceGuid, pushToken,
+                System.currentTimeMillis());
+    }
+
+    public static AuthEvent deviceRemoved(String appId, long userId, int deviceSn, String deviceGuid) {
+        return new AuthEvent(VERSION, DEVICE_REMOVED, appId, null, userId, null, null, deviceSn, deviceGuid, null,
                 System.currentTimeMillis());
     }
 

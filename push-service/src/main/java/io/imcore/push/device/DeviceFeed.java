@@ -12,8 +12,9 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
- * Fills the device registry from auth-service's {@code device.registered} events ({@value AuthEvent#TOPIC}, consumer
- * group {@value #GROUP}); other event types are the auth view's. On with {@code im.push.devices-feed.enabled}.
+ * Keeps the device registry from auth-service's {@code device.registered} and {@code device.removed} events
+ * ({@value AuthEvent#TOPIC}, consumer group {@value #GROUP}); other event types are the auth view's. On with
+ * {@code im.push.devices-feed.enabled}.
  */
 @ApplicationScoped
 public class DeviceFeed {
@@ -39,13 +40,19 @@ public class DeviceFeed {
 
     private void apply(Connection c, ConsumerRecord<String, String> record) throws SQLException {
         AuthEvent event = feeder.read(record, AuthEvent.class).orElse(null);
-        if (event == null || !AuthEvent.DEVICE_REGISTERED.equals(event.type())) {
+        boolean registered = event != null && AuthEvent.DEVICE_REGISTERED.equals(event.type());
+        if (!registered && (event == null || !AuthEvent.DEVICE_REMOVED.equals(event.type()))) {
             return;
         }
-        if (event.appId() == null || event.userId() == null || event.deviceSn() == null || event.pushToken() == null) {
+        if (event.appId() == null || event.userId() == null || event.deviceSn() == null
+                || registered && event.pushToken() == null) {
             LOG.errorf("skipping incomplete device event at %s-%d@%d", record.topic(), record.partition(), record.offset());
             return;
         }
-        devices.registered(c, event.appId(), event.userId(), event.deviceSn(), event.pushToken());
+        if (registered) {
+            devices.registered(c, event.appId(), event.userId(), event.deviceSn(), event.pushToken());
+        } else {
+            devices.removed(c, event.appId(), event.userId(), event.deviceSn());
+        }
     }
 }

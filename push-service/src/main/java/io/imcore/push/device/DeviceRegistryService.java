@@ -71,7 +71,13 @@ public class DeviceRegistryService {
         }
         // in this transaction, on its connection (the session's): the row is this transaction's, like the binding
         // that refers to it
-        return database.inTransaction(c -> devices.createAheadOfEvent(c, caller.appId(), userId, deviceSn));
+        return database.inTransaction(c -> {
+            if (devices.wasRemoved(c, caller.appId(), userId, deviceSn)) { // its token outlives it
+                throw ApiException.badParameter("device_sn", "the device was removed (the user signed in on more"
+                        + " devices than the limit): a new token with its device_guid registers it again");
+            }
+            return devices.createAheadOfEvent(c, caller.appId(), userId, deviceSn);
+        });
     }
 
     /** Removes every provider token of the caller's device; true also when it had none. */

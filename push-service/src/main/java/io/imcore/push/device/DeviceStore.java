@@ -17,7 +17,8 @@ import java.util.OptionalLong;
  * ({@code push_device_tokens}, entity {@link PushDeviceToken}; deleted with their device): the Panache repository of
  * both, and the two inserts into push_devices that stay plain SQL because each is decided by the row's unique key
  * ({@code insert ... on conflict}) against the other: the device feed's upsert, and a bind's row created ahead of the
- * feed's event (docs/architecture.md). The registry's edits go through the entities (DeviceRegistryService).
+ * feed's event (docs/architecture.md); the feed's delete of a removed device sits beside its upsert. The registry's
+ * edits go through the entities (DeviceRegistryService).
  */
 @ApplicationScoped
 public class DeviceStore implements PanacheRepositoryBase<PushDevice, Long> {
@@ -107,6 +108,35 @@ public class DeviceStore implements PanacheRepositoryBase<PushDevice, Long> {
             ps.setInt(3, deviceSn);
             ps.setString(4, pushToken);
             ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Deletes a device auth-service removed, with its provider tokens and badge (deleted with it), and remembers the
+     * removal ({@link #wasRemoved}); a redelivery changes nothing.
+     */
+    public void removed(Connection c, String appId, long userId, int deviceSn) throws SQLException {
+        for (String sql : List.of("delete from push_devices where app_id = ? and user_id = ? and device_sn = ?",
+                "insert into push_removed_devices (app_id, user_id, device_sn) values (?, ?, ?) on conflict do nothing")) {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setString(1, appId);
+                ps.setLong(2, userId);
+                ps.setInt(3, deviceSn);
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** Whether auth-service removed the device (device_sn numbers are never handed out twice per user). */
+    public boolean wasRemoved(Connection c, String appId, long userId, int deviceSn) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select 1 from push_removed_devices"
+                + " where app_id = ? and user_id = ? and device_sn = ?")) {
+            ps.setString(1, appId);
+            ps.setLong(2, userId);
+            ps.setInt(3, deviceSn);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
         }
     }
 

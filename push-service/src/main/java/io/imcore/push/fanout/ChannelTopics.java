@@ -2,8 +2,6 @@ package io.imcore.push.fanout;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
 import io.imcore.push.task.ExpansionCheckpoint;
 import java.time.Duration;
 import java.util.List;
@@ -67,16 +65,15 @@ final class ChannelTopics implements AutoCloseable {
     }
 
     /**
-     * Writes the step's batches and its checkpoint in one transaction; returns the checkpoint's offset. Throws
+     * Writes the step's records and its checkpoint in one transaction; returns the checkpoint's offset. Throws
      * {@link KafkaException} when the transaction did not commit (then none of it is visible to read_committed).
      */
-    long commitStep(List<PushBatch> batches, ExpansionCheckpoint checkpoint) {
+    long commitStep(List<ChannelRecords.Encoded> records, ExpansionCheckpoint checkpoint) {
         KafkaProducer<String, byte[]> p = producer();
         try {
             p.beginTransaction();
-            for (PushBatch batch : batches) {
-                String topic = Channel.fromWireName(batch.channel()).orElseThrow().topic();
-                p.send(new ProducerRecord<>(topic, batch.key(), json(batch)));
+            for (ChannelRecords.Encoded record : records) {
+                p.send(new ProducerRecord<>(record.topic(), record.batch().key(), record.json()));
             }
             Future<RecordMetadata> sent = p.send(new ProducerRecord<>(ExpansionCheckpoint.TOPIC,
                     checkpointPartition(checkpoint.taskId()), Long.toString(checkpoint.taskId()), json(checkpoint)));

@@ -58,6 +58,7 @@ public class Expander {
     private final TaskStore tasks;
     private final FanoutConfig config;
     private final ObjectMapper mapper;
+    private final ChannelRecords channelRecords;
     private final String bootstrapServers;
     private final Map<Channel, Integer> batchSizes;
     private final String compression;
@@ -74,13 +75,14 @@ public class Expander {
     });
 
     public Expander(AgroalDataSource dataSource, Database database, TaskStore tasks, FanoutConfig config,
-            ObjectMapper mapper, MeterRegistry registry,
+            ObjectMapper mapper, ChannelRecords channelRecords, MeterRegistry registry,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         this.dataSource = dataSource;
         this.database = database;
         this.tasks = tasks;
         this.config = config;
         this.mapper = mapper;
+        this.channelRecords = channelRecords;
         this.bootstrapServers = bootstrapServers;
         this.batchSizes = batchSizes(config);
         this.compression = ChannelTopics.compression(config.compression()); // fails the start on an unknown name
@@ -287,12 +289,15 @@ public class Expander {
         return checkpoint.batchesTotal() == 0 ? TaskState.DONE : TaskState.DISPATCHING;
     }
 
-    /** Routes one page, commits its records with the next checkpoint, and mirrors that checkpoint. */
+    /**
+     * Routes one page, commits its records with the next checkpoint, and mirrors that checkpoint. A channel's
+     * targets are cut by the channel's batch size, and a batch by bytes (ChannelRecords).
+     */
     private ExpansionCheckpoint step(ChannelTopics topics, PushTask task, PushRequest request,
             ExpansionCheckpoint checkpoint, List<DeviceRow> page) {
         Map<Channel, List<Target>> open = new EnumMap<>(Channel.class);
         Map<String, Integer> routed = new TreeMap<>();
-        List<PushBatch> batches = new ArrayList<>();
+        List<ChannelRecords.Encoded> records = new ArrayList<>();
         for (DeviceRow device : page) {
             Router.Routed route = Router.route(device, request.strategy(), request.osSequence());
             if (route == null) {
@@ -302,18 +307,18 @@ public class Expander {
             List<Target> targets = open.computeIfAbsent(route.channel(), c -> new ArrayList<>());
             targets.add(route.target());
             if (targets.size() == batchSizes.get(route.channel())) {
-                batches.add(batch(task, request, checkpoint.batchesTotal() + batches.size(), route.channel(),
-                        targets));
+                records.addAll(channelRecords.encode(batch(task, request, checkpoint.batchesTotal() + records.size(),
+                        route.channel(), targets)));
                 open.remove(route.channel());
             }
         }
         for (Map.Entry<Channel, List<Target>> rest : open.entrySet()) {
-            batches.add(batch(task, request, checkpoint.batchesTotal() + batches.size(), rest.getKey(),
-                    rest.getValue()));
+            records.addAll(channelRecords.encode(batch(task, request, checkpoint.batchesTotal() + records.size(),
+                    rest.getKey(), rest.getValue())));
         }
         ExpansionCheckpoint next = checkpoint.next(page.get(page.size() - 1).deviceId(), page.size(),
-                batches.size(), routed);
-        long offset = topics.commitStep(batches, next);
+                records.size(), routed);
+        long offset = topics.commitStep(records, next);
         database.inTransaction(c -> {
             tasks.saveCheckpoint(c, next, offset);
             return null;

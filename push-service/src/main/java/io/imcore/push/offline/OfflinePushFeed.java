@@ -1,12 +1,9 @@
 package io.imcore.push.offline;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.events.MessageEvent;
 import io.imcore.common.events.TopicFeeder;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
 import io.imcore.push.FanoutConfig;
+import io.imcore.push.fanout.ChannelRecords;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -48,17 +45,15 @@ public class OfflinePushFeed {
 
     private final TopicFeeder feeder;
     private final OfflinePushPlanner planner;
-    private final ObjectMapper mapper;
     private final KafkaProducer<String, byte[]> producer;
     private final Counter records;
     private volatile boolean stopping;
 
-    public OfflinePushFeed(TopicFeeder feeder, OfflinePushPlanner planner, ObjectMapper mapper, FanoutConfig fanout,
+    public OfflinePushFeed(TopicFeeder feeder, OfflinePushPlanner planner, FanoutConfig fanout,
             MeterRegistry registry,
             @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers) {
         this.feeder = feeder;
         this.planner = planner;
-        this.mapper = mapper;
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -83,7 +78,7 @@ public class OfflinePushFeed {
     @Incoming(CHANNEL)
     @Blocking
     public void consume(ConsumerRecords<String, String> poll) throws InterruptedException {
-        List<PushBatch> planned = new ArrayList<>();
+        List<ChannelRecords.Encoded> planned = new ArrayList<>();
         feeder.applyUntilCommitted(CHANNEL, poll, (c, batch) -> {
             planned.clear(); // a retried transaction plans again
             List<MessageEvent> events = new ArrayList<>();
@@ -96,7 +91,7 @@ public class OfflinePushFeed {
     }
 
     /** Writes the records and waits for the broker, again and again while it is away (never past them). */
-    private void sendUntilAcknowledged(List<PushBatch> planned) throws InterruptedException {
+    private void sendUntilAcknowledged(List<ChannelRecords.Encoded> planned) throws InterruptedException {
         if (planned.isEmpty()) {
             return;
         }
@@ -104,9 +99,8 @@ public class OfflinePushFeed {
         while (true) {
             try {
                 List<Future<?>> sends = new ArrayList<>();
-                for (PushBatch batch : planned) {
-                    String topic = Channel.fromWireName(batch.channel()).orElseThrow().topic();
-                    sends.add(producer.send(new ProducerRecord<>(topic, batch.key(), mapper.writeValueAsBytes(batch))));
+                for (ChannelRecords.Encoded record : planned) {
+                    sends.add(producer.send(new ProducerRecord<>(record.topic(), record.batch().key(), record.json())));
                 }
                 producer.flush();
                 for (Future<?> send : sends) {
@@ -116,8 +110,6 @@ public class OfflinePushFeed {
                 return;
             } catch (InterruptedException e) {
                 throw e;
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("channel record cannot be serialised", e);
             } catch (Exception e) {
                 if (stopping) {
                     throw new InterruptedException("stopping: the poll is read again at the next start");

@@ -8,6 +8,7 @@ import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.push.PushBatch.OsRoute;
 import io.imcore.common.push.PushBatch.Target;
+import io.imcore.push.fanout.ChannelRecords;
 import io.imcore.push.offline.OfflinePushStore.AppSettings;
 import io.imcore.push.offline.OfflinePushStore.Device;
 import io.imcore.push.offline.OfflinePushStore.TraceRow;
@@ -53,10 +54,12 @@ public class OfflinePushPlanner {
 
     private final OfflinePushStore store;
     private final ObjectMapper mapper;
+    private final ChannelRecords channelRecords;
 
-    public OfflinePushPlanner(OfflinePushStore store, ObjectMapper mapper) {
+    public OfflinePushPlanner(OfflinePushStore store, ObjectMapper mapper, ChannelRecords channelRecords) {
         this.store = store;
         this.mapper = mapper;
+        this.channelRecords = channelRecords;
     }
 
     /** The decisions of one event: its trace rows, and the devices to notify per recipient with their route. */
@@ -67,7 +70,8 @@ public class OfflinePushPlanner {
      * Each app's settings, users, mutes and devices are read once for all its events, and the trace written in one
      * statement, so a busy poll costs a few statements rather than a few per message.
      */
-    public List<PushBatch> plan(Connection c, List<MessageEvent> events, Instant now) throws SQLException {
+    public List<ChannelRecords.Encoded> plan(Connection c, List<MessageEvent> events, Instant now)
+            throws SQLException {
         Map<String, List<MessageEvent>> byApp = new LinkedHashMap<>();
         for (MessageEvent event : events) {
             boolean known = MessageEvent.CREATED.equals(event.type()) || MessageEvent.UNACKNOWLEDGED.equals(event.type());
@@ -75,14 +79,14 @@ public class OfflinePushPlanner {
                 byApp.computeIfAbsent(event.appId(), a -> new ArrayList<>()).add(event);
             }
         }
-        List<PushBatch> records = new ArrayList<>();
+        List<ChannelRecords.Encoded> records = new ArrayList<>();
         for (Map.Entry<String, List<MessageEvent>> app : byApp.entrySet()) {
             records.addAll(planApp(c, app.getKey(), app.getValue(), now));
         }
         return records;
     }
 
-    private List<PushBatch> planApp(Connection c, String appId, List<MessageEvent> events, Instant now)
+    private List<ChannelRecords.Encoded> planApp(Connection c, String appId, List<MessageEvent> events, Instant now)
             throws SQLException {
         AppSettings app = store.appSettings(c, appId);
         if (!app.pushEnabled() || !app.enabled()) {
@@ -119,7 +123,7 @@ public class OfflinePushPlanner {
         store.insertTrace(c, appId, List.copyOf(unacknowledged.values()), true);
         // what is still queued: this poll's decisions, or a crash's leftovers when an event is read again
         Set<String> queued = store.queued(c, appId, events.stream().mapToLong(MessageEvent::msgId).distinct().toArray());
-        List<PushBatch> records = new ArrayList<>();
+        List<ChannelRecords.Encoded> records = new ArrayList<>();
         for (Decided d : decided) {
             if (!d.toSend().isEmpty()) {
                 records.addAll(records(d, settings, queued, app.language()));
@@ -176,9 +180,10 @@ public class OfflinePushPlanner {
     /**
      * The records of one message, for its devices still queued: recipients whose notification reads the same (a
      * group's members, but for mentions and hidden previews) share one record per channel, so a provider takes them
-     * in one request; each device's badge (its user's unread count) is in the record's {@code badges}.
+     * in one request (a record too large for Kafka is cut by ChannelRecords); each device's badge (its user's unread
+     * count) is in the record's {@code badges}.
      */
-    private List<PushBatch> records(Decided d, Map<Long, UserSettings> settings, Set<String> queued, String language) {
+    private List<ChannelRecords.Encoded> records(Decided d, Map<Long, UserSettings> settings, Set<String> queued, String language) {
         MessageEvent event = d.event();
         String senderName = settings.getOrDefault(event.senderId(), UserSettings.DEFAULT).displayName();
         Map<String, ObjectNode> messages = new LinkedHashMap<>(); // by channel and text
@@ -210,13 +215,12 @@ public class OfflinePushPlanner {
                         null));
             }
         }
-        List<PushBatch> records = new ArrayList<>();
+        List<ChannelRecords.Encoded> records = new ArrayList<>();
         for (Map.Entry<String, List<Target>> group : targets.entrySet()) {
             String channel = group.getKey().substring(0, group.getKey().indexOf('\u0000'));
-            records.add(new PushBatch(PushBatch.VERSION, 0, event.appId(), records.size(), channel,
-                    messages.get(group.getKey()), null, List.copyOf(group.getValue()),
-                    new PushBatch.Offline(event.msgId(), conversations.get(group.getKey()),
-                            event.createdMs())));
+            records.addAll(channelRecords.encode(new PushBatch(PushBatch.VERSION, 0, event.appId(), records.size(),
+                    channel, messages.get(group.getKey()), null, List.copyOf(group.getValue()),
+                    new PushBatch.Offline(event.msgId(), conversations.get(group.getKey()), event.createdMs()))));
         }
         return records;
     }

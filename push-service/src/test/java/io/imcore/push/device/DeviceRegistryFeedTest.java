@@ -2,6 +2,7 @@ package io.imcore.push.device;
 
 import static io.imcore.push.device.DeviceRegistryTest.bind;
 import static io.imcore.push.device.DeviceRegistryTest.deviceRow;
+import static io.imcore.push.device.DeviceRegistryTest.fails;
 import static io.imcore.push.device.DeviceRegistryTest.insertCertificate;
 import static io.imcore.push.device.DeviceRegistryTest.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -78,6 +79,30 @@ class DeviceRegistryFeedTest {
         long boundTokens = database.read(c -> count(c, "select count(*) from push_device_tokens where device_id = "
                 + early.deviceId()));
         assertEquals(1, boundTokens, "the provider token bound before the event stays");
+    }
+
+    @Test
+    void aRemovedDeviceLeavesTheRegistryWithItsProviderTokens() throws InterruptedException {
+        TopicWriter.send("auth.events", api.appId + ":" + alice + ":1", deviceRegistered(alice, 1, "pt-r1"));
+        TopicWriter.send("auth.events", api.appId + ":" + alice + ":2", deviceRegistered(alice, 2, "pt-r2"));
+        eventually(() -> deviceRow(database, api.appId, alice, 1), Objects::nonNull);
+        eventually(() -> deviceRow(database, api.appId, alice, 2), Objects::nonNull);
+        api.bindToken("pt-r1", "vendor_a", "hms-r1");
+        long removedId = api.deviceId("pt-r1");
+
+        TopicWriter.send("auth.events", api.appId + ":" + alice + ":1", "{\"v\":1,\"type\":\"device.removed\","
+                + "\"app_id\":\"" + api.appId + "\",\"user_id\":" + alice + ",\"device_sn\":1,"
+                + "\"device_guid\":\"guid-1\",\"at\":2}");
+
+        // the row was there a moment ago: its absence is the event applied
+        eventually(() -> deviceRow(database, api.appId, alice, 1) == null ? "gone" : null, Objects::nonNull);
+        long tokensLeft = database.read(c -> count(c, "select count(*) from push_device_tokens where device_id = "
+                + removedId));
+        assertEquals(0, tokensLeft, "its provider tokens went with it");
+        assertEquals(1L, devicesOfApp(), "the user's other device stays");
+        insertCertificate(database, api.appId, "apns", 1, 1);
+        fails(bind(api.as(alice, 1), 1, "apns-late", "apns").post("/user/token/bind"), "device_sn");
+        assertNull(deviceRow(database, api.appId, alice, 1), "a token issued before the removal cannot bring it back");
     }
 
     // ---------------------------------------------------------------- presence.events

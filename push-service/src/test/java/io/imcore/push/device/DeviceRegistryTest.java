@@ -440,7 +440,7 @@ class DeviceRegistryTest {
         return response.then().statusCode(200).body("code", equalTo(200)).body("message", nullValue());
     }
 
-    private static void fails(Response response, String field) {
+    static void fails(Response response, String field) {
         response.then().statusCode(200).body("code", equalTo(10002)).body("data", nullValue())
                 .body("message", startsWith(field + ":"));
     }

@@ -56,6 +56,8 @@ class FanoutTest extends AppPerTest {
     Expander expander;
     @Inject
     ObjectMapper mapper;
+    @Inject
+    ChannelRecords channelRecords;
 
     @Test
     void combinedSendsOnlineDevicesToSvcpushAndOthersToTheirOsChannel() {
@@ -295,7 +297,7 @@ class FanoutTest extends AppPerTest {
             PushBatch batch = new PushBatch(PushBatch.VERSION, task, api.appId, 0, "svcpush",
                     mapper.createObjectNode(), null, firstSeven, null);
             // the step reaches Kafka; the process dies before PostgreSQL hears of it
-            crashed.commitStep(List.of(batch), ExpansionCheckpoint.start(task).next(devices.get(6), 7, 1,
+            crashed.commitStep(channelRecords.encode(batch), ExpansionCheckpoint.start(task).next(devices.get(6), 7, 1,
                     Map.of("svcpush", 7)));
         }
         database.inTransaction(c -> {

@@ -182,6 +182,53 @@ class OfflinePushTest {
         assertEquals("你收到了一条新消息", toCarol.path("body").asText());
     }
 
+    @Test
+    void aGroupMessageToManyDevicesWithLongTokensIsCutIntoRecordsWithinTheBudget() throws Exception {
+        long groupId = 1_000_000_000_789L;
+        List<Long> devices = new java.util.ArrayList<>();
+        List<Recipient> recipients = new java.util.ArrayList<>();
+        for (int u = 0; u < 40; u++) {
+            long member = api.newUser();
+            devices.addAll(api.devicesWithLongTokens(member, 30, "vendor_a"));
+            recipients.add(new Recipient(member, groupId, u + 1, List.of()));
+        }
+        long msgId = MSG_IDS.incrementAndGet();
+        publish(group(msgId, groupId, alice, List.of(), recipients.toArray(Recipient[]::new)));
+
+        trace(msgId, devices.size());
+        // one notification text for all: 1200 targets of 1.6 kB, about 2 MB in one record before the cut
+        List<String> values = new java.util.ArrayList<>();
+        Eventually.until(WAIT, "records for all " + devices.size() + " devices", () -> {
+            values.clear();
+            TopicReader.readAll("push.vendor_a").stream()
+                    .filter(r -> r.key().startsWith(api.appId + ":m" + msgId + ":")).forEach(r -> values.add(r.value()));
+            int targets = 0;
+            for (String value : values) {
+                targets += mapper.readTree(value).path("targets").size();
+            }
+            return targets >= devices.size();
+        });
+        assertTrue(values.size() >= 3, "cut into records: " + values.size());
+        int budget = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("im.push.fanout.record-max-bytes", Integer.class);
+        List<Long> sent = new java.util.ArrayList<>();
+        for (String value : values) {
+            int bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            assertTrue(bytes <= budget, "a record of " + bytes + " bytes");
+            JsonNode record = mapper.readTree(value);
+            java.util.Set<String> targets = new java.util.TreeSet<>();
+            record.path("targets").forEach(t -> {
+                sent.add(t.path("device_id").asLong());
+                targets.add(t.path("device_id").asText());
+            });
+            java.util.Set<String> badged = new java.util.TreeSet<>();
+            record.path("message").path("badges").fieldNames().forEachRemaining(badged::add);
+            assertEquals(targets, badged, "a record carries the badges of its own devices");
+        }
+        assertEquals(devices.size(), sent.size(), "no device twice");
+        assertEquals(new java.util.TreeSet<>(devices), new java.util.TreeSet<>(sent), "every device");
+    }
+
     // ------------------------------------------------------------------ who gets one
 
     @Test
