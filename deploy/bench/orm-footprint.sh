@@ -22,6 +22,7 @@ PG_BIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
 WORK="$(mktemp -d /tmp/orm-footprint.XXXXXX)"
 chmod 755 "$WORK"
 PLATFORM_KEY="footprint-platform-key"
+INTERNAL_KEY="footprint-internal-key"
 JAVA="${JAVA:-$("$ROOT/deploy/jdk-home.sh")/bin/java}"
 read -r -a EXTRA_JVM_OPTIONS <<<"${JVM_OPTIONS:-}"
 SERVICE_PIDS=()
@@ -61,7 +62,7 @@ start() {
     QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/$db" \
     QUARKUS_DATASOURCE_USERNAME="${name%-service}" QUARKUS_DATASOURCE_PASSWORD="${name%-service}" \
     KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:9 MP_JWT_VERIFY_PUBLICKEY_LOCATION="$WORK/jwks.json" \
-    IM_PLATFORM_KEY="$PLATFORM_KEY" QUARKUS_LOG_CONSOLE_LEVEL=WARN "$@" \
+    IM_PLATFORM_KEY="$PLATFORM_KEY" IM_INTERNAL_KEY="$INTERNAL_KEY" QUARKUS_LOG_CONSOLE_LEVEL=WARN "$@" \
     "$JAVA" "@$ROOT/$name/src/main/jvm/jvm.options" "${EXTRA_JVM_OPTIONS[@]}" "${own_options[@]}" \
     -jar "$checkout/$name/target/quarkus-app/quarkus-run.jar" >"$WORK/$name-$db.log" 2>&1 &
   SERVICE_PIDS+=("$!")

@@ -46,9 +46,12 @@ else
   create imcore-jwt-private --from-file=private.pem="$work/private.pem"
   create imcore-jwt-public --from-file=jwks.json="$work/jwks.json"
 fi
-# Operator key of /app/create and /app/admin_token
+# Operator key of the operator endpoints (/app/create, /app/admin_token, the quotas); only the pods serving them
 openssl rand -hex 32 | tr -d '\n' >"$work/platform-key"
 create imcore-platform --from-file=platform-key="$work/platform-key"
+# the services' key for each other's /internal/* endpoints; never the operator's
+openssl rand -hex 32 | tr -d '\n' >"$work/internal-key"
+create imcore-internal --from-file=internal-key="$work/internal-key"
 # 32 random bytes, base64: encrypts push channel credentials at rest
 openssl rand -base64 32 | tr -d '\n' >"$work/certificate-key"
 create imcore-push-certificates --from-file=certificate-key="$work/certificate-key"

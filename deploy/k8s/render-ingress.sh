@@ -55,10 +55,12 @@ metadata:
     nginx.ingress.kubernetes.io/default-backend: error-backend
 spec:
   ingressClassName: nginx
-  # Unmatched paths: auth-service answers any unknown path with the envelope, code 10002.
+  # Unmatched paths get error-backend's 10002 "no such endpoint", as on the local gateway. Never a service: each one
+  # serves /q/* (metrics, OpenAPI, Swagger UI, health) and /internal/* on its own port, which only the cluster reaches
+  # (probes, Prometheus, the console, the other services).
   defaultBackend:
     service:
-      name: auth-service
+      name: error-backend
       port:
         name: http
   rules:

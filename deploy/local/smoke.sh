@@ -632,8 +632,12 @@ step_password_guessing_throttled() {
 }
 
 step_unknown_path() {
-  call GET /nope
-  expect "unknown path gets 10002" 'd["code"] == 10002'
+  local path
+  # the services' own surfaces are not routed either: they are reached on the services' ports only
+  for path in /nope /q/metrics /q/openapi /q/swagger-ui /q/health/ready /internal/identity /internal/live/notify; do
+    call GET "$path"
+    expect "$path gets 10002" 'd["code"] == 10002'
+  done
 }
 
 # Straight to the services' own ports: the gateway does not route /q/*.
@@ -713,7 +717,8 @@ step_console_system_history() {
 }
 
 # The Kubernetes Ingress's error backend (deploy/k8s/base/error-backend/default.conf), run by this machine's nginx:
-# the statuses ingress-nginx raises itself come back as the envelope the local gateway gives for them.
+# the statuses ingress-nginx raises itself, and the paths no route matches, come back as the envelope the local
+# gateway gives for them.
 step_ingress_error_backend() {
   local dir port code expected pid
   dir="$(mktemp -d)"
@@ -732,6 +737,10 @@ step_ingress_error_backend() {
       -H 'X-Original-URI: /message/send' "http://127.0.0.1:$port/")" || RESPONSE="(curl failed)"
     expect "ingress error $code answers the envelope $expected" "d['code'] == $expected and 'data' in d and d['message']"
   done
+  # as the Ingress's defaultBackend: an unmatched path (/q/*, /internal/* among them) comes without X-Code
+  echo "  GET error-backend /q/metrics without X-Code"
+  RESPONSE="$(curl -sS --max-time 5 "http://127.0.0.1:$port/q/metrics")" || RESPONSE="(curl failed)"
+  expect "an unmatched path on the Ingress answers 10002" "d['code'] == 10002 and d['message'] == 'no such endpoint'"
   kill "$pid"
   wait "$pid" || true
   rm -rf "$dir"

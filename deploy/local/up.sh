@@ -194,6 +194,12 @@ ensure_keys() {
     mv "$KEYS/platform-key.tmp" "$KEYS/platform-key"
   fi
   PLATFORM_KEY="$(<"$KEYS/platform-key")"
+  # the services' key for each other's /internal/* endpoints, apart from the operator's platform key
+  if [[ ! -f "$KEYS/internal-key" ]]; then
+    openssl rand -hex 32 >"$KEYS/internal-key.tmp"
+    mv "$KEYS/internal-key.tmp" "$KEYS/internal-key"
+  fi
+  INTERNAL_KEY="$(<"$KEYS/internal-key")"
   # encrypt push certificates at rest (docs/push-certificates.md): push-certificate-key is key version 1; a key
   # rotation ("Key rotation" there) adds push-certificate-keys (2:<base64>,...) and push-certificate-key-current (a
   # version), and may retire key 1 by deleting push-certificate-key (a new one is only made when neither file exists)
@@ -536,6 +542,8 @@ start_services() {
         extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)
       fi
+      # the operator's key only where operator endpoints are: push-worker has none
+      [[ "$s" == push-worker ]] || extra_env+=(IM_PLATFORM_KEY="$PLATFORM_KEY")
       service_aot_options "$s"
       # JVM limits from the service's jvm.options (as in its image); glibc keeps a malloc arena per allocating
       # thread, two arenas bound that native memory (docs/operations.md "JVM memory limits")
@@ -549,7 +557,7 @@ start_services() {
         QUARKUS_DATASOURCE_JDBC_MAX_SIZE="${POOL_SIZE[$s]}" \
         KAFKA_BOOTSTRAP_SERVERS="$KAFKA_BOOTSTRAP" \
         MP_JWT_VERIFY_PUBLICKEY_LOCATION="$KEYS/jwt-jwks.json" \
-        IM_PLATFORM_KEY="$PLATFORM_KEY" \
+        IM_INTERNAL_KEY="$INTERNAL_KEY" \
         IM_THROTTLE_TRUSTED_PROXIES=127.0.0.1 \
         IM_THROTTLE_REGISTRATION_BURST="$REGISTRATION_BURST" \
         "${extra_env[@]}" \

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class AuthApi {
 
     public static final String PLATFORM_KEY = "test-platform-key";
+    /** The services' key for each other's /internal/* endpoints (im.internal-key in the test profile). */
+    public static final String INTERNAL_KEY = "test-internal-key";
     public static final String PASSWORD = "secret-pass-1";
     private static final AtomicInteger COUNTER = new AtomicInteger();
 

@@ -27,6 +27,7 @@ class FuzzTest {
                 .caller("user", Map.of("app_id", app.appId(), "access-token", userToken))
                 .caller("admin", Map.of("app_id", app.appId(), "access-token", app.adminToken()))
                 .caller("operator", Map.of("app_id", operated.appId(), "platform-key", AuthApi.PLATFORM_KEY))
+                .caller("service", Map.of("internal-key", AuthApi.INTERNAL_KEY))
                 .knownValue("app_id", operated.appId())
                 .notEnvelope("GET", "/internal/jwks", "a JWK Set (RFC 7517) that token verifiers read, not an API answer")
                 .assertEveryAnswerIsTheEnvelope();

@@ -70,7 +70,8 @@ final class ConsoleStack {
         }
         Path simulatorDir = Files.createTempDirectory("console-simulators");
         simulators = Simulators.start(simulatorDir, 0);
-        Map<String, String> common = Map.of("im.platform-key", PLATFORM_KEY);
+        Map<String, String> common = Map.of("im.platform-key", PLATFORM_KEY,
+                "im.internal-key", "console-it-internal-key");
         auth = ServiceProcess.start("auth-service", Path.of("../auth-service"),
                 with(common, "quarkus.datasource.jdbc.url", infrastructure.jdbcUrl("auth")));
         Map<String, String> pushConfig = with(common, "quarkus.datasource.jdbc.url", infrastructure.jdbcUrl("push"));

@@ -29,7 +29,8 @@ class FuzzTest {
         EndpointFuzzer.of(base)
                 .caller("user", Map.of("app_id", app.appId, "access-token", app.userToken(user, 1)))
                 .caller("admin", Map.of("app_id", app.appId, "access-token", app.adminToken()))
-                .caller("service", Map.of("platform-key", "test-platform-key"))
+                .caller("operator", Map.of("platform-key", "test-platform-key"))
+                .caller("service", Map.of("internal-key", "test-internal-key"))
                 .assertEveryAnswerIsTheEnvelope();
     }
 }

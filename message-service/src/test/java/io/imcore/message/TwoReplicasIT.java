@@ -51,6 +51,7 @@ class TwoReplicasIT {
     private static final long ALICE = 20_001;
     private static final long BOB = 20_002;
     private static final String PLATFORM_KEY = "it-platform-key";
+    private static final String INTERNAL_KEY = "it-internal-key";
 
     @BeforeAll
     static void startTwoReplicas() throws Exception {
@@ -71,7 +72,8 @@ class TwoReplicasIT {
 
     private static ServiceProcess start(String name) throws Exception {
         return ServiceProcess.start("replica-" + name, Map.of("im.message.replica-id", "replica_" + name,
-                "im.message.presence-heartbeat", "1s", "im.message.presence-expiry", "4S", "im.platform-key", PLATFORM_KEY));
+                "im.message.presence-heartbeat", "1s", "im.message.presence-expiry", "4S",
+                "im.platform-key", PLATFORM_KEY, "im.internal-key", INTERNAL_KEY));
     }
 
     private static Connection database() throws Exception {
@@ -131,7 +133,7 @@ class TwoReplicasIT {
                     + "{\"user_id\":" + ALICE + ",\"device_sn\":9,\"badge\":null},"
                     + "{\"user_id\":" + BOB + ",\"device_sn\":5,\"badge\":2}]}";
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + one.port()
-                    + "/internal/live/notify")).header("platform-key", PLATFORM_KEY)
+                    + "/internal/live/notify")).header("internal-key", INTERNAL_KEY)
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
             JsonNode answer = JSON.readTree(HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body());
             assertEquals(200, answer.path("code").asInt(), answer.toString());

@@ -25,14 +25,14 @@ public final class LiveNotifyStandIn {
 
     private LiveNotifyStandIn() {}
 
-    static synchronized int start(String platformKey) throws IOException {
+    static synchronized int start(String internalKey) throws IOException {
         if (server == null) {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.createContext("/internal/live/notify", exchange -> {
                 JsonNode body = MAPPER.readTree(exchange.getRequestBody());
                 ObjectNode answer = MAPPER.createObjectNode();
-                if (!platformKey.equals(exchange.getRequestHeaders().getFirst("platform-key"))) {
-                    answer.put("code", 10010).put("message", "platform-key missing or wrong");
+                if (!internalKey.equals(exchange.getRequestHeaders().getFirst("internal-key"))) {
+                    answer.put("code", 10010).put("message", "internal-key missing or wrong");
                 } else {
                     calls.add(body);
                     answer.put("code", 200);

@@ -14,7 +14,7 @@ import java.util.Map;
  */
 public class ProvidersResource implements QuarkusTestResourceLifecycleManager {
 
-    public static final String PLATFORM_KEY = "test-platform-key";
+    public static final String INTERNAL_KEY = "test-internal-key";
     private static Simulators simulators;
     private static Path workDir;
 
@@ -36,11 +36,11 @@ public class ProvidersResource implements QuarkusTestResourceLifecycleManager {
         config.putAll(channelConfig(simulators(), workDir));
         try {
             config.put("im.push.worker.channel.svcpush.base-url",
-                    "http://127.0.0.1:" + LiveNotifyStandIn.start(PLATFORM_KEY));
+                    "http://127.0.0.1:" + LiveNotifyStandIn.start(INTERNAL_KEY));
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
-        config.put("im.platform-key", PLATFORM_KEY);
+        config.put("im.internal-key", INTERNAL_KEY);
         return config;
     }
 

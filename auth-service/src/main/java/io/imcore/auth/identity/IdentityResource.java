@@ -18,10 +18,10 @@ import java.util.OptionalInt;
 
 /**
  * Service-to-service look-up for the other services' auth view (common's {@code AuthServiceLookup}): an app and
- * some of its users as they are now. Not routed by the gateway or the Ingress; needs the platform-key.
+ * some of its users as they are now. Not routed by the gateway or the Ingress; needs the services' internal-key.
  */
 @Path("/internal")
-@Access(Access.Level.PLATFORM)
+@Access(Access.Level.INTERNAL)
 @Produces(MediaType.APPLICATION_JSON)
 public class IdentityResource {
 

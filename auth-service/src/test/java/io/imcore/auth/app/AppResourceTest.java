@@ -13,6 +13,7 @@ import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -122,5 +123,19 @@ class AppResourceTest {
         given().get("/app/list").then().statusCode(200).body("code", equalTo(10010)).body("data", nullValue());
         given().header("platform-key", "guess").get("/app/list").then().statusCode(200).body("code", equalTo(10010));
         asToken(app.appId(), app.adminToken()).get("/app/list").then().statusCode(200).body("code", equalTo(10010));
+    }
+
+    /** The services' key opens /internal/* only: a service pod holds it, and must not become an operator by it. */
+    @Test
+    void operatorEndpointsRefuseTheInternalKey() {
+        AuthApi.App app = AuthApi.newApp();
+        for (String header : List.of("internal-key", "platform-key")) {
+            given().header(header, AuthApi.INTERNAL_KEY).contentType(ContentType.JSON).body("{}").post("/app/create")
+                    .then().statusCode(200).body("code", equalTo(10010));
+            given().header(header, AuthApi.INTERNAL_KEY).get("/app/list")
+                    .then().statusCode(200).body("code", equalTo(10010));
+            given().header(header, AuthApi.INTERNAL_KEY).header("app_id", app.appId()).post("/app/admin_token")
+                    .then().statusCode(200).body("code", equalTo(10010));
+        }
     }
 }

@@ -33,34 +33,44 @@ class InternalIdentityTest {
     @Inject
     ObjectMapper mapper;
 
-    private AuthServiceLookup lookup(String platformKey) {
+    private AuthServiceLookup lookup(String internalKey) {
         return new AuthServiceLookup(mapper, Optional.of("http://localhost:" + RestAssured.port + "/"),
-                Optional.of(platformKey));
+                Optional.of(internalKey));
     }
 
     @Test
     void answersTheAppAndTheUsersThatExist() {
         AuthApi.App app = AuthApi.newApp();
         long user = AuthApi.register(app.appId(), AuthApi.uniqueName());
-        IdentitySnapshot snapshot = lookup(AuthApi.PLATFORM_KEY).fetch(app.appId(), List.of(user, 999_999_999L));
+        IdentitySnapshot snapshot = lookup(AuthApi.INTERNAL_KEY).fetch(app.appId(), List.of(user, 999_999_999L));
         assertEquals(1, snapshot.adminTokenVersion());
         assertEquals(List.of(new IdentitySnapshot.User(user, 1, false)), snapshot.users());
     }
 
     @Test
     void unknownAppHasNoVersionAndNoUsers() {
-        IdentitySnapshot snapshot = lookup(AuthApi.PLATFORM_KEY).fetch("no-such-app", List.of(10_000L));
+        IdentitySnapshot snapshot = lookup(AuthApi.INTERNAL_KEY).fetch("no-such-app", List.of(10_000L));
         assertNull(snapshot.adminTokenVersion());
         assertTrue(snapshot.users().isEmpty());
     }
 
     @Test
-    void needsThePlatformKey() {
+    void needsTheInternalKey() {
         given().queryParam("app_id", "x").get("/internal/identity").then().statusCode(200)
                 .body("code", equalTo(10010));
         ApiException refused = assertThrows(ApiException.class,
                 () -> lookup("wrong-key").fetch("x", List.of()));
         assertEquals(ErrorCode.UNAVAILABLE, refused.errorCode(), "a refused look-up is not an answer: 50003");
+    }
+
+    /** The operator's key opens the operator's endpoints only: a pod holding it cannot act as a service. */
+    @Test
+    void refusesThePlatformKey() {
+        given().header("platform-key", AuthApi.PLATFORM_KEY).queryParam("app_id", "x").get("/internal/identity")
+                .then().statusCode(200).body("code", equalTo(10010))
+                .body("message", equalTo("internal-key missing or wrong"));
+        given().header("internal-key", AuthApi.PLATFORM_KEY).queryParam("app_id", "x").get("/internal/identity")
+                .then().statusCode(200).body("code", equalTo(10010));
     }
 
     @Test
@@ -72,7 +82,7 @@ class InternalIdentityTest {
 
     @Test
     void badIdsAre10002() {
-        given().header("platform-key", AuthApi.PLATFORM_KEY).queryParam("app_id", "x").queryParam("user_ids", "1,a")
+        given().header("internal-key", AuthApi.INTERNAL_KEY).queryParam("app_id", "x").queryParam("user_ids", "1,a")
                 .get("/internal/identity").then().body("code", equalTo(10002));
     }
 }

@@ -16,6 +16,12 @@ public @interface Access {
         /** The operator: header {@code platform-key}; no app or token. */
         PLATFORM,
         /**
+         * Another imcore service (the {@code /internal/*} endpoints): header {@code internal-key}, a secret of the
+         * services' own, so that the operator's key need not be in every pod and the services' key opens no operator
+         * endpoint.
+         */
+        INTERNAL,
+        /**
          * No headers: the endpoint authenticates the caller itself (a push provider's delivery-receipt callback,
          * which carries a secret in the URL we gave the provider).
          */

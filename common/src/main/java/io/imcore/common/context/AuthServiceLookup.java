@@ -30,16 +30,16 @@ public class AuthServiceLookup {
     private static final Logger LOG = Logger.getLogger(AuthServiceLookup.class);
 
     private final Optional<String> baseUrl;
-    private final Optional<String> platformKey;
+    private final Optional<String> internalKey;
     private final ObjectMapper mapper;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public AuthServiceLookup(ObjectMapper mapper,
             @ConfigProperty(name = "im.auth-service.url") Optional<String> baseUrl,
-            @ConfigProperty(name = "im.platform-key") Optional<String> platformKey) {
+            @ConfigProperty(name = "im.internal-key") Optional<String> internalKey) {
         this.mapper = mapper;
         this.baseUrl = baseUrl.map(url -> url.replaceAll("/+$", "")).filter(url -> !url.isBlank());
-        this.platformKey = platformKey;
+        this.internalKey = internalKey;
     }
 
     public boolean enabled() {
@@ -52,7 +52,7 @@ public class AuthServiceLookup {
         URI uri = URI.create(baseUrl.orElseThrow() + "/internal/identity?app_id="
                 + URLEncoder.encode(appId, StandardCharsets.UTF_8) + "&user_ids=" + ids);
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(3))
-                .header(CallerChecks.PLATFORM_KEY, platformKey.orElse("")).GET().build();
+                .header(CallerChecks.INTERNAL_KEY, internalKey.orElse("")).GET().build();
         try {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             JavaType type = mapper.getTypeFactory().constructParametricType(ApiResponse.class, IdentitySnapshot.class);

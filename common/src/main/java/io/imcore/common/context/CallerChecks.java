@@ -24,32 +24,38 @@ public class CallerChecks {
     public static final String USER_ID = "user_id";
     public static final String GROUP_ID = "group_id";
     public static final String PLATFORM_KEY = "platform-key";
+    public static final String INTERNAL_KEY = "internal-key";
 
     private final TokenAuthenticator authenticator;
     private final Optional<String> platformKey;
+    private final Optional<String> internalKey;
 
     public CallerChecks(TokenAuthenticator authenticator,
-            @ConfigProperty(name = "im.platform-key") Optional<String> platformKey) {
+            @ConfigProperty(name = "im.platform-key") Optional<String> platformKey,
+            @ConfigProperty(name = "im.internal-key") Optional<String> internalKey) {
         this.authenticator = authenticator;
         this.platformKey = platformKey;
+        this.internalKey = internalKey;
     }
 
     /** Checks the caller named by {@code headers} (a header's value by name, null when absent) and fills {@code into}. */
     public void check(Access.Level level, UnaryOperator<String> headers, RequestContext into) {
         switch (level) {
-            case PLATFORM -> checkPlatformKey(headers.apply(PLATFORM_KEY));
+            case PLATFORM -> checkSecret(PLATFORM_KEY, platformKey, headers.apply(PLATFORM_KEY));
+            case INTERNAL -> checkSecret(INTERNAL_KEY, internalKey, headers.apply(INTERNAL_KEY));
             case CALLBACK, PUBLIC -> { }
             case APP -> into.set(authenticator.knownApp(headers.apply(APP_ID)), null, null, null);
             case USER, ADMIN -> authenticateToken(headers, level, into);
         }
     }
 
-    private void checkPlatformKey(String given) {
-        String expected = platformKey.orElse("");
+    /** The header {@code header} must hold the configured secret; an unset secret refuses every caller. */
+    private static void checkSecret(String header, Optional<String> secret, String given) {
+        String expected = secret.orElse("");
         boolean matches = !expected.isEmpty() && given != null && MessageDigest.isEqual(
                 expected.getBytes(StandardCharsets.UTF_8), given.getBytes(StandardCharsets.UTF_8));
         if (!matches) {
-            throw new ApiException(ErrorCode.NO_PERMISSION, "platform-key missing or wrong");
+            throw new ApiException(ErrorCode.NO_PERMISSION, header + " missing or wrong");
         }
     }
 

@@ -16,10 +16,11 @@ import java.util.List;
 
 /**
  * Service-to-service: push-worker hands svcpush notifications to the devices' live connections
- * (docs/api-decisions.md, docs/live-protocol.md). Not routed by the gateway or the Ingress; needs the platform-key.
+ * (docs/api-decisions.md, docs/live-protocol.md). Not routed by the gateway or the Ingress; needs the services'
+ * internal-key.
  */
 @Path("/internal/live")
-@Access(Access.Level.PLATFORM)
+@Access(Access.Level.INTERNAL)
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class InternalLiveResource {

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 class LivePushTest extends AppWithUsers {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final String PLATFORM_KEY = "test-platform-key";
+    private static final String INTERNAL_KEY = "test-internal-key";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicLong NEXT_TASK = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
 
@@ -73,7 +73,7 @@ class LivePushTest extends AppWithUsers {
     }
 
     private static ValidatableResponse notify(Object body) {
-        return given().header("platform-key", PLATFORM_KEY).contentType("application/json").body(body)
+        return given().header("internal-key", INTERNAL_KEY).contentType("application/json").body(body)
                 .post("/internal/live/notify").then().statusCode(200);
     }
 
@@ -160,14 +160,23 @@ class LivePushTest extends AppWithUsers {
     }
 
     @Test
-    void aMissingOrWrongPlatformKeyIsRefused() {
+    void aMissingOrWrongInternalKeyIsRefused() {
         Map<String, Object> body = request(NEXT_TASK.incrementAndGet(), List.of(target(bob, 1, null)));
         given().contentType("application/json").body(body).post("/internal/live/notify").then().statusCode(200)
                 .body("code", equalTo(10010));
-        given().header("platform-key", "guess").contentType("application/json").body(body)
+        given().header("internal-key", "guess").contentType("application/json").body(body)
                 .post("/internal/live/notify").then().statusCode(200).body("code", equalTo(10010));
-        // a user's token is no platform key
+        // a user's token is no internal key
         api.as(bob).body(body).post("/internal/live/notify").then().statusCode(200).body("code", equalTo(10010));
+    }
+
+    /** The operator's key opens the operator's endpoints only: it cannot push to devices as a service. */
+    @Test
+    void thePlatformKeyIsRefused() {
+        Map<String, Object> body = request(NEXT_TASK.incrementAndGet(), List.of(target(bob, 1, null)));
+        given().header("platform-key", "test-platform-key").contentType("application/json").body(body)
+                .post("/internal/live/notify").then().statusCode(200).body("code", equalTo(10010))
+                .body("message", equalTo("internal-key missing or wrong"));
     }
 
     @Test

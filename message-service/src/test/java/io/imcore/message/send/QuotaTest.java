@@ -137,6 +137,15 @@ class QuotaTest extends AppWithUsers {
         assertEquals(List.of(200, 200), sends(2), "back to the default");
     }
 
+    /** The services' key opens /internal/* only: a service pod must not become an operator by it. */
+    @Test
+    void theInternalKeyIsNoOperator() {
+        for (String header : List.of("internal-key", "platform-key")) {
+            given().header(header, "test-internal-key").header("app_id", api.appId).get("/message/quota").then()
+                    .statusCode(200).body("code", org.hamcrest.Matchers.equalTo(10010));
+        }
+    }
+
     @Test
     void operatorMistakesGetTheEnvelope() {
         given().header("platform-key", "wrong").header("app_id", api.appId).get("/message/quota").then()

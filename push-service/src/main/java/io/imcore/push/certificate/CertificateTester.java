@@ -39,18 +39,18 @@ public class CertificateTester {
     private final CertificateStore certificates;
     private final ObjectMapper json;
     private final URI workerEndpoint;
-    private final String platformKey;
+    private final String internalKey;
     private final Duration timeout;
     private final HttpClient http;
 
     public CertificateTester(CertificateStore certificates, ObjectMapper json,
             @ConfigProperty(name = "im.push.worker-url") URI workerUrl,
             @ConfigProperty(name = "im.push.certificate-test.timeout") Duration timeout,
-            @ConfigProperty(name = "im.platform-key") Optional<String> platformKey) {
+            @ConfigProperty(name = "im.internal-key") Optional<String> internalKey) {
         this.certificates = certificates;
         this.json = json;
         this.workerEndpoint = URI.create(workerUrl.toString().replaceFirst("/+$", "") + CertificateTestSend.WORKER_PATH);
-        this.platformKey = platformKey.orElse("");
+        this.internalKey = internalKey.orElse("");
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
                 .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -90,7 +90,7 @@ public class CertificateTester {
         try {
             call = http.sendAsync(HttpRequest.newBuilder(workerEndpoint)
                     .header("Content-Type", "application/json")
-                    .header(CallerChecks.PLATFORM_KEY, platformKey)
+                    .header(CallerChecks.INTERNAL_KEY, internalKey)
                     .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(request)))
                     .build(), HttpResponse.BodyHandlers.ofString());
             // one bound for the whole exchange, connecting included: the answer comes before the gateway's 9 s

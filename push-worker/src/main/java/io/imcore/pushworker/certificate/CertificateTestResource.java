@@ -12,11 +12,12 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * Service-to-service: push-service's {@code POST /push/certificate/test} forwards here, where the channel adapters
- * are. Needs the platform key; not routed by the gateway or the Ingress (docs/push-devices.md "Console reads").
+ * are. Needs the services' internal-key; not routed by the gateway or the Ingress (docs/push-devices.md "Console
+ * reads").
  * push-service validates and throttles per app; this checks only what it needs not to fail on.
  */
 @Path(CertificateTestSend.WORKER_PATH)
-@Access(Access.Level.PLATFORM)
+@Access(Access.Level.INTERNAL)
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class CertificateTestResource {

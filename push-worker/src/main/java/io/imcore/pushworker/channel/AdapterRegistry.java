@@ -27,7 +27,7 @@ public class AdapterRegistry {
 
     private final Map<Channel, ChannelAdapter> adapters = new EnumMap<>(Channel.class);
 
-    public AdapterRegistry(WorkerConfig config, @ConfigProperty(name = "im.platform-key") Optional<String> platformKey) {
+    public AdapterRegistry(WorkerConfig config, @ConfigProperty(name = "im.internal-key") Optional<String> internalKey) {
         for (Channel channel : Channel.values()) {
             ChannelSettings settings = settings(channel, config);
             adapters.put(channel, switch (channel) {
@@ -38,7 +38,7 @@ public class AdapterRegistry {
                 case OPPO -> new OppoAdapter(settings);
                 case VIVO -> new VivoAdapter(settings);
                 case MEIZU -> new MeizuAdapter(settings);
-                case SVCPUSH -> new SvcpushAdapter(settings, platformKey.orElse(""));
+                case SVCPUSH -> new SvcpushAdapter(settings, internalKey.orElse(""));
             });
         }
     }

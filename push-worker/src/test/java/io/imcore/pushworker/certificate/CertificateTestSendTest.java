@@ -50,10 +50,10 @@ class CertificateTestSendTest {
         });
     }
 
-    private ValidatableResponse testSend(String platformKey, Map<String, Object> body) {
+    private ValidatableResponse testSend(String internalKey, Map<String, Object> body) {
         var request = given().contentType("application/json").body(body);
-        if (platformKey != null) {
-            request.header("platform-key", platformKey);
+        if (internalKey != null) {
+            request.header("internal-key", internalKey);
         }
         return request.post(CertificateTestSend.WORKER_PATH).then().statusCode(200);
     }
@@ -66,7 +66,7 @@ class CertificateTestSendTest {
     @Test
     void aTokenTheProviderTakesIsSentAndItsAnswerPassedThrough() {
         String token = "good-" + UUID.randomUUID();
-        testSend(ProvidersResource.PLATFORM_KEY, request(XIAOMI, 1, token))
+        testSend(ProvidersResource.INTERNAL_KEY, request(XIAOMI, 1, token))
                 .body("code", equalTo(200))
                 .body("data.outcome", equalTo("sent"))
                 .body("data.reason", nullValue())
@@ -81,7 +81,7 @@ class CertificateTestSendTest {
     @Test
     void aTokenTheProviderRefusesIsRejectedWithTheProvidersCodeAndText() {
         String token = Faults.INVALID_PREFIX + "-" + UUID.randomUUID();
-        testSend(ProvidersResource.PLATFORM_KEY, request(XIAOMI, 1, token))
+        testSend(ProvidersResource.INTERNAL_KEY, request(XIAOMI, 1, token))
                 .body("code", equalTo(200))
                 .body("data.outcome", equalTo("rejected"))
                 .body("data.reason", startsWith("20301"))
@@ -94,15 +94,19 @@ class CertificateTestSendTest {
     @Test
     void anEnvironmentWithoutACertificateIsRefused() {
         // TestCertificates has a development certificate for ios only
-        testSend(ProvidersResource.PLATFORM_KEY, request(XIAOMI, 0, "good-x"))
+        testSend(ProvidersResource.INTERNAL_KEY, request(XIAOMI, 0, "good-x"))
                 .body("code", equalTo(10002))
                 .body("message", startsWith("provider: the app has no certificate for provider 3 and environment 0"));
     }
 
     @Test
-    void onlyThePlatformKeyMayCallIt() {
+    void onlyTheInternalKeyMayCallIt() {
         testSend(null, request(XIAOMI, 1, "good-y")).body("code", equalTo(10010));
         testSend("wrong", request(XIAOMI, 1, "good-y")).body("code", equalTo(10010));
+        // the operator's key is not the services' (and push-worker, serving no operator endpoint, is not given it)
+        given().header("platform-key", "test-platform-key").contentType("application/json")
+                .body(request(XIAOMI, 1, "good-y")).post(CertificateTestSend.WORKER_PATH).then().statusCode(200)
+                .body("code", equalTo(10010));
     }
 
     private int tasksOfApp() {

@@ -37,7 +37,7 @@ final class FuzzCases {
     private static final List<String> ABSURD_HEADERS = List.of("", "   ", "-1", "0", "9223372036854775808", "abc",
             "\u00e9\u00e8", "x".repeat(4096), "Bearer a.b.c", "eyJhbGciOiJub25lIn0.e30.", "null", "1,2", "\t1");
     private static final List<String> HEADERS = List.of("app_id", "access-token", "user_id", "group_id",
-            "platform-key", "X-Request-Id", "Accept", "Content-Encoding");
+            "platform-key", "internal-key", "X-Request-Id", "Accept", "Content-Encoding");
     /** Invalid UTF-8: a lone continuation byte, a truncated sequence, an encoded surrogate, an overlong '/'. */
     private static final List<byte[]> INVALID_UTF8 = List.of(new byte[] {(byte) 0x80}, new byte[] {(byte) 0xC3, 0x28},
             new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, new byte[] {(byte) 0xC0, (byte) 0xAF},

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.context.CallerChecks;
 import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
@@ -32,12 +33,12 @@ public class SvcpushAdapter implements ChannelAdapter {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final ChannelSettings settings;
-    private final String platformKey;
+    private final String internalKey;
     private final HttpClient http;
 
-    public SvcpushAdapter(ChannelSettings settings, String platformKey) {
+    public SvcpushAdapter(ChannelSettings settings, String internalKey) {
         this.settings = settings;
-        this.platformKey = platformKey;
+        this.internalKey = internalKey;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.requestTimeout()).build();
     }
@@ -58,7 +59,7 @@ public class SvcpushAdapter implements ChannelAdapter {
             HttpRequest request = HttpRequest.newBuilder(URI.create(settings.baseUrl() + "/internal/live/notify"))
                     .timeout(settings.requestTimeout())
                     .header("content-type", "application/json")
-                    .header("platform-key", platformKey)
+                    .header(CallerChecks.INTERNAL_KEY, internalKey)
                     .POST(HttpRequest.BodyPublishers.ofString(body(notification, deliveries)))
                     .build();
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
