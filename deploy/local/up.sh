@@ -533,11 +533,13 @@ start_services() {
       if [[ "$s" == push-service ]]; then
         # a stable replica id: a restarted push-service fences its predecessor's open Kafka transactions at once
         # the certificate test send goes to push-worker's own port (never through the gateway)
+        # cloud service accounts must name the token endpoint push-worker asks: the simulator's (lib.sh uploads one)
         # uncompressed channel records: on one host compression saves no network and costs push-service ~40 % of
         # its CPU during an expansion (docs/push-fanout.md "Compression")
         extra_env+=("${certificate_keys[@]}" IM_PUSH_FANOUT_REPLICA_ID=local-push-service
           IM_PUSH_FANOUT_COMPRESSION=none
-          IM_PUSH_RECEIPT_KEY="$PUSH_RECEIPT_KEY" IM_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}")
+          IM_PUSH_RECEIPT_KEY="$PUSH_RECEIPT_KEY" IM_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}"
+          IM_PUSH_CERTIFICATE_CLOUD_TOKEN_URI="$(simulator_url cloud)/token")
       elif [[ "$s" == push-worker ]]; then
         extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)

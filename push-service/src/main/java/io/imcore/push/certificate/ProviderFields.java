@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Which of app_id, app_key, app_secret and certificate each provider's server API needs, and their formats
@@ -33,9 +34,12 @@ class ProviderFields {
     private static final Pattern ANDROID_PACKAGE = Pattern.compile("[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+");
 
     private final ObjectMapper json;
+    private final String cloudTokenUri;
 
-    ProviderFields(ObjectMapper json) {
+    ProviderFields(ObjectMapper json,
+            @ConfigProperty(name = "im.push.certificate-cloud-token-uri") String cloudTokenUri) {
         this.json = json;
+        this.cloudTokenUri = cloudTokenUri;
     }
 
     /** Refuses, with 10002 naming the field, what the provider's server API could not work with (absent = empty). */
@@ -145,6 +149,13 @@ class ProviderFields {
             if (value == null || !value.isTextual() || value.asText().isBlank()) {
                 throw ApiException.badParameter("certificate", "service-account JSON without " + field);
             }
+        }
+        // push-worker asks its configured token endpoint only; a JSON naming another one is not Google's file (or
+        // an attempt to make push-worker post the signed grant, and echo the answer, to an address of one's choice)
+        JsonNode tokenUri = account.get("token_uri");
+        if (tokenUri != null && !(tokenUri.isTextual() && tokenUri.asText().equals(cloudTokenUri))) {
+            throw ApiException.badParameter("certificate.token_uri", "must be " + cloudTokenUri
+                    + " (the token endpoint push-worker uses) or absent");
         }
         try {
             Keys.privateKey(Optional.of(account.get("private_key").asText()), Optional.empty());

@@ -540,6 +540,26 @@ class CertificateTest extends AppPerTest {
     }
 
     @Test
+    void aServiceAccountNamingAnotherTokenEndpointIsRefused() {
+        for (Object tokenUri : new Object[] {"http://169.254.169.254/computeMetadata/v1/", "http://127.0.0.1:1/token",
+                "https://oauth2.googleapis.com/token/", 5}) {
+            Map<String, Object> body = validBody(7);
+            Map<String, Object> account = new HashMap<>(Map.of("type", "service_account", "project_id", "chat-1234",
+                    "client_email", "push@chat-1234.iam.gserviceaccount.com", "private_key", RSA_KEY));
+            account.put("token_uri", tokenUri);
+            body.put("certificate", json(account));
+            post(body).body("code", equalTo(10002)).body("data", nullValue())
+                    .body("message", startsWith("certificate.token_uri: must be https://oauth2.googleapis.com/token"));
+        }
+        assertEquals(0, rows(), "nothing stored");
+        Map<String, Object> google = validBody(7);
+        google.put("certificate", json(Map.of("type", "service_account", "project_id", "chat-1234",
+                "client_email", "push@chat-1234.iam.gserviceaccount.com", "private_key", RSA_KEY,
+                "token_uri", "https://oauth2.googleapis.com/token")));
+        ok(post(google));
+    }
+
+    @Test
     void limitsAreInclusive() {
         Map<String, Object> body = validBody(2);
         body.put("name", "n".repeat(64));

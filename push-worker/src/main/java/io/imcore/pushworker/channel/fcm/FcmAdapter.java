@@ -58,6 +58,8 @@ import org.jboss.logging.Logger;
  * The cloud channel: FCM HTTP v1 ({@code POST <base>/v1/projects/<project_id>/messages:send}, one request per
  * token) with a service-account OAuth2 access token (docs/channels/cloud.md).
  *
+ * <p>Access tokens come from the configured {@code auth-url} only, never from the JSON's {@code token_uri}.
+ *
  * <p>One google-auth {@link ServiceAccountCredentials} per credentials version ({@link Credentials#cacheKey()}); its
  * access token is fetched once and reused until it nears expiry. A 401 refreshes it once (only once for all the
  * requests that used the same token) and repeats that request once.
@@ -406,12 +408,17 @@ public class FcmAdapter implements ChannelAdapter {
             if (projectId.isEmpty()) {
                 return failed(credentials, "credentials: the service-account JSON has no project_id");
             }
+            if (settings.authUrl().isEmpty()) {
+                return failed(credentials, "credentials: im.push.worker.channel.cloud.auth-url is not set");
+            }
             ServiceAccountCredentials.Builder builder;
             try (InputStream in = new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))) {
                 builder = ServiceAccountCredentials.fromStream(in).toBuilder();
             }
             builder.setScopes(List.of(SCOPE));
-            settings.authUrl().ifPresent(builder::setTokenServerUri);
+            // the JSON's token_uri is the tenant's: posting the signed grant there (and the test send echoing the
+            // answer) would make push-worker a proxy to any address; only the configured endpoint is asked
+            builder.setTokenServerUri(settings.authUrl().get());
             return new Account(credentials.cacheKey(), credentials.version(), projectId, builder.build(), null);
         } catch (Exception e) {
             LOG.warnf("cloud credentials of %s unusable: %s", credentials, e.toString());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
 import io.imcore.common.push.Channel;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
@@ -18,6 +19,8 @@ import io.imcore.simulators.Faults;
 import io.imcore.simulators.Recorder;
 import io.imcore.simulators.fcm.FcmSimulator;
 import io.vertx.core.Vertx;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -91,6 +95,10 @@ class FcmAdapterTest {
     // ---- helpers
 
     static String serviceAccount(String projectId, String email) throws Exception {
+        return serviceAccount(projectId, email, "https://oauth2.googleapis.com/token");
+    }
+
+    static String serviceAccount(String projectId, String email, String tokenUri) throws Exception {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
         generator.initialize(2048);
         String pem = "-----BEGIN PRIVATE KEY-----\n"
@@ -105,7 +113,7 @@ class FcmAdapterTest {
                 .put("client_email", email)
                 .put("client_id", "1234567890")
                 .put("auth_uri", "https://accounts.google.com/o/oauth2/auth")
-                .put("token_uri", "https://oauth2.googleapis.com/token");
+                .put("token_uri", tokenUri);
         return MAPPER.writeValueAsString(json);
     }
 
@@ -331,6 +339,57 @@ class FcmAdapterTest {
             assertEquals(List.of("message"), members, send.body());
         }
         assertEquals(4, production.recorder().deliveries(), "every ACCEPTED is a delivery");
+    }
+
+    /** An HTTP server that answers every request with an access token and counts the requests. */
+    static HttpServer tokenServer(AtomicInteger requests) throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            requests.incrementAndGet();
+            byte[] body = "{\"access_token\":\"stolen\",\"expires_in\":3600,\"token_type\":\"Bearer\"}"
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("content-type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        return server;
+    }
+
+    @Test
+    void theTokenComesFromTheConfiguredEndpointNotTheJsonsTokenUri() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        HttpServer foreign = tokenServer(requests);
+        try {
+            String json = serviceAccount("proj-1", "pusher@proj-1.iam.gserviceaccount.com",
+                    "http://127.0.0.1:" + foreign.getAddress().getPort() + "/token");
+            assertEquals(List.of(Outcome.ACCEPTED),
+                    adapter.send(credentials(1, json), notification(SIMPLE), deliveries("t-configured")));
+            assertEquals(0, requests.get(), "the JSON's token_uri was asked");
+        } finally {
+            foreign.stop(0);
+        }
+    }
+
+    @Test
+    void withoutAConfiguredTokenEndpointNoTokenIsAskedForAnywhere() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        HttpServer foreign = tokenServer(requests);
+        ChannelSettings noAuthUrl = new ChannelSettings(Channel.FCM, settings.baseUrl(), settings.baseUrl(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Duration.ofSeconds(10), 64);
+        try (FcmAdapter unconfigured = new FcmAdapter(noAuthUrl)) {
+            String json = serviceAccount("proj-1", "pusher@proj-1.iam.gserviceaccount.com",
+                    "http://127.0.0.1:" + foreign.getAddress().getPort() + "/token");
+            Outcome outcome = unconfigured.send(credentials(1, json), notification(SIMPLE), deliveries("t-none"))
+                    .get(0);
+            assertEquals(Outcome.Kind.RETRY, outcome.kind());
+            assertTrue(outcome.reason().contains("auth-url is not set"), outcome.reason());
+            assertEquals(0, requests.get(), "the JSON's token_uri was asked");
+            assertTrue(sends(production).isEmpty(), "nothing is sent without an access token");
+        } finally {
+            foreign.stop(0);
+        }
     }
 
     @Test
