@@ -56,6 +56,7 @@ class ConsoleShellIT extends ConsoleBrowsing {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+    private static final String FORM_COOKIE = "console_sign_in";
 
     @BeforeEach
     @Override
@@ -232,19 +233,51 @@ class ConsoleShellIT extends ConsoleBrowsing {
     }
 
     @Test
+    void theSignInPageKeepsNoSessionAndASignInNeedsItsOwnSignedFormToken() throws Exception {
+        for (int i = 0; i < 1000; i++) {
+            HttpResponse<String> page = get(null, "/sign-in");
+            assertEquals(200, page.statusCode());
+            assertTrue(cookieOf(page, FORM_COOKIE) != null, "each visit is given a signed form token");
+            assertEquals(null, cookieOf(page, SessionGuard.COOKIE), "and no session");
+        }
+        HttpResponse<String> firstPage = get(null, "/sign-in");
+        HttpResponse<String> secondPage = get(null, "/sign-in");
+        String first = cookieOf(firstPage, FORM_COOKIE);
+        String second = cookieOf(secondPage, FORM_COOKIE);
+        assertEquals(first, csrf(firstPage.body()), "the form carries the cookie's token");
+        String forged = first.substring(0, first.lastIndexOf('.') + 1) + "A".repeat(43);
+        Map<String, String> operator = Map.of("kind", "operator", "platform_key", PLATFORM_KEY);
+        Map<String, String[]> refused = new LinkedHashMap<>();
+        refused.put("no cookie, no field", new String[] {null, null});
+        refused.put("no cookie", new String[] {null, first});
+        refused.put("no field", new String[] {first, null});
+        refused.put("another form's field", new String[] {first, second});
+        refused.put("a forged signature in both", new String[] {forged, forged});
+        for (var attempt : refused.entrySet()) {
+            HttpResponse<String> answer = signInPost(attempt.getValue()[0], attempt.getValue()[1], operator);
+            assertEquals(403, answer.statusCode(), attempt.getKey());
+            assertTrue(answer.body().contains("This sign-in form was refused"), attempt.getKey() + ": " + answer.body());
+            assertEquals(null, cookieOf(answer, SessionGuard.COOKIE), attempt.getKey());
+        }
+        HttpResponse<String> signedIn = signInPost(second, second, operator);
+        assertEquals(303, signedIn.statusCode(), signedIn.body());
+        assertEquals("", cookieOf(signedIn, FORM_COOKIE), "the form token is cleared once used");
+        assertEquals(200, get(cookieOf(signedIn, SessionGuard.COOKIE), "/apps").statusCode());
+    }
+
+    @Test
     void everyResponseCarriesTheSecurityHeaders() throws Exception {
         ConsoleStack.Pushed pushed = stack.pushToADevice("headers", "Shell", "A push for the layout");
-        String anonymous = cookie(null, "/sign-in");
-        assertPageHeaders(get(anonymous, "/sign-in"));
+        assertPageHeaders(get(null, "/sign-in"));
         assertPageHeaders(get(null, "/tasks")); // the redirect to sign-in
-        String admin = signIn(anonymous, Map.of("kind", "admin", "app_id", pushed.app().id(), "admin_token",
+        String admin = signIn(Map.of("kind", "admin", "app_id", pushed.app().id(), "admin_token",
                 pushed.app().adminToken()));
         for (String page : List.of("/", "/certificates", "/push/new", "/scheduled", "/tasks", "/tasks/" + pushed.taskId(),
                 "/tasks/" + pushed.taskId() + "/report", "/trends", "/users?user_id=" + pushed.userId(),
                 "/messages", "/apps")) { // the last one is refused to an app admin (403)
             assertPageHeaders(get(admin, page));
         }
-        String operator = signIn(cookie(null, "/sign-in"), Map.of("kind", "operator", "platform_key", PLATFORM_KEY));
+        String operator = signIn(Map.of("kind", "operator", "platform_key", PLATFORM_KEY));
         assertPageHeaders(get(operator, "/apps"));
         assertPageHeaders(get(operator, "/system"));
         // the page that shows a new admin token
@@ -384,27 +417,43 @@ class ConsoleShellIT extends ConsoleBrowsing {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The session id a page's answer set (the sign-in page opens an anonymous one). */
-    private static String cookie(String session, String path) throws Exception {
-        return sessionOf(get(session, path));
-    }
-
-    /** Signs in through the form with the anonymous session's CSRF token; the new session's id. */
-    private static String signIn(String anonymous, Map<String, String> fields) throws Exception {
-        Map<String, String> form = new LinkedHashMap<>(fields);
-        form.put("csrf", csrf(get(anonymous, "/sign-in").body()));
-        HttpResponse<String> answer = post(anonymous, "/sign-in", form);
+    /** Signs in through the form with the sign-in page's form token (cookie and field); the new session's id. */
+    private static String signIn(Map<String, String> fields) throws Exception {
+        HttpResponse<String> page = get(null, "/sign-in");
+        HttpResponse<String> answer = signInPost(cookieOf(page, FORM_COOKIE), csrf(page.body()), fields);
         assertEquals(303, answer.statusCode(), answer.body());
-        return sessionOf(answer);
+        String session = cookieOf(answer, SessionGuard.COOKIE);
+        assertTrue(session != null, "no session cookie: " + answer.headers());
+        return session;
     }
 
-    private static String sessionOf(HttpResponse<String> response) {
+    private static HttpResponse<String> signInPost(String formCookie, String csrf, Map<String, String> fields)
+            throws IOException, InterruptedException {
+        StringBuilder body = new StringBuilder();
+        Map<String, String> form = new LinkedHashMap<>(fields);
+        if (csrf != null) {
+            form.put("csrf", csrf);
+        }
+        form.forEach((key, value) -> body.append(body.isEmpty() ? "" : "&").append(key).append('=')
+                .append(java.net.URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(consoleUrl() + "/sign-in"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        if (formCookie != null) {
+            request.header("Cookie", FORM_COOKIE + "=" + formCookie);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The value a response sets for that cookie, or null when it sets none. */
+    private static String cookieOf(HttpResponse<String> response, String name) {
         for (String cookie : response.headers().allValues("Set-Cookie")) {
-            if (cookie.startsWith(SessionGuard.COOKIE + "=")) {
-                return cookie.substring(SessionGuard.COOKIE.length() + 1, cookie.indexOf(';'));
+            if (cookie.startsWith(name + "=")) {
+                int end = cookie.indexOf(';');
+                return cookie.substring(name.length() + 1, end < 0 ? cookie.length() : end);
             }
         }
-        throw new AssertionError("no session cookie: " + response.headers());
+        return null;
     }
 
     private static String csrf(String html) {

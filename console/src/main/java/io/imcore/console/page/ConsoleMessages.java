@@ -524,6 +524,10 @@ public interface ConsoleMessages {
             + "page and send the form again.")
     String refused_csrf();
 
+    @Message("This sign-in form was refused: its CSRF token is missing, is not the one this browser was given with "
+            + "the form, or has expired. Reload the sign-in page and sign in again.")
+    String refused_sign_in_form();
+
     @Message("unknown ({error})")
     String overview_unknown(Object error);
 

