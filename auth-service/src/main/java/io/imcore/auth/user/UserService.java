@@ -1,5 +1,6 @@
 package io.imcore.auth.user;
 
+import io.imcore.auth.AuthConfig;
 import io.imcore.auth.event.AuthEvents;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
@@ -31,13 +32,15 @@ public class UserService {
     private final UserStore users;
     private final PasswordHasher hasher;
     private final AuthEvents events;
+    private final AuthConfig config;
     private final UserMetrics metrics;
     private final CredentialThrottle throttle;
     private final RateLimiter limiter;
     private final ThrottleConfig throttleConfig;
 
-    public UserService(UserStore users, PasswordHasher hasher, AuthEvents events, UserMetrics metrics,
-            CredentialThrottle throttle, RateLimiter limiter, ThrottleConfig throttleConfig) {
+    public UserService(UserStore users, PasswordHasher hasher, AuthEvents events, AuthConfig config,
+            UserMetrics metrics, CredentialThrottle throttle, RateLimiter limiter, ThrottleConfig throttleConfig) {
+        this.config = config;
         this.metrics = metrics;
         this.throttle = throttle;
         this.limiter = limiter;
