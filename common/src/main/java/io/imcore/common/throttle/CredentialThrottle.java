@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Password guessing: growing delays after a few wrong passwords, per (app, account) and per (app, source address)
@@ -99,11 +100,11 @@ public class CredentialThrottle {
         int counted = database.autoCommit(c -> {
             try (PreparedStatement ps = c.prepareStatement(ATTEMPT)) {
                 ps.setArray(1, c.createArrayOf("text", keys.toArray()));
-                ps.setArray(2, c.createArrayOf("int4", backoffs.stream().map(Backoff::freeFailures).toArray()));
-                ps.setArray(3, c.createArrayOf("int8", backoffs.stream().map(b -> b.firstDelay().toMillis()).toArray()));
-                ps.setArray(4, c.createArrayOf("int8", backoffs.stream().map(b -> b.maxDelay().toMillis()).toArray()));
-                ps.setArray(5, c.createArrayOf("int8", backoffs.stream().map(b -> b.forgetAfter().toMillis()).toArray()));
-                ps.setArray(6, c.createArrayOf("int4", backoffs.stream().map(Backoff::lockoutAfter).toArray()));
+                ps.setArray(2, c.createArrayOf("int4", each(backoffs, Backoff::freeFailures)));
+                ps.setArray(3, c.createArrayOf("int8", each(backoffs, b -> b.firstDelay().toMillis())));
+                ps.setArray(4, c.createArrayOf("int8", each(backoffs, b -> b.maxDelay().toMillis())));
+                ps.setArray(5, c.createArrayOf("int8", each(backoffs, b -> b.forgetAfter().toMillis())));
+                ps.setArray(6, c.createArrayOf("int4", each(backoffs, Backoff::lockoutAfter)));
                 ps.setArray(7, c.createArrayOf("text", keys.toArray()));
                 int rows = 0;
                 try (ResultSet rs = ps.executeQuery()) {
@@ -185,6 +186,10 @@ public class CredentialThrottle {
                 return ps.executeUpdate();
             }
         });
+    }
+
+    private static Object[] each(List<Backoff> backoffs, Function<Backoff, Object> setting) {
+        return backoffs.stream().map(setting).toArray();
     }
 
     private static String accountKey(String appId, String account) {

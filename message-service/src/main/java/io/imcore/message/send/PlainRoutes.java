@@ -40,8 +40,8 @@ import java.util.function.ToIntFunction;
 /**
  * Serves a hot JSON endpoint as a plain Vert.x route instead of a JAX-RS resource, with the same contract: the
  * correlation id ({@link CorrelationId}), the caller checks of the endpoint's {@link Access} level
- * ({@link CallerChecks}), the app's and the user's quotas ({@link AppQuotas}, {@link UserQuotas}), the body read as JSON whatever its Content-Type
- * (empty = null, as for a resource), every failure as the envelope of {@link ExceptionMappers} (10015 with
+ * ({@link CallerChecks}), the app's and the user's quotas ({@link AppQuotas}, {@link UserQuotas}), the body read
+ * as JSON whatever its Content-Type (empty = null, as for a resource), every failure as the envelope of {@link ExceptionMappers} (10015 with
  * Retry-After), and the envelope's code counted ({@link ApiCodeMetrics}). The body's size limit is
  * {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
  * <p>

@@ -12,10 +12,11 @@ public record SendRequest(Integer contentType, String content, String attachment
     static final int MAX_TARGETS = 500;
 
     /**
-     * What a call costs in its quotas: its targets (users, or groups), at least one, at most what a call may name
-     * (more is refused with 10002 anyway).
+     * What a call costs in its quotas: its targets (users, or groups); one for a call without targets or with more
+     * than a call may name, which its checks refuse (10002) before anything is sent.
      */
     static int units(SendRequest body) {
-        return body == null || body.targets() == null ? 1 : Math.clamp(body.targets().size(), 1, MAX_TARGETS);
+        int targets = body == null || body.targets() == null ? 0 : body.targets().size();
+        return targets < 1 || targets > MAX_TARGETS ? 1 : targets;
     }
 }

@@ -95,7 +95,7 @@ class QuotaTest extends AppWithUsers {
     }
 
     @Test
-    void oneUserAtTheirLimitGets10015WhileAnotherUserOfTheAppStillSends() {
+    void oneUserAtTheirLimitGets10015WhileAnotherUserOfTheAppStillSends() throws Exception {
         override("message-send-per-user", 1, 60, 3);
         assertEquals(List.of(200, 200, 200, 10015), sends(4), "alice's own limit");
         Response refused = api.as(alice).body(MessageApi.text("still alice", List.of(bob))).post("/message/send");
@@ -109,6 +109,27 @@ class QuotaTest extends AppWithUsers {
                 .getInt("code"), "another user of the app still sends");
         String metrics = given().get("/q/metrics").asString();
         assertTrue(metrics.contains("imcore_throttled_total{limit=\"user\",route=\"/message/send\"}"), metrics);
+        assertTrue(sharedDebtSeconds(alice) > 100, "alice's 3 sends (3 minutes at 1 a minute) reach the bucket every"
+                + " replica reads, within a few settles");
+    }
+
+    /** How far the user's shared bucket is ahead of now, once the replica has settled (0 until then, up to 10 s). */
+    private long sharedDebtSeconds(long user) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long ahead = 0;
+        while (ahead == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            ahead = database.read(c -> {
+                try (var ps = c.prepareStatement("select extract(epoch from tat - now())::bigint from throttle_buckets"
+                        + " where key = ?")) {
+                    ps.setString(1, "quota:message-send-per-user:" + api.appId + ":" + user);
+                    try (var rs = ps.executeQuery()) {
+                        return rs.next() ? rs.getLong(1) : 0L;
+                    }
+                }
+            });
+        }
+        return ahead;
     }
 
     @Test
