@@ -110,7 +110,7 @@ log "messages: load generator phases, $AOT_TRAIN_SECONDS s each (log: $TRAIN_DIR
 # shellcheck source=/dev/null
 source "$LOCAL/env" # the demo app's BASE_URL, APP_ID, ADMIN_TOKEN, PLATFORM_KEY
 export BASE_URL APP_ID ADMIN_TOKEN
-for quota in message-send message-notify; do # the training measures nothing: the demo app's quotas are lifted
+for quota in message-send message-send-per-user message-notify; do # the training measures nothing: the demo app's quotas are lifted
   curl -sS --max-time 10 -X PUT -H "platform-key: $PLATFORM_KEY" -H "app_id: $APP_ID" \
     -H 'Content-Type: application/json' \
     -d "{\"quota\":\"$quota\",\"limit\":1000000,\"period_seconds\":1,\"burst\":1000000}" \

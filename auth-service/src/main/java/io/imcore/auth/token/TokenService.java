@@ -38,40 +38,43 @@ public class TokenService {
     }
 
     public TokenInfo byUserId(String appId, long userId, String password, String deviceGuid, String address) {
-        return issue("id", appId, "id:" + userId, address, () -> users.find(appId, userId),
+        return issue("id", appId, LoginField.account(userId), address, () -> users.find(appId, userId),
                 password, deviceGuid);
     }
 
     /** A login name is an e-mail, a phone number or a user name ({@link LoginField#of}). */
     public TokenInfo byLoginName(String appId, String loginName, String password, String deviceGuid, String address) {
         LoginField field = LoginField.of(loginName);
-        return issue("login", appId, field.throttleAccount(loginName), address,
+        return issue("login", appId, field.unknownAccount(loginName), address,
                 () -> users.findByLogin(appId, field, loginName), password, deviceGuid);
     }
 
     public TokenInfo byUserName(String appId, String name, String password, String deviceGuid, String address) {
-        return issue("user", appId, LoginField.USERNAME.throttleAccount(name), address,
+        return issue("user", appId, LoginField.USERNAME.unknownAccount(name), address,
                 () -> users.findByLogin(appId, LoginField.USERNAME, name), password, deviceGuid);
     }
 
     /**
-     * Throttle first (a blocked call costs no bcrypt), then the password; unknown name and wrong password are one
-     * answer after the same bcrypt work, and both count as a failure.
+     * Finds the user, counts the attempt (a blocked call costs no bcrypt), then checks the password. The attempt is
+     * counted under the user found whatever name the caller gave ({@link LoginField#account}), or under
+     * {@code unknownAccount} when there is none; unknown name and wrong password are one answer after the same
+     * bcrypt work.
      */
-    private TokenInfo issue(String operation, String appId, String account, String address,
+    private TokenInfo issue(String operation, String appId, String unknownAccount, String address,
             Supplier<Optional<User>> lookup, String password, String deviceGuid) {
-        throttle.check("/token/" + operation, appId, account, address);
         // one select: no transaction of its own (a BEGIN/COMMIT round trip less); the device step below has one
         Optional<User> found = lookup.get();
+        String account = found.map(user -> LoginField.account(user.userId)).orElse(unknownAccount);
+        throttle.attempt("/token/" + operation, appId, account, address);
         if (found.isEmpty()) {
             hasher.burnVerification(password);
-            throw refused(appId, account, address);
+            throw refused();
         }
         User user = found.get();
         if (!hasher.matches(password, user.passwordHash)) {
-            throw refused(appId, account, address);
+            throw refused();
         }
-        throttle.succeeded(appId, account);
+        throttle.succeeded(appId, account, address);
         if (user.disabled) {
             metrics.loginRefused("disabled");
             throw new ApiException(ErrorCode.USER_DISABLED);
@@ -84,8 +87,8 @@ public class TokenService {
                 device == null ? null : device.pushToken, deviceSn, null, null);
     }
 
-    private ApiException refused(String appId, String account, String address) {
-        throttle.failed(appId, account, address);
+    /** The attempt was counted already ({@link CredentialThrottle#attempt}). */
+    private ApiException refused() {
         metrics.loginRefused("credentials");
         return new ApiException(ErrorCode.LOGIN_FAILED);
     }

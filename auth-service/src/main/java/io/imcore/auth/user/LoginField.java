@@ -24,11 +24,18 @@ public enum LoginField {
     }
 
     /**
-     * The throttle's account key for a login by this field (lower case where the login is case-insensitive). The
-     * account's throttle key is the name as given (case-folded where lookups ignore case), never the user found: an
-     * unknown name is throttled exactly like a known one, so 10015 tells nothing about who exists.
+     * The throttle's account key of a user: one per user, whatever name the login gave (id, user name, e-mail or
+     * mobile), so that the names of one account share one budget of wrong passwords.
      */
-    public String throttleAccount(String name) {
+    public static String account(long userId) {
+        return "id:" + userId;
+    }
+
+    /**
+     * The throttle's account key of a login name that names no user: the name as given, case-folded where lookups
+     * ignore case, so that an unknown name is counted, delayed and locked exactly like a known user.
+     */
+    public String unknownAccount(String name) {
         return switch (this) {
             case EMAIL -> "email:" + name.toLowerCase(Locale.ROOT);
             case MOBILE -> "mobile:" + name;

@@ -3,6 +3,8 @@ package io.imcore.auth.user;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.imcore.auth.AuthConfig;
 import io.imcore.common.error.ApiException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 
@@ -15,9 +17,13 @@ public class PasswordHasher {
 
     private final int cost;
     private final String dummyHash;
+    private final Counter verifications;
 
-    public PasswordHasher(AuthConfig config) {
+    public PasswordHasher(AuthConfig config, MeterRegistry registry) {
         this.cost = config.bcryptCost();
+        this.verifications = Counter.builder("imcore.auth.password.verifications")
+                .description("bcrypt verifications of a password (logins, password changes), the burnt ones included")
+                .register(registry);
         this.dummyHash = hash("not-a-real-password");
     }
 
@@ -26,8 +32,9 @@ public class PasswordHasher {
     }
 
     public boolean matches(String password, String hash) {
-        return BCrypt.verifyer().verify(checked(password).getBytes(StandardCharsets.UTF_8),
-                hash.getBytes(StandardCharsets.UTF_8)).verified;
+        byte[] candidate = checked(password).getBytes(StandardCharsets.UTF_8);
+        verifications.increment();
+        return BCrypt.verifyer().verify(candidate, hash.getBytes(StandardCharsets.UTF_8)).verified;
     }
 
     /** Spends the time of one verification, so an unknown login name answers as slowly as a wrong password. */

@@ -87,7 +87,7 @@ public class UserService {
                             disabled));
                 }
                 if (!disabled) {
-                    accounts.addAll(throttleAccounts(user));
+                    accounts.add(LoginField.account(user.userId));
                 }
             }
             return accounts;
@@ -117,31 +117,17 @@ public class UserService {
         });
     }
 
-    /** Every key a login can count this user's failures under: by id, and by each login name it has. */
-    private static List<String> throttleAccounts(User user) {
-        List<String> accounts = new ArrayList<>(List.of("id:" + user.userId));
-        accounts.add(LoginField.USERNAME.throttleAccount(user.username));
-        if (user.email != null) {
-            accounts.add(LoginField.EMAIL.throttleAccount(user.email));
-        }
-        if (user.mobile != null) {
-            accounts.add(LoginField.MOBILE.throttleAccount(user.mobile));
-        }
-        return accounts;
-    }
-
     /** Checks the old password, stores the new one and revokes every token issued before. */
     public void changePassword(String appId, long userId, String oldPassword, String newPassword, String address) {
         // the same account key as /token/id: a stolen token cannot guess the password faster than a login could
-        String account = "id:" + userId;
-        throttle.check("/user/change_password", appId, account, address);
+        String account = LoginField.account(userId);
+        throttle.attempt("/user/change_password", appId, account, address);
         User found = QuarkusTransaction.joiningExisting().call(() -> users.find(appId, userId))
                 .orElseThrow(() -> new ApiException(ErrorCode.USER_NOT_FOUND));
         if (!hasher.matches(oldPassword, found.passwordHash)) {
-            throttle.failed(appId, account, address);
             throw new ApiException(ErrorCode.LOGIN_FAILED, "old_password is wrong");
         }
-        throttle.succeeded(appId, account);
+        throttle.succeeded(appId, account, address);
         String hash = hasher.hash(newPassword);
         QuarkusTransaction.requiringNew().run(() -> {
             User user = users.lock(userId);

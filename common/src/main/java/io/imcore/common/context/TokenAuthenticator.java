@@ -6,9 +6,13 @@ import io.imcore.common.security.TokenClaims;
 import io.imcore.common.security.TokenVerifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The caller checks shared by the HTTP request filter and message-service's live connection: app (40000),
@@ -18,15 +22,30 @@ import java.util.concurrent.ConcurrentHashMap;
 public class TokenAuthenticator {
 
     private static final int KNOWN_APPS_MAX = 100_000;
+    private static final int UNKNOWN_APPS_MAX = 10_000;
 
-    private final Instance<TokenVerifier> verifier;
-    private final Instance<IdentityDirectory> directory;
+    private final Supplier<TokenVerifier> verifier;
+    private final Supplier<IdentityDirectory> directory;
     /** Apps are never deleted, so an app once found exists for good: this saves a query on most requests. */
     private final Set<String> knownApps = ConcurrentHashMap.newKeySet();
+    /**
+     * App ids found unknown a moment ago: a client repeating one costs no database read, and no call to
+     * auth-service, until the entry expires ({@code im.unknown-app-ttl}). App ids are generated at creation, so
+     * a new app is not hidden by an entry unless its id was tried before it existed, and then only that long.
+     */
+    private final ExpiringCache<String, Boolean> unknownApps;
 
-    public TokenAuthenticator(Instance<TokenVerifier> verifier, Instance<IdentityDirectory> directory) {
+    @Inject
+    public TokenAuthenticator(Instance<TokenVerifier> verifier, Instance<IdentityDirectory> directory,
+            @ConfigProperty(name = "im.unknown-app-ttl") Duration unknownAppTtl) {
+        this(verifier::get, directory::get, new ExpiringCache<>(unknownAppTtl, UNKNOWN_APPS_MAX));
+    }
+
+    TokenAuthenticator(Supplier<TokenVerifier> verifier, Supplier<IdentityDirectory> directory,
+            ExpiringCache<String, Boolean> unknownApps) {
         this.verifier = verifier;
         this.directory = directory;
+        this.unknownApps = unknownApps;
     }
 
     /** The app id if the app exists, else 40000. */
@@ -37,7 +56,11 @@ public class TokenAuthenticator {
         if (knownApps.contains(appId)) {
             return appId;
         }
-        if (appId.length() > 64 || directory.get().adminTokenVersion(appId).isEmpty()) {
+        if (appId.length() > 64 || unknownApps.get(appId) != null) {
+            throw new ApiException(ErrorCode.APP_NOT_FOUND, "app_id does not exist");
+        }
+        if (directory.get().adminTokenVersion(appId).isEmpty()) {
+            unknownApps.put(appId, Boolean.TRUE);
             throw new ApiException(ErrorCode.APP_NOT_FOUND, "app_id does not exist");
         }
         if (knownApps.size() >= KNOWN_APPS_MAX) {

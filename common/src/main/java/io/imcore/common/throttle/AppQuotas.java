@@ -40,6 +40,11 @@ public class AppQuotas {
 
     /** Takes one call from the app's quota, or refuses it with 10015. */
     public void consume(String quota, String route, String appId) {
+        consume(quota, route, appId, 1);
+    }
+
+    /** Takes a call costing {@code units} (a send: its targets) from the app's quota, or refuses it with 10015. */
+    public void consume(String quota, String route, String appId, int units) {
         String key = bucketKey(quota, appId);
         Long refusedUntil = refusedUntilNanos.get(key);
         long now = System.nanoTime();
@@ -49,7 +54,7 @@ public class AppQuotas {
             }
             refusedUntilNanos.remove(key, refusedUntil);
         }
-        Optional<Duration> wait = limiter.acquire(key, effective(quota, appId));
+        Optional<Duration> wait = limiter.acquire(key, effective(quota, appId), units);
         if (wait.isPresent()) {
             if (refusedUntilNanos.size() >= MAX_REMEMBERED) {
                 refusedUntilNanos.clear();

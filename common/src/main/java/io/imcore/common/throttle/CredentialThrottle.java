@@ -9,13 +9,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * Password guessing: growing delays after a few wrong passwords, per (app, login name) and per (app, source address)
+ * Password guessing: growing delays after a few wrong passwords, per (app, account) and per (app, source address)
  * (OWASP ASVS 2.2.1, NIST SP 800-63B 5.2.2). The state is one row per key in the service's own database
- * ({@code throttle_failures}), so every replica sees the same counters. A blocked call is refused before the
- * password is looked at: it costs one indexed read, no bcrypt, and does not count as a failure (the owner is never
- * locked out for longer than the delay already earned). Unknown login names count exactly like known ones.
+ * ({@code throttle_failures}), so every replica sees the same counters. Each attempt is counted before its password
+ * is checked, in one statement that also refuses it while a key is in a delay: a refused call costs no bcrypt and
+ * does not count (the owner is never locked out for longer than the delay already earned), and parallel guesses
+ * cannot all pass a check before any of them is counted. Unknown login names count exactly like known users.
  */
 @ApplicationScoped
 public class CredentialThrottle {
@@ -25,19 +27,34 @@ public class CredentialThrottle {
     /** The metrics' limit name of an account locked until an admin unlocks it. */
     public static final String LOCKED = "locked";
 
-    /** The failure count after this failure: back to 1 when the last one is older than {@code forget-after}. */
+    /** The failure count after this attempt: back to 1 when the last one is older than {@code forget-after}. */
     private static final String COUNT = "(case when f.last_failure_at < now() - p.forget_ms * interval '1 millisecond'"
             + " then 1 else f.failures + 1 end)";
-    private static final String FAILURE = """
-            with p as (select ?::text as k, ?::int as free, ?::bigint as first_ms, ?::bigint as max_ms,
-                              ?::bigint as forget_ms, ?::int as lockout)
+    /**
+     * Counts an attempt under each key at once, unless one of them is in a delay: then nothing is counted and no row
+     * comes back. The keys in a delay are locked first, so an attempt that finds none counts under all of them.
+     */
+    private static final String ATTEMPT = """
+            with p (k, free, first_ms, max_ms, forget_ms, lockout) as (
+                     select * from unnest(?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::bigint[], ?::int[])),
+                 delayed as (select f.key from throttle_failures f where f.key = any(?::text[])
+                             and f.blocked_until > now() for update)
             insert into throttle_failures as f (key, failures, last_failure_at, blocked_until)
-            select p.k, 1, now(), %s from p
+            select p.k, 1, now(), %s from p where not exists (select 1 from delayed)
             on conflict (key) do update set
-                failures = (select %s from p),
+                failures = (select %s from p where p.k = f.key),
                 last_failure_at = now(),
-                blocked_until = (select %s from p)
+                blocked_until = (select %s from p where p.k = f.key)
+            where f.blocked_until <= now()
+            returning f.key
             """.formatted(blockedUntil("1"), COUNT, blockedUntil(COUNT));
+    /**
+     * The right password gives the address its attempt back; a delay that attempt started past the free failures
+     * stays (only the owner of an address under that much guessing waits like the guesser).
+     */
+    private static final String REFUND = "update throttle_failures set failures = failures - 1, blocked_until ="
+            + " case when failures - 1 <= ? then least(blocked_until, now()) else blocked_until end"
+            + " where key = ? and failures > 0";
 
     private final Database database;
     private final ThrottleConfig config;
@@ -65,14 +82,46 @@ public class CredentialThrottle {
     }
 
     /**
-     * Refuses the call (10015) while the account or the address is in a delay.
+     * Counts a password attempt before the password is checked, under the account and the address at once, or
+     * refuses it (10015) without counting while either is in a delay. Counting first is what makes the budget hold
+     * under concurrency: of parallel guesses, only those that fit the free failures (and the one that starts the
+     * delay) go on to bcrypt. The right password gives the attempt back ({@link #succeeded}).
      *
-     * @param account the login name as the caller gave it, with its kind ({@code name:alice}, {@code id:10001})
+     * @param account the account's key: {@code id:<user>} for a user found, else the login name as given with its
+     *        kind ({@code name:alice}), so that an unknown name counts exactly like a known one
      * @param address the client's key from {@link ClientAddress}, or null when the address is exempt
      */
-    public void check(String route, String appId, String account, String address) {
+    public void attempt(String route, String appId, String account, String address) {
         String accountKey = accountKey(appId, account);
         String addressKey = addressKey(appId, address);
+        List<String> keys = addressKey == null ? List.of(accountKey) : List.of(accountKey, addressKey);
+        List<Backoff> backoffs = addressKey == null ? List.of(config.loginAccount())
+                : List.of(config.loginAccount(), config.loginAddress());
+        int counted = database.autoCommit(c -> {
+            try (PreparedStatement ps = c.prepareStatement(ATTEMPT)) {
+                ps.setArray(1, c.createArrayOf("text", keys.toArray()));
+                ps.setArray(2, c.createArrayOf("int4", each(backoffs, Backoff::freeFailures)));
+                ps.setArray(3, c.createArrayOf("int8", each(backoffs, b -> b.firstDelay().toMillis())));
+                ps.setArray(4, c.createArrayOf("int8", each(backoffs, b -> b.maxDelay().toMillis())));
+                ps.setArray(5, c.createArrayOf("int8", each(backoffs, b -> b.forgetAfter().toMillis())));
+                ps.setArray(6, c.createArrayOf("int4", each(backoffs, Backoff::lockoutAfter)));
+                ps.setArray(7, c.createArrayOf("text", keys.toArray()));
+                int rows = 0;
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rows++;
+                    }
+                }
+                return rows;
+            }
+        });
+        if (counted < keys.size()) {
+            refuse(route, accountKey, addressKey);
+        }
+    }
+
+    /** The answer to an attempt made while a key is in a delay (one more read: only refused calls pay it). */
+    private void refuse(String route, String accountKey, String addressKey) {
         Blocked blocked = database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select key, case when blocked_until = 'infinity' then -1"
                     + " else ceil(extract(epoch from blocked_until - now()) * 1000)::bigint end"
@@ -100,36 +149,31 @@ public class CredentialThrottle {
             throw new ApiException(ErrorCode.TOO_MANY_REQUESTS, "account locked after too many failed logins:"
                     + " an admin of the app must unlock it (PUT /user/enable)");
         }
-        if (blocked != null) {
-            metrics.throttled(route, blocked.limit());
-            throw new Throttled(Duration.ofMillis(blocked.millis()));
-        }
+        // none left: a concurrent attempt's delay ran out between the two statements; the next try is judged again
+        Blocked limit = blocked != null ? blocked : new Blocked(ACCOUNT, 1);
+        metrics.throttled(route, limit.limit());
+        throw new Throttled(Duration.ofMillis(limit.millis()));
     }
 
-    /** A wrong password or an unknown login name: both counters move (one round trip). */
-    public void failed(String appId, String account, String address) {
+    /**
+     * The right password: the account's counter starts again, and the address gets its attempt back (its other
+     * failures stay: one good account must not clear an attacker's address).
+     */
+    public void succeeded(String appId, String account, String address) {
         String addressKey = addressKey(appId, address);
-        database.autoCommit(c -> {
-            try (PreparedStatement ps = c.prepareStatement(FAILURE)) {
-                bind(ps, accountKey(appId, account), config.loginAccount());
-                ps.addBatch();
-                if (addressKey != null) {
-                    bind(ps, addressKey, config.loginAddress());
-                    ps.addBatch();
-                }
-                return ps.executeBatch();
-            }
-        });
-    }
-
-    /** The right password: the account's counter starts again (the address's does not: one good account must not
-     * clear an attacker's address). */
-    public void succeeded(String appId, String account) {
         database.autoCommit(c -> {
             try (PreparedStatement ps = c.prepareStatement("delete from throttle_failures where key = ?")) {
                 ps.setString(1, accountKey(appId, account));
-                return ps.executeUpdate();
+                ps.executeUpdate();
             }
+            if (addressKey != null) {
+                try (PreparedStatement ps = c.prepareStatement(REFUND)) {
+                    ps.setInt(1, config.loginAddress().freeFailures());
+                    ps.setString(2, addressKey);
+                    ps.executeUpdate();
+                }
+            }
+            return null;
         });
     }
 
@@ -144,13 +188,8 @@ public class CredentialThrottle {
         });
     }
 
-    private static void bind(PreparedStatement ps, String key, Backoff backoff) throws java.sql.SQLException {
-        ps.setString(1, key);
-        ps.setInt(2, backoff.freeFailures());
-        ps.setLong(3, backoff.firstDelay().toMillis());
-        ps.setLong(4, backoff.maxDelay().toMillis());
-        ps.setLong(5, backoff.forgetAfter().toMillis());
-        ps.setInt(6, backoff.lockoutAfter());
+    private static Object[] each(List<Backoff> backoffs, Function<Backoff, Object> setting) {
+        return backoffs.stream().map(setting).toArray();
     }
 
     private static String accountKey(String appId, String account) {

@@ -38,6 +38,9 @@ import java.util.concurrent.TimeUnit;
  * calls allowed never exceed the bucket's by more than one window's lease per replica, and the bucket loses at most
  * that much to leases that went unused (docs/throttling.md "Leases"). A limit that allows fewer than two calls per
  * window (or a burst below eight) never leases: its calls are exact.
+ * <p>
+ * A call may cost several units (a send: its targets): it takes that many intervals, from a lease only when all
+ * of them are left, and counts that much demand. The sizes above are in units.
  */
 @ApplicationScoped
 public class RateLimiter {
@@ -64,10 +67,15 @@ public class RateLimiter {
     /** Per key that leases: its lease and its recent demand. */
     private final ConcurrentHashMap<String, Lease> leases = new ConcurrentHashMap<>();
 
-    /** One call waiting for its answer, or for its turn to take for everyone queued with it. */
+    /** One call waiting for its answer, or for its turn to take for everyone queued with it; it costs {@code units}. */
     private static final class Call {
         final CompletableFuture<Optional<Duration>> answer = new CompletableFuture<>();
         final CompletableFuture<Void> turn = new CompletableFuture<>();
+        final int units;
+
+        Call(int units) {
+            this.units = units;
+        }
     }
 
     @Inject
@@ -97,16 +105,25 @@ public class RateLimiter {
 
     /** Takes one call from the key's bucket: empty when allowed, else how long until one is available. */
     public Optional<Duration> acquire(String key, RateLimit limit) {
+        return acquire(key, limit, 1);
+    }
+
+    /**
+     * Takes a call that costs {@code units} (a send to 500 targets: 500) from the key's bucket: empty when allowed,
+     * else how long until it fits. A call costing more than the burst costs the burst: it needs a full bucket.
+     */
+    public Optional<Duration> acquire(String key, RateLimit limit, int units) {
         long start = System.nanoTime();
+        int cost = Math.max(1, Math.min(units, limit.burst()));
         Lease lease = leaseOf(key, limit);
         // an attempt that finds no lease counts nothing: the call comes back on a worker and is counted then
         boolean attempt = NonBlockingAttempt.active();
-        if (lease != null && (attempt ? lease.tryUseLeased(start) : lease.tryUse(start))) {
+        if (lease != null && (attempt ? lease.tryUseLeased(start, cost) : lease.tryUse(start, cost))) {
             takes.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             return Optional.empty();
         }
         NonBlockingAttempt.refuseBlocking(); // the queue and the bucket's round trip wait
-        Call call = new Call();
+        Call call = new Call(cost);
         lines.compute(key, (k, queued) -> {
             if (queued == null) { // nothing in flight: this call goes first
                 queued = new ArrayList<>();
@@ -140,25 +157,27 @@ public class RateLimiter {
             return queued;
         });
         try {
-            if (lease != null) { // a take before this one may have leased calls for these
-                int covered = lease.useUpTo(group.size(), System.nanoTime());
-                group.subList(0, covered).forEach(call -> call.answer.complete(Optional.empty()));
-                group.subList(0, covered).clear();
+            if (lease != null) { // a take before this one may have leased units for these
+                long now = System.nanoTime();
+                while (!group.isEmpty() && lease.useExactly(group.get(0).units, now)) {
+                    group.remove(0).answer.complete(Optional.empty());
+                }
             }
+            int units = group.stream().mapToInt(call -> call.units).sum();
             int ahead = lease == null || group.isEmpty() ? 0
-                    : lease.wanted(group.size(), System.nanoTime(), leaseCap(limit));
+                    : lease.wanted(units, System.nanoTime(), leaseCap(limit));
             Optional<Duration> wait;
-            if (ahead > 0 && takeCalls(key, limit, group.size() + ahead).isEmpty()) {
+            if (ahead > 0 && takeCalls(key, limit, units + ahead).isEmpty()) {
                 lease.add(ahead, System.nanoTime());
                 wait = Optional.empty();
             } else {
-                wait = group.isEmpty() ? Optional.empty() : takeCalls(key, limit, group.size());
+                wait = group.isEmpty() ? Optional.empty() : takeCalls(key, limit, units);
             }
             if (wait.isEmpty() || group.size() == 1) {
                 group.forEach(call -> call.answer.complete(wait));
             } else {
                 for (Call call : group) { // all together did not fit: as many as fit, one by one
-                    call.answer.complete(takeCalls(key, limit, 1));
+                    call.answer.complete(takeCalls(key, limit, call.units));
                 }
             }
         } catch (RuntimeException e) {
@@ -174,7 +193,7 @@ public class RateLimiter {
         }
     }
 
-    /** Takes {@code calls} calls at once: empty when all fit, else how long until one call would. */
+    /** Takes {@code calls} units at once: empty when all fit, else how long until they would. */
     private Optional<Duration> takeCalls(String key, RateLimit limit, int calls) {
         long interval = limit.intervalMicros();
         long window = interval * limit.burst();
@@ -194,8 +213,8 @@ public class RateLimiter {
                 wait.setString(1, key);
                 try (ResultSet rs = wait.executeQuery()) {
                     long ahead = rs.next() ? rs.getLong(1) : 0;
-                    // the call fits once tat + interval is back within the window
-                    return Optional.of(Duration.ofNanos(Math.max(1, ahead + interval - window) * 1000));
+                    // the units fit once tat + their intervals are back within the window
+                    return Optional.of(Duration.ofNanos(Math.max(1, ahead + interval * calls - window) * 1000));
                 }
             }
         });
@@ -238,31 +257,33 @@ public class RateLimiter {
             this.windowNanos = windowNanos;
         }
 
-        /** Counts a call as demand and allows it from the lease if one is left. */
-        synchronized boolean tryUse(long now) {
+        /** Counts a call's units as demand and allows it from the lease if they are left. */
+        synchronized boolean tryUse(long now, int units) {
             roll(now);
-            callsThisWindow++;
-            return useUpTo(1, now) == 1;
+            callsThisWindow += units;
+            return useExactly(units, now);
         }
 
-        /** Allows a call from the lease if one is left, and only then counts it as demand. */
-        synchronized boolean tryUseLeased(long now) {
+        /** Allows a call from the lease if its units are left, and only then counts them as demand. */
+        synchronized boolean tryUseLeased(long now, int units) {
             roll(now);
-            if (useUpTo(1, now) == 0) {
+            if (!useExactly(units, now)) {
                 return false;
             }
-            callsThisWindow++;
+            callsThisWindow += units;
             return true;
         }
 
-        /** Allows up to {@code calls} calls from the lease: how many it had. */
-        synchronized int useUpTo(int calls, long now) {
+        /** Allows a call of {@code units} from the lease if that many are left, else takes none. */
+        synchronized boolean useExactly(int units, long now) {
             if (now - expiresAt >= 0) {
                 remaining = 0;
             }
-            int used = Math.min(calls, remaining);
-            remaining -= used;
-            return used;
+            if (units > remaining) {
+                return false;
+            }
+            remaining -= units;
+            return true;
         }
 
         /**

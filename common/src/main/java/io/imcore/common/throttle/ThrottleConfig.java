@@ -29,7 +29,10 @@ public interface ThrottleConfig {
     /** Self-registrations per (app, source address). */
     Rate registration();
 
-    /** Per-app quotas by route name ({@code message-send}, {@code message-notify}, {@code push-notify}). */
+    /**
+     * Quotas by name: per app ({@code message-send}, {@code message-notify}, {@code push-notify}, ...) and per user of
+     * an app ({@code message-send-per-user}).
+     */
     Map<String, Rate> quota();
 
     /** How long a replica reuses an app's quota override read from the database. */
@@ -40,6 +43,12 @@ public interface ThrottleConfig {
      * leases); 0 takes every call from the database.
      */
     Duration leaseWindow();
+
+    /**
+     * How often a replica charges the calls its per-user quotas allowed to the shared buckets and learns the
+     * others' ({@link UserQuotas}).
+     */
+    Duration settleInterval();
 
     /** How often {@link ThrottlePurge} deletes rows that hold nothing any more ({@code off} where there are none). */
     String purgeInterval();

@@ -11,6 +11,7 @@ import java.util.List;
 public class MessageQuotaResource extends QuotaOperatorResource {
 
     public MessageQuotaResource(AppQuotas quotas, TokenAuthenticator apps) {
-        super(quotas, apps, List.of(SendRoute.SEND_QUOTA, NotifyResource.NOTIFY_QUOTA));
+        super(quotas, apps, List.of(SendRoute.SEND_QUOTA, SendRoute.SEND_QUOTA_PER_USER,
+                NotifyResource.NOTIFY_QUOTA));
     }
 }

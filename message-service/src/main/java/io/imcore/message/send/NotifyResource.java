@@ -3,7 +3,7 @@ package io.imcore.message.send;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.throttle.AppQuota;
+import io.imcore.common.throttle.AppQuotas;
 import io.imcore.message.send.SendService.Operation;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
@@ -25,30 +25,31 @@ import java.util.concurrent.CompletionStage;
 @Consumes(MediaType.APPLICATION_JSON)
 public class NotifyResource {
 
-    /** Per-app quota (docs/throttling.md): both forms of the call share it. */
+    /** Per-app quota (docs/throttling.md): both forms of the call share it; a call costs its targets. */
     static final String NOTIFY_QUOTA = "message-notify";
 
     private final RequestContext caller;
     private final SendService sending;
+    private final AppQuotas quotas;
 
-    public NotifyResource(RequestContext caller, SendService sending) {
+    public NotifyResource(RequestContext caller, SendService sending, AppQuotas quotas) {
         this.caller = caller;
         this.sending = sending;
+        this.quotas = quotas;
     }
 
     @POST
     @Path("/notify")
     @Access(Access.Level.ADMIN)
-    @AppQuota(NOTIFY_QUOTA)
     @Blocking
     public CompletionStage<ApiResponse<Boolean>> notify(SendRequest body) {
+        quotas.consume(NOTIFY_QUOTA, "/message/notify", caller.appId(), SendRequest.units(body));
         return sending.send(Operation.NOTIFY, caller, body).thenApply(ApiResponse::ok);
     }
 
     @PUT
     @Path("/notify")
     @Access(Access.Level.ADMIN)
-    @AppQuota(NOTIFY_QUOTA)
     @Blocking
     public CompletionStage<ApiResponse<Boolean>> notifyByPut(SendRequest body) {
         return notify(body);

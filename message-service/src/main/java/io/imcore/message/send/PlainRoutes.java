@@ -13,6 +13,7 @@ import io.imcore.common.error.CorrelationId;
 import io.imcore.common.error.ExceptionMappers;
 import io.imcore.common.throttle.AppQuotas;
 import io.imcore.common.throttle.Throttled;
+import io.imcore.common.throttle.UserQuotas;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -33,12 +34,14 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * Serves a hot JSON endpoint as a plain Vert.x route instead of a JAX-RS resource, with the same contract: the
  * correlation id ({@link CorrelationId}), the caller checks of the endpoint's {@link Access} level
- * ({@link CallerChecks}), the app's quota ({@link AppQuotas}), the body read as JSON whatever its Content-Type
- * (empty = null, as for a resource), every failure as the envelope of {@link ExceptionMappers} (10015 with
+ * ({@link CallerChecks}), the app's and the user's quotas ({@link AppQuotas}, {@link UserQuotas}), the body read
+ * as JSON whatever its Content-Type (empty = null, as for a resource), every failure as the envelope of {@link ExceptionMappers} (10015 with
  * Retry-After), and the envelope's code counted ({@link ApiCodeMetrics}). The body's size limit is
  * {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
  * <p>
@@ -64,9 +67,16 @@ public class PlainRoutes {
         Object handle(RequestContext caller, B body);
     }
 
-    /** One served endpoint: what each of its calls needs. {@code quota} and {@code handlerTime} null for none. */
-    private record Endpoint<B>(String path, Access.Level level, String quota, ObjectReader reader, Handler<B> handler,
-            Timer handlerTime, Counter onEventLoop, Counter onWorker) {}
+    /**
+     * What a call takes: {@code units(body)} (a send: its targets) from the app's quota {@code app} and from the
+     * quota {@code perUser} of the user {@code payer} names (none when it names none).
+     */
+    public record Quotas<B>(String app, String perUser, ToIntFunction<B> units,
+            BiFunction<RequestContext, B, Long> payer) {}
+
+    /** One served endpoint: what each of its calls needs. {@code handlerTime} null for none. */
+    private record Endpoint<B>(String path, Access.Level level, Quotas<B> quotas, ObjectReader reader,
+            Handler<B> handler, Timer handlerTime, Counter onEventLoop, Counter onWorker) {}
 
     /** The envelope as JSON, and what goes beside it. */
     private record Answer(byte[] json, int code, String correlationId, Long retryAfterSeconds) {}
@@ -76,27 +86,29 @@ public class PlainRoutes {
     private final Vertx vertx;
     private final ObjectMapper mapper;
     private final CallerChecks checks;
-    private final AppQuotas quotas;
+    private final AppQuotas appQuotas;
+    private final UserQuotas userQuotas;
     private final MeterRegistry registry;
 
-    public PlainRoutes(Vertx vertx, ObjectMapper mapper, CallerChecks checks, AppQuotas quotas,
-            MeterRegistry registry) {
+    public PlainRoutes(Vertx vertx, ObjectMapper mapper, CallerChecks checks, AppQuotas appQuotas,
+            UserQuotas userQuotas, MeterRegistry registry) {
         this.vertx = vertx;
         this.mapper = mapper;
         this.checks = checks;
-        this.quotas = quotas;
+        this.appQuotas = appQuotas;
+        this.userQuotas = userQuotas;
         this.registry = registry;
     }
 
     /**
-     * Serves {@code path} for each of {@code methods}, ahead of the JAX-RS resources. {@code quota}: the app quota
-     * the call takes from (its throttle metrics name the route {@code path}), or null for none. {@code handlerTime}:
+     * Serves {@code path} for each of {@code methods}, ahead of the JAX-RS resources. {@code quotas}: what a call
+     * takes from the quotas (their throttle metrics name the route {@code path}). {@code handlerTime}:
      * records each call's handler, from its start to its answer or refusal (a run that would have blocked is not
      * recorded: its call is, where it is served), or null for none.
      */
-    public <B> void serve(Router router, String path, Access.Level level, String quota, Class<B> bodyType,
+    public <B> void serve(Router router, String path, Access.Level level, Quotas<B> quotas, Class<B> bodyType,
             Handler<B> handler, Timer handlerTime, HttpMethod... methods) {
-        Endpoint<B> endpoint = new Endpoint<>(path, level, quota, mapper.readerFor(bodyType), handler, handlerTime,
+        Endpoint<B> endpoint = new Endpoint<>(path, level, quotas, mapper.readerFor(bodyType), handler, handlerTime,
                 servedOn(path, "event_loop"), servedOn(path, "worker"));
         for (HttpMethod method : methods) {
             router.route(method, path).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(ctx -> {
@@ -160,14 +172,15 @@ public class PlainRoutes {
 
     /**
      * One call of an endpoint: served first as a {@link NonBlockingAttempt} on the event loop, then, if that would
-     * block, again on a worker thread, which reuses what the attempt found and does not take from the quota twice.
+     * block, again on a worker thread, which reuses what the attempt found and does not take from a quota twice.
      */
     private final class Call<B> {
         private final RoutingContext ctx;
         private final Buffer body;
         private final Endpoint<B> endpoint;
         private RequestContext caller;
-        private boolean quotaTaken;
+        private boolean appQuotaTaken;
+        private boolean userQuotaTaken;
         private boolean bodyRead;
         private B parsed;
 
@@ -188,20 +201,30 @@ public class PlainRoutes {
             }
         }
 
-        /** Checks the caller, takes from the quota, reads the body and calls the handler. */
+        /** Checks the caller, reads the body, takes from the quotas and calls the handler. */
         private CompletionStage<?> call() throws IOException {
             if (caller == null) {
                 RequestContext checked = new RequestContext();
                 checks.check(endpoint.level(), ctx.request()::getHeader, checked);
                 caller = checked;
             }
-            if (endpoint.quota() != null && !quotaTaken) {
-                quotas.consume(endpoint.quota(), endpoint.path(), caller.appId());
-                quotaTaken = true;
-            }
             if (!bodyRead) {
                 parsed = body.length() == 0 ? null : endpoint.reader().readValue(body.getBytes());
                 bodyRead = true;
+            }
+            Quotas<B> quotas = endpoint.quotas();
+            // each take either completes or would block before it changed anything: a worker repeats only the rest
+            if (!userQuotaTaken) {
+                Long payer = quotas.payer().apply(caller, parsed);
+                if (payer != null) {
+                    userQuotas.consume(quotas.perUser(), endpoint.path(), caller.appId(), payer,
+                            quotas.units().applyAsInt(parsed));
+                }
+                userQuotaTaken = true;
+            }
+            if (!appQuotaTaken) {
+                appQuotas.consume(quotas.app(), endpoint.path(), caller.appId(), quotas.units().applyAsInt(parsed));
+                appQuotaTaken = true;
             }
             long start = System.nanoTime();
             Object result;

@@ -1,6 +1,7 @@
 package io.imcore.message.send;
 
 import io.imcore.common.context.Access;
+import io.imcore.common.context.RequestContext;
 import io.imcore.message.send.SendService.Operation;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -17,8 +18,10 @@ import jakarta.enterprise.event.Observes;
 @ApplicationScoped
 public class SendRoute {
 
-    /** Per-app quota (docs/throttling.md): both forms of the call share it. */
+    /** Per-app quota (docs/throttling.md): both forms of the call share it; a call costs its targets. */
     static final String SEND_QUOTA = "message-send";
+    /** Per-user quota: each user's share of the app's, so that one user cannot use it up. */
+    static final String SEND_QUOTA_PER_USER = "message-send-per-user";
 
     private final PlainRoutes routes;
     private final SendService sending;
@@ -33,8 +36,20 @@ public class SendRoute {
     }
 
     void install(@Observes Router router) {
-        routes.serve(router, "/message/send", Access.Level.USER, SEND_QUOTA, SendRequest.class,
-                (caller, body) -> sending.send(Operation.SEND, caller, body), sendTime, HttpMethod.POST,
-                HttpMethod.PUT);
+        routes.serve(router, "/message/send", Access.Level.USER,
+                new PlainRoutes.Quotas<>(SEND_QUOTA, SEND_QUOTA_PER_USER, SendRequest::units, SendRoute::sender),
+                SendRequest.class, (caller, body) -> sending.send(Operation.SEND, caller, body), sendTime,
+                HttpMethod.POST, HttpMethod.PUT);
+    }
+
+    /**
+     * The user a send counts for: the token's, or for an admin acting as a user that user (from_user_id, else the
+     * user_id header); null when an admin names none (refused with 10002 by the send's checks).
+     */
+    private static Long sender(RequestContext caller, SendRequest body) {
+        if (!caller.isAdmin()) {
+            return caller.token().userId();
+        }
+        return body != null && body.fromUserId() != null ? body.fromUserId() : caller.userIdOrNull();
     }
 }

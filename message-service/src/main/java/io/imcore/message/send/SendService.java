@@ -54,7 +54,6 @@ public class SendService {
 
     public static final int TYPE_USER = 1;
     public static final int TYPE_GROUP = 2;
-    private static final int MAX_TARGETS = 500;
     private static final int MAX_CONTENT_BYTES = 64 * 1024;
     private static final int MAX_FIELD_BYTES = 16 * 1024;
     private static final String ANSWER = "true";
@@ -177,10 +176,10 @@ public class SendService {
         checkSize("config", body.config(), MAX_FIELD_BYTES);
         checkSize("ext", body.ext(), MAX_FIELD_BYTES);
         if (body.targets() == null || body.targets().isEmpty()) {
-            throw ApiException.badParameter("targets", "1 to " + MAX_TARGETS + " ids required");
+            throw ApiException.badParameter("targets", "1 to " + SendRequest.MAX_TARGETS + " ids required");
         }
-        if (body.targets().size() > MAX_TARGETS) {
-            throw ApiException.badParameter("targets", "at most " + MAX_TARGETS + " ids");
+        if (body.targets().size() > SendRequest.MAX_TARGETS) {
+            throw ApiException.badParameter("targets", "at most " + SendRequest.MAX_TARGETS + " ids");
         }
         for (Long target : body.targets()) {
             if (target == null || target <= 0) {

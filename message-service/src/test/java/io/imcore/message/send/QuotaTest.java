@@ -17,6 +17,7 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -94,6 +95,59 @@ class QuotaTest extends AppWithUsers {
     }
 
     @Test
+    void oneUserAtTheirLimitGets10015WhileAnotherUserOfTheAppStillSends() throws Exception {
+        override("message-send-per-user", 1, 60, 3);
+        assertEquals(List.of(200, 200, 200, 10015), sends(4), "alice's own limit");
+        Response refused = api.as(alice).body(MessageApi.text("still alice", List.of(bob))).post("/message/send");
+        assertEquals(10015, refused.jsonPath().getInt("code"));
+        assertTrue(Long.parseLong(refused.header("Retry-After")) > 1, refused.header("Retry-After"));
+        Map<String, Object> asAlice = new HashMap<>(MessageApi.text("admin for alice", List.of(bob)));
+        asAlice.put("from_user_id", alice);
+        assertEquals(10015, api.asAdmin().body(asAlice).post("/message/send").jsonPath().getInt("code"),
+                "an admin acting as alice counts for alice");
+        assertEquals(200, api.send(bob, MessageApi.text("bob is not alice", List.of(carol))).extract().jsonPath()
+                .getInt("code"), "another user of the app still sends");
+        String metrics = given().get("/q/metrics").asString();
+        assertTrue(metrics.contains("imcore_throttled_total{limit=\"user\",route=\"/message/send\"}"), metrics);
+        assertTrue(sharedDebtSeconds(alice) > 100, "alice's 3 sends (3 minutes at 1 a minute) reach the bucket every"
+                + " replica reads, within a few settles");
+    }
+
+    /** How far the user's shared bucket is ahead of now, once the replica has settled (0 until then, up to 10 s). */
+    private long sharedDebtSeconds(long user) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long ahead = 0;
+        while (ahead == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            ahead = database.read(c -> {
+                try (var ps = c.prepareStatement("select extract(epoch from tat - now())::bigint from throttle_buckets"
+                        + " where key = ?")) {
+                    ps.setString(1, "quota:message-send-per-user:" + api.appId + ":" + user);
+                    try (var rs = ps.executeQuery()) {
+                        return rs.next() ? rs.getLong(1) : 0L;
+                    }
+                }
+            });
+        }
+        return ahead;
+    }
+
+    @Test
+    void aSendCostsItsTargets() {
+        List<Long> many = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            many.add(api.newUser());
+        }
+        override("message-send", 1, 3600, 502);
+        assertEquals(200, api.send(alice, MessageApi.text("to 500", many)).extract().jsonPath().getInt("code"));
+        List<Integer> codes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            codes.add(api.send(bob, MessageApi.text("one more", List.of(carol))).extract().jsonPath().getInt("code"));
+        }
+        assertEquals(List.of(200, 200, 10015), codes, "the 500-target call took 500 of the app's 502");
+    }
+
+    @Test
     void notifyHasItsOwnQuota() {
         override("message-notify", 1, 60, 1);
         Map<String, Object> notice = MessageApi.text("maintenance tonight", List.of(bob));
@@ -116,8 +170,9 @@ class QuotaTest extends AppWithUsers {
     void theOperatorReadsRaisesAndResetsAnAppsQuotas() {
         JsonPath defaults = operator(api.appId).get("/message/quota").then().statusCode(200).extract().jsonPath();
         assertEquals(200, defaults.getInt("code"));
-        assertEquals(List.of("message-send", "message-notify"), defaults.getList("data.quota"));
-        assertEquals(List.of(false, false), defaults.getList("data.overridden"));
+        assertEquals(List.of("message-send", "message-send-per-user", "message-notify"),
+                defaults.getList("data.quota"));
+        assertEquals(List.of(false, false, false), defaults.getList("data.overridden"));
         assertEquals(500, defaults.getInt("data[0].limit"));
         assertEquals(1, defaults.getInt("data[0].period_seconds"));
         assertEquals(1000, defaults.getInt("data[0].burst"));
@@ -153,7 +208,7 @@ class QuotaTest extends AppWithUsers {
         operator("nosuchapp").get("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(40000));
         operator(api.appId).body(Map.of("quota", "push-notify", "limit", 1, "period_seconds", 1, "burst", 1))
                 .put("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(10002))
-                .body("message", org.hamcrest.Matchers.equalTo("quota: one of message-send, message-notify"));
+                .body("message", org.hamcrest.Matchers.equalTo("quota: one of message-send, message-send-per-user, message-notify"));
         operator(api.appId).body(Map.of("quota", "message-send", "limit", 0, "period_seconds", 1, "burst", 1))
                 .put("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(10002))
                 .body("message", org.hamcrest.Matchers.equalTo("limit: 1 to 1000000"));
