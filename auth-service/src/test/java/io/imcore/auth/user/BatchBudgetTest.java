@@ -15,6 +15,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -47,8 +48,8 @@ class BatchBudgetTest {
 
     /** bcrypt at production cost on a busy machine: every hash takes half a second. */
     static class SlowHasher extends PasswordHasher {
-        SlowHasher(AuthConfig config) {
-            super(config);
+        SlowHasher(AuthConfig config, MeterRegistry registry) {
+            super(config, registry);
         }
 
         @Override
@@ -64,6 +65,8 @@ class BatchBudgetTest {
 
     @Inject
     AuthConfig config;
+    @Inject
+    MeterRegistry registry;
 
     private AuthApi.App app;
 
@@ -74,7 +77,7 @@ class BatchBudgetTest {
 
     @Test
     void hashingPastTheBudgetStoresNothingAndAnswers50003() throws SQLException {
-        QuarkusMock.installMockForType(new SlowHasher(config), PasswordHasher.class);
+        QuarkusMock.installMockForType(new SlowHasher(config, registry), PasswordHasher.class);
         List<Map<String, Object>> entries = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             entries.add(Map.of("username", AuthApi.uniqueName(), "password", PASSWORD));
