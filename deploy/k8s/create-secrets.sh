@@ -55,9 +55,6 @@ create imcore-internal --from-file=internal-key="$work/internal-key"
 # 32 random bytes, base64: encrypts push channel credentials at rest
 openssl rand -base64 32 | tr -d '\n' >"$work/certificate-key"
 create imcore-push-certificates --from-file=certificate-key="$work/certificate-key"
-# the key in the receipt URL providers call back on (push-service /push/receipt/<channel>?key=...)
-openssl rand -hex 24 | tr -d '\n' >"$work/receipt-key"
-create imcore-push-receipts --from-file=receipt-key="$work/receipt-key"
 
 if [[ "$dev" == --dev ]]; then
   for db in auth message push postgres; do

@@ -455,7 +455,7 @@ push_worker_channel_settings() {
     url="$(simulator_url "$channel")"
     echo "-Dim.push.worker.channel.$channel.base-url=$url"
     echo "-Dim.push.worker.channel.$channel.development-base-url=$url"
-    echo "-Dim.push.worker.channel.$channel.receipt-url=$receipts/$channel?key=$PUSH_RECEIPT_KEY"
+    echo "-Dim.push.worker.channel.$channel.receipt-url=$receipts/$channel"
   done
   echo "-Dim.push.worker.channel.ios.trust-certificate=$LOCAL/simulators/apns-ca.pem"
   echo "-Dim.push.worker.channel.cloud.auth-url=$(simulator_url cloud)/token"

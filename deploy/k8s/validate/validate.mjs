@@ -17,13 +17,13 @@ const REQUIRED_ENV = {
   // IM_PLATFORM_KEY only where im.platform-key is a property: the services with operator endpoints
   'auth-service': ['IM_JWT_PRIVATE_KEY_LOCATION', 'IM_PLATFORM_KEY'],
   'message-service': ['IM_MESSAGE_REPLICA_ID', 'IM_PLATFORM_KEY'],
-  'push-service': ['IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_FANOUT_REPLICA_ID', 'IM_PUSH_RECEIPT_KEY', 'IM_PLATFORM_KEY'],
+  'push-service': ['IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_FANOUT_REPLICA_ID', 'IM_PLATFORM_KEY'],
   'push-worker': ['IM_PUSH_CERTIFICATE_KEY'],
   console: ['IM_CONSOLE_AUTH_SERVICE_URL', 'IM_CONSOLE_PUSH_SERVICE_URL', 'IM_CONSOLE_SESSION_SECURE_COOKIE'],
 };
 // Values that must come from a Secret, never from the manifest or a ConfigMap.
 const SECRET_ENV = ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD', 'IM_PLATFORM_KEY', 'IM_INTERNAL_KEY',
-  'IM_PUSH_CERTIFICATE_KEY', 'IM_PUSH_RECEIPT_KEY'];
+  'IM_PUSH_CERTIFICATE_KEY'];
 // Replica ids that must be the pod's name (fieldRef metadata.name): unique per pod, never shared by two.
 const POD_NAME_ENV = ['IM_MESSAGE_REPLICA_ID', 'IM_PUSH_FANOUT_REPLICA_ID', 'IM_PUSH_WORKER_REPLICA_ID'];
 const HEALTH = { startupProbe: '/q/health/started', livenessProbe: '/q/health/live', readinessProbe: '/q/health/ready' };

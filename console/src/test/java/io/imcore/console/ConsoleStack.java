@@ -78,7 +78,6 @@ final class ConsoleStack {
         pushConfig.put("im.push.certificate-key", CERTIFICATE_KEY);
         Map<String, String> serviceConfig = new HashMap<>(pushConfig);
         serviceConfig.put("im.auth-service.url", auth.baseUrl());
-        serviceConfig.put("im.push.receipt-key", "console-it-receipts");
         int workerPort = ServiceProcess.freePort();
         serviceConfig.put("im.push.worker-url", "http://127.0.0.1:" + workerPort);
         push = ServiceProcess.start("push-service", Path.of("../push-service"), serviceConfig);

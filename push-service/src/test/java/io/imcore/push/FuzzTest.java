@@ -9,6 +9,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.util.Map;
+import io.imcore.push.receipt.ReceiptKeyStore;
 import org.junit.jupiter.api.Test;
 
 /** Every route of push-service, the providers' receipt callbacks included, read from its OpenAPI document, fuzzed. */
@@ -22,6 +23,9 @@ class FuzzTest {
     @Inject
     Database database;
 
+    @Inject
+    ReceiptKeyStore receiptKeys;
+
     @Test
     void everyRouteAnswersTheEnvelopeWhateverItIsSent() {
         PushApi app = PushApi.newApp(database);
@@ -30,8 +34,9 @@ class FuzzTest {
         EndpointFuzzer.of(base)
                 .caller("user", Map.of("app_id", app.appId, "access-token", app.userToken(user, 1)))
                 .caller("admin", Map.of("app_id", app.appId, "access-token", app.adminToken()))
-                // the receipt callbacks authenticate by a key in the URL, on a channel that has receipts
-                .knownValue("key", "test-receipt-key")
+                // the receipt callbacks authenticate by the app's key in the URL, on a channel that has receipts
+                .knownValue("app_id", app.appId)
+                .knownValue("key", receiptKeys.getOrCreate(app.appId))
                 .knownValue("channel", "vendor_b")
                 .assertEveryAnswerIsTheEnvelope();
     }

@@ -5,9 +5,10 @@ import java.util.TreeMap;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * Encryption of the secret columns of {@code push_certificates} (docs/push-certificates.md), shared by push-service
- * (which stores certificates) and push-worker (which signs provider calls with them): one key-set configuration, one
- * associated-data format, so what one service seals the other opens.
+ * Encryption of the secret columns of {@code push_certificates} (docs/push-certificates.md) and of the apps' receipt
+ * keys ({@code push_apps.receipt_key_enc}), shared by push-service (which stores them) and push-worker (which signs
+ * provider calls with the certificates and puts the receipt key in the callback URL it gives them): one key-set
+ * configuration, one associated-data format, so what one service seals the other opens.
  *
  * <p>Keys: {@value #KEYS_SETTING} = {@code 1:<base64>,2:<base64>} holds numbered keys, and the single-key setting
  * {@value #KEY_SETTING} is key 1. New values are sealed with {@value #CURRENT_SETTING} (default: the highest
@@ -133,6 +134,16 @@ public final class CertificateSecrets {
     /** Whether a stored value is sealed with the current key (else re-encryption should re-seal it). */
     public boolean isCurrent(byte[] sealed) {
         return box.isCurrent(sealed);
+    }
+
+    /** Seals an app's receipt key ({@code push_apps.receipt_key_enc}). */
+    public byte[] sealReceiptKey(String key, String appId) {
+        return box.seal(key, "push_apps/receipt_key/" + appId);
+    }
+
+    /** @throws IllegalArgumentException when the value's key version is not configured, or it does not open */
+    public String openReceiptKey(byte[] sealed, String appId) {
+        return box.open(sealed, "push_apps/receipt_key/" + appId);
     }
 
     /**

@@ -12,11 +12,12 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * Providers' delivery-receipt callbacks: {@code POST /push/receipt/<channel>?key=<im.push.receipt-key>}, the URL
- * push-worker's adapters give the providers (docs/push-worker.md). A provider sends no token, so the key in the URL
- * is what authenticates it. data is how many receipts counted (repeats and unknown tokens count nothing).
+ * Providers' delivery-receipt callbacks: {@code POST /push/receipt/<channel>/<app_id>?key=<the app's receipt key>},
+ * the URL push-worker's adapters give the providers and the app's admin enters in a provider's console
+ * (docs/push-worker.md "received"). A provider sends no token, so the app's key in the URL is what authenticates it.
+ * data is how many receipts counted (repeats, unknown tokens and devices the task was not sent to count nothing).
  */
-@Path("/push/receipt/{channel}")
+@Path("/push/receipt/{channel}/{app_id}")
 @Access(Access.Level.CALLBACK)
 @Produces(MediaType.APPLICATION_JSON)
 public class ReceiptResource {
@@ -29,8 +30,8 @@ public class ReceiptResource {
 
     @POST
     @Consumes(MediaType.WILDCARD)
-    public ApiResponse<Integer> receive(@PathParam("channel") String channel, @QueryParam("key") String key,
-            @HeaderParam("content-type") String contentType, String body) {
-        return ApiResponse.ok(receipts.count(channel, key, contentType, body));
+    public ApiResponse<Integer> receive(@PathParam("channel") String channel, @PathParam("app_id") String appId,
+            @QueryParam("key") String key, @HeaderParam("content-type") String contentType, String body) {
+        return ApiResponse.ok(receipts.count(channel, appId, key, contentType, body));
     }
 }

@@ -9,28 +9,28 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
-import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Parses a provider's receipt callback and counts each delivery once: a task's per task and device (common
- * {@link Receipts}), an offline push's (task id {@code -msg_id}) per message and device ({@link OfflineReceipts}).
+ * Checks a provider's receipt callback against its app's receipt key, parses it and counts each delivery once,
+ * within that app only: a task's per task and device that push-worker sent (common {@link Receipts}), an offline
+ * push's (task id {@code -msg_id}) per message and device ({@link OfflineReceipts}).
  */
 @ApplicationScoped
 public class ReceiptService {
 
     private final Database database;
     private final ReceiptFormats formats;
-    private final String key;
+    private final ReceiptKeyStore keys;
 
-    public ReceiptService(Database database, ReceiptFormats formats,
-            @ConfigProperty(name = "im.push.receipt-key") Optional<String> key) {
+    public ReceiptService(Database database, ReceiptFormats formats, ReceiptKeyStore keys) {
         this.database = database;
         this.formats = formats;
-        this.key = key.orElse("");
+        this.keys = keys;
     }
 
-    int count(String channelName, String givenKey, String contentType, String body) {
+    int count(String channelName, String appId, String givenKey, String contentType, String body) {
+        // an unknown app, an app without a key and a wrong key get the same answer: the URL tells nothing
+        String key = database.read(c -> keys.find(c, appId)).orElse("");
         if (key.isEmpty() || givenKey == null || !MessageDigest.isEqual(key.getBytes(StandardCharsets.UTF_8),
                 givenKey.getBytes(StandardCharsets.UTF_8))) {
             throw new ApiException(ErrorCode.NO_PERMISSION, "key missing or wrong");
@@ -50,9 +50,9 @@ public class ReceiptService {
         // statement of its own, so the task counters are locked only for theirs
         List<Receipts.TokenReceipt> tasks = receipts.stream().filter(r -> r.taskId() > 0).toList();
         List<Receipts.TokenReceipt> offline = receipts.stream().filter(r -> r.taskId() < 0).toList();
-        int counted = tasks.isEmpty() ? 0 : database.autoCommit(c -> Receipts.countTokens(c, channel, tasks));
+        int counted = tasks.isEmpty() ? 0 : database.autoCommit(c -> Receipts.countTokens(c, appId, channel, tasks));
         if (!offline.isEmpty()) {
-            counted += database.autoCommit(c -> OfflineReceipts.count(c, channel, offline));
+            counted += database.autoCommit(c -> OfflineReceipts.count(c, appId, channel, offline));
         }
         return counted;
     }

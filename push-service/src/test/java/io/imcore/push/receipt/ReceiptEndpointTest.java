@@ -17,19 +17,30 @@ import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** POST /push/receipt/<channel>: a provider's callback counts each delivered device once into received. */
+/**
+ * POST /push/receipt/<channel>/<app_id>: a provider's callback, authenticated by the app's receipt key, counts each
+ * device the task was sent to once into received, within that app only.
+ */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
 class ReceiptEndpointTest {
 
-    private static final String KEY = "test-receipt-key";
-
     @Inject
     Database database;
 
+    @Inject
+    ReceiptKeyStore keys;
+
     private final String appId = "app" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private String key;
+
+    @BeforeEach
+    void appKey() {
+        key = keys.getOrCreate(appId);
+    }
 
     private long insert(String sql, Object... parameters) {
         return database.inTransaction(c -> {
@@ -49,11 +60,20 @@ class ReceiptEndpointTest {
                 + " returning task_id", appId);
     }
 
-    private void deviceWithToken(String token) {
+    /** A device of the app with the token on vendor_b, to which push-worker sent the task (its ledger row). */
+    private long sentDevice(long task, String token) {
+        long device = deviceWithToken(token);
+        insert("insert into push_receipts (task_id, device_id, channel, received) values (?, ?, 'vendor_b', false)"
+                + " returning task_id", task, device);
+        return device;
+    }
+
+    private long deviceWithToken(String token) {
         long device = insert("insert into push_devices (app_id, user_id, device_sn) values (?, ?, 1)"
                 + " returning device_id", appId, Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000_000L));
         insert("insert into push_device_tokens (device_id, channel, app_id, token, notifier_name, environment)"
                 + " values (?, 'vendor_b', ?, ?, 'mi', 1) returning device_id", device, appId, token);
+        return device;
     }
 
     private int received(long task) {
@@ -67,8 +87,13 @@ class ReceiptEndpointTest {
     }
 
     private io.restassured.response.ValidatableResponse post(String channel, String key, String body) {
+        return post(channel, appId, key, body);
+    }
+
+    private io.restassured.response.ValidatableResponse post(String channel, String app, String key, String body) {
         return given().contentType("application/x-www-form-urlencoded").body(body)
-                .post("/push/receipt/" + channel + (key == null ? "" : "?key=" + key)).then().statusCode(200);
+                .post("/push/receipt/" + channel + "/" + app + (key == null ? "" : "?key=" + key))
+                .then().statusCode(200);
     }
 
     @Test
@@ -76,29 +101,47 @@ class ReceiptEndpointTest {
         long task = task();
         String a = "rega-" + UUID.randomUUID();
         String b = "regb-" + UUID.randomUUID();
-        deviceWithToken(a);
-        deviceWithToken(b);
-        post("vendor_b", KEY, xiaomiCallback(task, a + "," + b + ",unknown-token"))
+        sentDevice(task, a);
+        sentDevice(task, b);
+        post("vendor_b", key, xiaomiCallback(task, a + "," + b + ",unknown-token"))
                 .body("code", equalTo(200)).body("data", equalTo(2));
-        post("vendor_b", KEY, xiaomiCallback(task, a)).body("code", equalTo(200)).body("data", equalTo(0));
+        post("vendor_b", key, xiaomiCallback(task, a)).body("code", equalTo(200)).body("data", equalTo(0));
         assertEquals(2, received(task));
     }
 
     @Test
-    void aReceiptForAnotherAppsTaskCountsNothing() {
+    void aReceiptForADeviceTheTaskWasNotSentToCountsNothingAndReceivedNeverExceedsSent() {
+        long task = task();
+        String sent = "regs-" + UUID.randomUUID();
+        String notSent = "regn-" + UUID.randomUUID();
+        sentDevice(task, sent);
+        deviceWithToken(notSent); // the app's device, holding a token, but not a target of the task
+        insert("insert into push_task_counts (task_id, channel, target, sent) values (?, 'vendor_b', 1, 1)"
+                + " returning task_id", task);
+        post("vendor_b", key, xiaomiCallback(task, notSent)).body("code", equalTo(200)).body("data", equalTo(0));
+        post("vendor_b", key, xiaomiCallback(task, sent + "," + notSent)).body("data", equalTo(1));
+        assertEquals(1, received(task), "received never exceeds sent");
+        assertEquals(1, insert("select sent from push_task_counts where task_id = ? and channel = 'vendor_b'", task));
+    }
+
+    @Test
+    void anotherAppsKeyIsRefusedAndItsReceiptsNeverReachThisApp() {
         long task = task();
         String token = "regc-" + UUID.randomUUID();
-        insert("insert into push_devices (app_id, user_id, device_sn) values ('other-app', 5, 1) returning device_id");
-        deviceWithToken(token);
-        database.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("update push_tasks set app_id = 'other-app'"
-                    + " where task_id = ?")) {
-                ps.setLong(1, task);
-                ps.executeUpdate();
-            }
-            return null;
-        });
-        post("vendor_b", KEY, xiaomiCallback(task, token)).body("data", equalTo(0));
+        sentDevice(task, token);
+        String otherApp = "app" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String otherKey = keys.getOrCreate(otherApp);
+        // app B's key on app A's callback URL
+        post("vendor_b", appId, otherKey, xiaomiCallback(task, token)).body("code", equalTo(10010));
+        // app B's own URL and key, naming app A's task and device token
+        post("vendor_b", otherApp, otherKey, xiaomiCallback(task, token)).body("code", equalTo(200))
+                .body("data", equalTo(0));
+        assertEquals(0, received(task));
+        // a rotation refuses the old key at once
+        String old = key;
+        key = keys.rotate(appId);
+        post("vendor_b", old, xiaomiCallback(task, token)).body("code", equalTo(10010));
+        post("vendor_b", key, xiaomiCallback(task, token)).body("data", equalTo(1));
     }
 
     /** An offline push of message msgId sent to a new device with the token on vendor_b: its trace row. */
@@ -146,7 +189,7 @@ class ReceiptEndpointTest {
         sentOfflinePush(41, a);
         sentOfflinePush(41, b);
         // the offline push's receipts carry -msg_id as the task id (push-worker's Notification.taskId)
-        post("vendor_b", KEY, xiaomiCallback(-41, a)).body("code", equalTo(200)).body("data", equalTo(1));
+        post("vendor_b", key, xiaomiCallback(-41, a)).body("code", equalTo(200)).body("data", equalTo(1));
         String first = receivedAt(41, a);
         assertNotNull(first, "received_at of the device the receipt names");
         assertNull(receivedAt(41, b), "the message's other device got no receipt");
@@ -154,11 +197,11 @@ class ReceiptEndpointTest {
         assertEquals(0, insert("select count(*) from push_task_counts where task_id = -41"),
                 "no task counter for an offline push");
 
-        post("vendor_b", KEY, xiaomiCallback(-41, a)).body("code", equalTo(200)).body("data", equalTo(0));
+        post("vendor_b", key, xiaomiCallback(-41, a)).body("code", equalTo(200)).body("data", equalTo(0));
         assertEquals(first, receivedAt(41, a), "only the first receipt counts");
         assertEquals(1, offlineReceived(), "a repeated receipt counts nothing");
 
-        post("vendor_b", KEY, xiaomiCallback(-41, b + ",unknown-token")).body("data", equalTo(1));
+        post("vendor_b", key, xiaomiCallback(-41, b + ",unknown-token")).body("data", equalTo(1));
         assertNotNull(receivedAt(41, b));
         assertEquals(2, offlineReceived());
     }
@@ -168,13 +211,13 @@ class ReceiptEndpointTest {
         pushOn();
         long task = task();
         String taskToken = "regt-" + UUID.randomUUID();
-        deviceWithToken(taskToken);
+        sentDevice(task, taskToken);
         String offlineToken = "offc-" + UUID.randomUUID();
         sentOfflinePush(42, offlineToken);
         String json = "{\"m1\":{\"param\":\"" + task + "\",\"type\":1,\"targets\":\"" + taskToken + "\"},"
                 + "\"m2\":{\"param\":\"-42\",\"type\":1,\"targets\":\"" + offlineToken + "\"},"
                 + "\"m3\":{\"param\":\"-43\",\"type\":1,\"targets\":\"" + offlineToken + "\"}}";
-        post("vendor_b", KEY, "data=" + URLEncoder.encode(json, StandardCharsets.UTF_8))
+        post("vendor_b", key, "data=" + URLEncoder.encode(json, StandardCharsets.UTF_8))
                 .body("code", equalTo(200)).body("data", equalTo(2));
         assertEquals(1, received(task));
         assertNotNull(receivedAt(42, offlineToken));
@@ -187,7 +230,7 @@ class ReceiptEndpointTest {
         String token = "offd-" + UUID.randomUUID();
         sentOfflinePush(44, token);
         // the same message id in another app, whose device has another token
-        post("vendor_b", KEY, xiaomiCallback(-44, "offd-other-" + UUID.randomUUID())).body("data", equalTo(0));
+        post("vendor_b", key, xiaomiCallback(-44, "offd-other-" + UUID.randomUUID())).body("data", equalTo(0));
         assertNull(receivedAt(44, token));
         assertEquals(0, offlineReceived());
     }
@@ -197,8 +240,9 @@ class ReceiptEndpointTest {
         long task = task();
         post("vendor_b", null, xiaomiCallback(task, "x")).body("code", equalTo(10010));
         post("vendor_b", "wrong", xiaomiCallback(task, "x")).body("code", equalTo(10010));
-        post("ios", KEY, "{}").body("code", equalTo(10002)).body("message", startsWith("channel"));
-        post("nope", KEY, "{}").body("code", equalTo(10002));
-        post("vendor_b", KEY, "not a callback").body("code", equalTo(10002)).body("message", startsWith("body"));
+        post("vendor_b", "unknown-app", key, xiaomiCallback(task, "x")).body("code", equalTo(10010));
+        post("ios", key, "{}").body("code", equalTo(10002)).body("message", startsWith("channel"));
+        post("nope", key, "{}").body("code", equalTo(10002));
+        post("vendor_b", key, "not a callback").body("code", equalTo(10002)).body("message", startsWith("body"));
     }
 }

@@ -1,6 +1,7 @@
 package io.imcore.pushworker.batch;
 
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.Receipts;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.push.PushBatch.Target;
 import io.imcore.common.store.Database;
@@ -135,6 +136,9 @@ public class BatchDispatcher {
         BatchClaim found = database.inTransaction(c -> {
             BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());
             boolean sending = claim == BatchLedger.Claim.FRESH || claim == BatchLedger.Claim.RESUMED;
+            if (sending) { // before anything is sent: a receipt cannot come before its ledger row
+                Receipts.expect(c, batch.taskId(), run.channel, deviceIds);
+            }
             return new BatchClaim(claim, withBadge && sending
                     ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of());
         });
@@ -234,7 +238,8 @@ public class BatchDispatcher {
         if (run.isOfflinePush()) {
             int sent = offlineLedger.finish(batch, run.devices, run.tally, run.channel.wireName());
             metrics.offlinePushSent(run.channel, batch.offline().createdMs(), sent);
-        } else if (!ledger.finish(batch.taskId(), batch.batchNo(), run.tally, run.expired)) {
+        } else if (!ledger.finish(batch.taskId(), batch.batchNo(), run.tally, run.expired,
+                batch.targets().stream().mapToLong(Target::deviceId).toArray())) {
             LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
         }
         run.counted();

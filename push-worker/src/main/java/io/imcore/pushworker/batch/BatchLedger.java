@@ -1,6 +1,7 @@
 package io.imcore.pushworker.batch;
 
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.Receipts;
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -8,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -187,10 +189,11 @@ public class BatchLedger {
     }
 
     /**
-     * Counts the batch, unbinds its rejected tokens and completes the task after its last batch, in one transaction.
-     * Returns false when another worker finished the batch first (then nothing is counted).
+     * Counts the batch, unbinds its rejected tokens, closes the receipt ledger rows of its targets that were not sent
+     * and completes the task after its last batch, in one transaction. Returns false when another worker finished the
+     * batch first (then nothing is counted).
      */
-    boolean finish(long taskId, int batchNo, Tally tally, boolean expired) {
+    boolean finish(long taskId, int batchNo, Tally tally, boolean expired, long[] targets) {
         held.remove(new BatchId(taskId, batchNo));
         return database.inTransaction(c -> {
             // the batch's counts and when, kept on its row for the report's deliveries over time (no other write)
@@ -239,6 +242,7 @@ public class BatchLedger {
                 ps.executeBatch();
             }
             unbind(c, tally.rejectedTokens());
+            Receipts.forget(c, taskId, notSent(targets, tally));
             // The task row last, just before the commit: it is one row for every batch of the task, so every worker
             // thread and the expansion's mirror queue on it, and it is held only for the commit. The counter rows
             // come before it, in channel-name order, as in the expansion's mirror (TaskStore.saveCheckpoint), so
@@ -258,6 +262,15 @@ public class BatchLedger {
             }
             return true;
         });
+    }
+
+    /** The targets without a sent outcome: failed, rejected, or never tried (the batch expired first). */
+    private static long[] notSent(long[] targets, Tally tally) {
+        Map<Long, Tally.DeviceOutcome> outcomes = tally.deviceOutcomes();
+        return Arrays.stream(targets).filter(device -> {
+            Tally.DeviceOutcome outcome = outcomes.get(device);
+            return outcome == null || !"sent".equals(outcome.state());
+        }).toArray();
     }
 
     /** {"vendor_b": {"sent": 3, "failed": 0, "rejected": 1}, ...}: channel names need no escaping. */

@@ -71,9 +71,11 @@ public class CredentialCache {
     private Optional<Credentials> load(Key key) {
         int provider = key.channel.provider();
         return database.read(c -> {
+            // the app's receipt key with it: a rotation reaches the callback URLs within credentials-ttl
             try (PreparedStatement ps = c.prepareStatement("select name, provider_app_id, app_key, app_secret_enc,"
-                    + " certificate_enc, updated_at, message_defaults::text from push_certificates"
-                    + " where app_id = ? and provider = ? and environment = ?")) {
+                    + " certificate_enc, c.updated_at, message_defaults::text, a.receipt_key_enc"
+                    + " from push_certificates c left join push_apps a using (app_id)"
+                    + " where c.app_id = ? and provider = ? and environment = ?")) {
                 ps.setString(1, key.appId);
                 ps.setInt(2, provider);
                 ps.setInt(3, key.environment);
@@ -87,7 +89,7 @@ public class CredentialCache {
                                 secrets.open(rs.getBytes(4), key.appId, provider, key.environment, Column.APP_SECRET),
                                 secrets.open(rs.getBytes(5), key.appId, provider, key.environment, Column.CERTIFICATE),
                                 ChronoUnit.MICROS.between(java.time.Instant.EPOCH, rs.getTimestamp(6).toInstant()),
-                                (ObjectNode) JSON.readTree(rs.getString(7))));
+                                (ObjectNode) JSON.readTree(rs.getString(7)), receiptKey(key.appId, rs.getBytes(8))));
                     } catch (RuntimeException | JsonProcessingException e) {
                         LOG.errorf("app %s: the %s certificate (environment %d) does not decrypt or parse: %s", key.appId,
                                 key.channel.wireName(), key.environment, e.getMessage());
@@ -96,5 +98,19 @@ public class CredentialCache {
                 }
             }
         });
+    }
+
+    /** The app's receipt key, or null when it has none or it does not open (then no receipt is asked for). */
+    private String receiptKey(String appId, byte[] sealed) {
+        if (sealed == null) {
+            return null;
+        }
+        try {
+            return secrets.openReceiptKey(sealed, appId);
+        } catch (IllegalArgumentException e) {
+            LOG.errorf("app %s: the receipt key does not decrypt (%s): no receipts are asked for", appId,
+                    e.getMessage());
+            return null;
+        }
     }
 }

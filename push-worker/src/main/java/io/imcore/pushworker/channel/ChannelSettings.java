@@ -1,6 +1,7 @@
 package io.imcore.pushworker.channel;
 
 import io.imcore.common.push.Channel;
+import io.imcore.common.push.ReceiptCallback;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,8 +17,8 @@ import java.util.Optional;
  *                              the same as baseUrl
  * @param authUrl               the provider's separate auth/token endpoint where it has one, else empty
  * @param receiptUrl            push-service's delivery-receipt endpoint for this channel
- *                              ({@code <push-service>/push/receipt/<channel>}) to ask the provider to call back,
- *                              or empty: then no receipt is requested
+ *                              ({@code <push-service>/push/receipt/<channel>}), or empty: then no receipt is
+ *                              requested; each app's callback adds its id and key ({@link #receiptUrl(Credentials)})
  * @param trustCertificate      a PEM file of a CA to trust besides the JDK's (a simulator's self-signed one)
  * @param requestTimeout        one provider request, connect included
  * @param maxConcurrentRequests requests an adapter has open at once per send call (per-token APIs)
@@ -31,6 +32,13 @@ public record ChannelSettings(
         Optional<Path> trustCertificate,
         Duration requestTimeout,
         int maxConcurrentRequests) {
+
+    /** The app's callback URL, or empty when the channel has no receipt endpoint or the app no receipt key. */
+    public Optional<URI> receiptUrl(Credentials credentials) {
+        return credentials.receiptKey() == null ? Optional.empty()
+                : receiptUrl.map(endpoint -> ReceiptCallback.url(endpoint.toString(), credentials.appId(),
+                        credentials.receiptKey()));
+    }
 
     public URI baseUrl(int environment) {
         return environment == 0 ? developmentBaseUrl : baseUrl;

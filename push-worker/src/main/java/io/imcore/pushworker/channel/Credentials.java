@@ -14,6 +14,8 @@ import io.imcore.common.push.Channel;
  * @param version       changes whenever the certificate is uploaded again (its update time, epoch microseconds)
  * @param messageDefaults the certificate's {@code message_defaults}: the app's default message options for this
  *                      provider (category and the like), used where a push sets none; empty when none
+ * @param receiptKey    the app's receipt key (push_apps), put in the callback URL providers are asked to call; null
+ *                      when the app has none: then no receipt is asked for
  */
 public record Credentials(
         String appId,
@@ -25,7 +27,15 @@ public record Credentials(
         String appSecret,
         String certificate,
         long version,
-        ObjectNode messageDefaults) {
+        ObjectNode messageDefaults,
+        String receiptKey) {
+
+    /** Credentials without a receipt key. */
+    public Credentials(String appId, Channel channel, int environment, String name, String providerAppId,
+            String appKey, String appSecret, String certificate, long version, ObjectNode messageDefaults) {
+        this(appId, channel, environment, name, providerAppId, appKey, appSecret, certificate, version,
+                messageDefaults, null);
+    }
 
     /** Credentials without message defaults. */
     public Credentials(String appId, Channel channel, int environment, String name, String providerAppId,

@@ -321,6 +321,9 @@ class DispatchTest {
         Device device = fixture.device(Channel.SVCPUSH, null);
         String ack = mapper.writeValueAsString(io.imcore.common.events.PushReceipt.svcpush(task,
                 fixture.appId, device.userId(), device.deviceSn()));
+        // the task was sent to the device: its ledger row, as push-worker's claim writes it
+        fixture.execute("insert into push_receipts (task_id, device_id, channel, received)"
+                + " values (?, ?, 'svcpush', false)", task, device.deviceId());
         TopicWriter.send("push.receipts", String.valueOf(task), ack);
         TopicWriter.send("push.receipts", String.valueOf(task), ack);
         WorkerFixture.awaitConsumed("push.receipts", "push-worker.receipts");

@@ -27,6 +27,9 @@ public final class AdapterTestSupport {
 
     private AdapterTestSupport() {}
 
+    /** app1's receipt key: its callback URLs are {@code <receipt-url>/app1?key=rk}. */
+    public static final String RECEIPT_KEY = "rk";
+
     /** Both environments on the simulator at {@code base}; 5 s request timeout, 4 concurrent requests. */
     public static ChannelSettings settings(Channel channel, URI base, Optional<URI> authUrl,
             Optional<URI> receiptUrl) {
@@ -37,7 +40,8 @@ public final class AdapterTestSupport {
     /** Production credentials of app1 with no certificate file; a new version is a new adapter cache key. */
     public static Credentials credentials(Channel channel, String name, String providerAppId, String appKey,
             String appSecret, long version) {
-        return new Credentials("app1", channel, 1, name, providerAppId, appKey, appSecret, "", version);
+        return new Credentials("app1", channel, 1, name, providerAppId, appKey, appSecret, "", version,
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), RECEIPT_KEY);
     }
 
     public static Notification notification(long taskId, String json) throws Exception {

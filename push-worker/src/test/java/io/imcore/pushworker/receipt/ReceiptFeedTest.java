@@ -32,7 +32,7 @@ class ReceiptFeedTest {
             create or replace function refuse_receipts() returns trigger language plpgsql as
             $$ begin raise exception 'receipts refused by ReceiptFeedTest'; end $$""";
     private static final String REFUSE_RECEIPTS = """
-            create trigger refuse_receipts before insert on push_receipts
+            create trigger refuse_receipts before update on push_receipts
                 for each statement execute function refuse_receipts()""";
 
     @Inject
@@ -58,6 +58,10 @@ class ReceiptFeedTest {
         long first = fixture.task(1);
         long second = fixture.task(1);
         Device device = fixture.device(Channel.SVCPUSH, null);
+        for (long task : new long[] {first, second}) { // both tasks were sent to the device: their ledger rows
+            fixture.execute("insert into push_receipts (task_id, device_id, channel, received)"
+                    + " values (?, ?, 'svcpush', false)", task, device.deviceId());
+        }
         fixture.execute(REFUSAL);
         fixture.execute(REFUSE_RECEIPTS);
 

@@ -254,7 +254,7 @@ public class MeizuAdapter extends BatchAdapter {
         if (collapseKey != null) {
             advance.put("notifyKey", notifyKey(collapseKey));
         }
-        settings.receiptUrl().ifPresent(url -> {
+        settings.receiptUrl(credentials).ifPresent(url -> {
             String callback = url.toString();
             if (Utf8Text.bytes(callback) <= CALLBACK_MAX_BYTES) {
                 ObjectNode extra = message.putObject("extra");

@@ -198,7 +198,9 @@ public class OppoAdapter extends TokenBatchAdapter {
         }
         n.put("off_line", true);
         n.put("off_line_ttl", offlineTtl(notification.message().get("show_end_time")));
-        settings.receiptUrl().ifPresent(url -> {
+        // the app's id and key lengthen the endpoint checked at start: a callback that does not fit is not asked for
+        settings.receiptUrl(credentials).filter(url -> url.toString().length() <= CALLBACK_URL_MAX)
+                .ifPresent(url -> {
             n.put("call_back_url", url.toString());
             n.put("call_back_parameter", fit(Long.toString(notification.taskId()), CALLBACK_PARAM_MAX));
         });

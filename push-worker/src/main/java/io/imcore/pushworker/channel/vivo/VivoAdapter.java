@@ -131,7 +131,7 @@ public class VivoAdapter implements ChannelAdapter {
         }
         String stale = null;
         try {
-            ObjectNode message = VivoMessage.build(credentials, notification, settings.receiptUrl());
+            ObjectNode message = VivoMessage.build(credentials, notification, settings.receiptUrl(credentials));
             checkQuota(credentials, Quota.TOTAL);
             for (int attempt = 0; ; attempt++) {
                 String token = token(credentials, stale);

@@ -201,7 +201,7 @@ public class XiaomiAdapter extends BatchAdapter {
         if (channelId != null && !channelId.asText().isBlank()) {
             f.put("extra.channel_id", channelId.asText());
         }
-        settings.receiptUrl().ifPresent(url -> {
+        settings.receiptUrl(credentials).ifPresent(url -> {
             f.put("extra.callback", url.toString());
             f.put("extra.callback.param", Long.toString(notification.taskId()));
             f.put("extra.callback.type", "1");

@@ -135,7 +135,7 @@ class MeizuAdapterTest {
         assertEquals(1, m.at("/pushTimeInfo/offLine").asInt());
         assertEquals(5, m.at("/pushTimeInfo/validTime").asInt());
         assertEquals(1, m.at("/advanceInfo/notificationType/sound").asInt());
-        assertEquals("http://127.0.0.1:9/push/receipt/vendor_e", m.at("/extra/callback").asText());
+        assertEquals("http://127.0.0.1:9/push/receipt/vendor_e/app1?key=rk", m.at("/extra/callback").asText());
         assertEquals("88", m.get("extra").get("callback.param").asText());
         assertEquals(1, m.get("extra").get("callback.type").asInt());
         // Meizu's notifications carry no picture and no badge

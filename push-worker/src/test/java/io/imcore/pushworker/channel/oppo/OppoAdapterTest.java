@@ -141,7 +141,7 @@ class OppoAdapterTest {
         // ten minutes to show_end_time, but OPPO keeps an offline message at least an hour
         assertEquals(OppoAdapter.OFFLINE_TTL_MIN, n.get("off_line_ttl").asLong());
         assertFalse(n.has("show_time_type"), "timed display is not offered for single pushes");
-        assertEquals("http://cb.example/push/receipt/vendor_c", n.get("call_back_url").asText());
+        assertEquals("http://cb.example/push/receipt/vendor_c/app1?key=rk", n.get("call_back_url").asText());
         assertEquals("99", n.get("call_back_parameter").asText());
         assertEquals("IM", n.get("category").asText());
         assertEquals(2, n.get("notify_level").asInt());

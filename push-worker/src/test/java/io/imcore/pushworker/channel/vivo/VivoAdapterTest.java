@@ -57,7 +57,7 @@ class VivoAdapterTest {
     static Credentials withDefaults(String messageDefaults) throws Exception {
         Credentials c = credentials("s", 1);
         return new Credentials(c.appId(), c.channel(), c.environment(), c.name(), c.providerAppId(), c.appKey(),
-                c.appSecret(), c.certificate(), c.version(), (ObjectNode) MAPPER.readTree(messageDefaults));
+                c.appSecret(), c.certificate(), c.version(), (ObjectNode) MAPPER.readTree(messageDefaults), c.receiptKey());
     }
 
     static final Optional<URI> RECEIPT_URL = Optional.of(URI.create("http://127.0.0.1:9/push/receipt/vendor_d"));
@@ -142,7 +142,7 @@ class VivoAdapterTest {
         assertEquals("v", msg.get("clientCustomMap").get("k").asText());
         assertEquals("1", msg.get("clientCustomMap").get("n").asText());
         assertTrue(msg.get("clientCustomMap").get("n").isTextual());
-        assertEquals("http://127.0.0.1:9/push/receipt/vendor_d", msg.get("extra").get("callback").asText());
+        assertEquals("http://127.0.0.1:9/push/receipt/vendor_d/app1?key=rk", msg.get("extra").get("callback").asText());
         assertEquals("1001", msg.get("extra").get("callback.id").asText());
         assertEquals("77", msg.get("extra").get("callback.param").asText());
         assertFalse(msg.get("requestId").asText().isEmpty());

@@ -120,7 +120,7 @@ class VivoGoldenRequestTest {
         Credentials plain = AdapterTestSupport.credentials(Channel.VIVO, "vivo-prod", "10004", "key-abc", "s", 1);
         Credentials credentials = new Credentials(plain.appId(), plain.channel(), plain.environment(), plain.name(),
                 plain.providerAppId(), plain.appKey(), plain.appSecret(), plain.certificate(), plain.version(),
-                (ObjectNode) MAPPER.readTree("{\"receipt_id\":\"1001\"}"));
+                (ObjectNode) MAPPER.readTree("{\"receipt_id\":\"1001\"}"), plain.receiptKey());
         VivoAdapter adapter = new VivoAdapter(AdapterTestSupport.settings(Channel.VIVO, running.base(),
                 Optional.empty(), Optional.of(URI.create("https://push.example.com/push/receipt/vendor_d"))));
         Notification chat = notification(77, "{\"type\":\"text\",\"title\":\"Alice\",\"body\":\"Are you coming?\","

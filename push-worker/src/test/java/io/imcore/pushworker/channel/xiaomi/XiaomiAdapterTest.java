@@ -100,7 +100,7 @@ class XiaomiAdapterTest {
         assertEquals("im", f.get("extra.channel_id"));
         long ttl = Long.parseLong(f.get("time_to_live"));
         assertTrue(ttl > 590_000 && ttl <= 600_000, "ttl " + ttl);
-        assertEquals("http://cb.example/push/receipt/vendor_b", f.get("extra.callback"));
+        assertEquals("http://cb.example/push/receipt/vendor_b/app1?key=rk", f.get("extra.callback"));
         assertEquals("88", f.get("extra.callback.param"));
         assertEquals("1", f.get("extra.callback.type"));
     }

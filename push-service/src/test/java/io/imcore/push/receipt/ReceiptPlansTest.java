@@ -1,0 +1,148 @@
+package io.imcore.push.receipt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.push.Receipts;
+import io.imcore.common.store.Database;
+import io.imcore.testing.InfrastructureResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every receipt statement reaches its rows through an index whatever the tables hold (issue 48 point 0): on tables
+ * seeded with another app's 30,000 devices, tokens, task ledger rows and offline traces, and analyzed, no plan of the
+ * statements the receipt code runs has a sequential scan of a table that grows with the apps.
+ */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ReceiptPlansTest {
+
+    private static final int ROWS = 30_000;
+    private static final Set<String> BIG_TABLES = Set.of("push_device_tokens", "push_devices", "push_receipts",
+            "offline_push_trace", "push_task_counts", "push_tasks", "push_apps");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Inject
+    Database database;
+
+    private final String appId = "plans" + UUID.randomUUID().toString().replace("-", "").substring(0, 11);
+    private final String otherApp = "plano" + UUID.randomUUID().toString().replace("-", "").substring(0, 11);
+
+    @BeforeAll
+    void seedAnotherAppsRows() {
+        database.inTransaction(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("insert into push_apps (app_id, push_enabled) select 'plan-app-' || g, true"
+                        + " from generate_series(1, 1000) g on conflict do nothing");
+                s.execute("insert into push_devices (app_id, user_id, device_sn) select '" + otherApp + "', g, 1"
+                        + " from generate_series(1, " + ROWS + ") g");
+                s.execute("insert into push_device_tokens (device_id, channel, app_id, token, notifier_name,"
+                        + " environment) select device_id, 'vendor_b', app_id, 'plan-token-' || device_id, 'mi', 1"
+                        + " from push_devices where app_id = '" + otherApp + "'");
+                s.execute("insert into push_tasks (app_id, state, request) values ('" + otherApp + "',"
+                        + " 'dispatching', '{}'::jsonb)");
+                s.execute("insert into push_receipts (task_id, device_id, channel, received)"
+                        + " select (select max(task_id) from push_tasks where app_id = '" + otherApp + "'),"
+                        + " device_id, 'vendor_b', false from push_devices where app_id = '" + otherApp + "'");
+                s.execute("insert into offline_push_trace (app_id, msg_id, user_id, device_sn, device_id,"
+                        + " conversation, decision, channel, state) select app_id, user_id % 100, user_id, 1,"
+                        + " device_id, 'u:1', 'offline_push', 'vendor_b', 'sent' from push_devices"
+                        + " where app_id = '" + otherApp + "'");
+                s.execute("analyze push_apps, push_devices, push_device_tokens, push_tasks, push_receipts,"
+                        + " push_task_counts, offline_push_trace, offline_push_daily");
+            }
+            return null;
+        });
+    }
+
+    @Test
+    void theTaskReceiptStatementUsesIndexesOnly() {
+        assertNoSeqScanOfABigTable(Receipts.COUNT_TOKENS, ps -> {
+            ps.setArray(1, ps.getConnection().createArrayOf("bigint", new Object[] {1L, 2L, 3L}));
+            ps.setArray(2, ps.getConnection().createArrayOf("text", new Object[] {"a", "b", "c"}));
+            ps.setString(3, appId);
+            ps.setString(4, "vendor_b");
+            ps.setString(5, "vendor_b");
+            ps.setString(6, "vendor_b");
+        });
+    }
+
+    @Test
+    void theAckStatementUsesIndexesOnly() {
+        assertNoSeqScanOfABigTable(Receipts.COUNT_ACKS, ps -> {
+            ps.setArray(1, ps.getConnection().createArrayOf("bigint", new Object[] {1L, 2L}));
+            ps.setArray(2, ps.getConnection().createArrayOf("text", new Object[] {appId, appId}));
+            ps.setArray(3, ps.getConnection().createArrayOf("bigint", new Object[] {1L, 2L}));
+            ps.setArray(4, ps.getConnection().createArrayOf("int", new Object[] {1, 1}));
+            ps.setString(5, "svcpush");
+            ps.setString(6, "svcpush");
+        });
+    }
+
+    @Test
+    void theOfflineReceiptStatementUsesIndexesOnly() {
+        assertNoSeqScanOfABigTable(OfflineReceipts.COUNT, ps -> {
+            ps.setArray(1, ps.getConnection().createArrayOf("bigint", new Object[] {1L, 2L, 3L}));
+            ps.setArray(2, ps.getConnection().createArrayOf("text", new Object[] {"a", "b", "c"}));
+            for (int i = 3; i <= 8; i += 2) {
+                ps.setString(i, appId);
+                ps.setString(i + 1, "vendor_b");
+            }
+        });
+    }
+
+    @Test
+    void theKeyLookupUsesTheAppsPrimaryKey() {
+        assertNoSeqScanOfABigTable("select receipt_key_enc from push_apps where app_id = ?",
+                ps -> ps.setString(1, appId));
+    }
+
+    private interface Parameters {
+        void set(PreparedStatement ps) throws SQLException;
+    }
+
+    private void assertNoSeqScanOfABigTable(String sql, Parameters parameters) {
+        JsonNode plan = database.read(c -> explain(c, sql, parameters));
+        List<String> seqScans = new ArrayList<>();
+        collectSeqScans(plan, seqScans);
+        assertTrue(plan.toString().contains("Index"), "the plan uses an index: " + plan);
+        assertEquals(List.of(), seqScans, "sequential scans of big tables in " + plan);
+    }
+
+    private static JsonNode explain(Connection c, String sql, Parameters parameters) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("explain (format json) " + sql)) {
+            parameters.set(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return JSON.readTree(rs.getString(1));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private static void collectSeqScans(JsonNode node, List<String> found) {
+        if (node.isObject() && "Seq Scan".equals(node.path("Node Type").asText())
+                && BIG_TABLES.contains(node.path("Relation Name").asText())) {
+            found.add(node.path("Relation Name").asText());
+        }
+        node.forEach(child -> collectSeqScans(child, found));
+    }
+}
