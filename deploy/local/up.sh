@@ -210,12 +210,6 @@ ensure_keys() {
   PUSH_CERTIFICATE_KEY="$(cat "$KEYS/push-certificate-key" 2>/dev/null || true)"
   PUSH_CERTIFICATE_KEYS="$(cat "$KEYS/push-certificate-keys" 2>/dev/null || true)"
   PUSH_CERTIFICATE_KEY_CURRENT="$(cat "$KEYS/push-certificate-key-current" 2>/dev/null || true)"
-  # authenticates providers' delivery-receipt callbacks (docs/push-worker.md)
-  if [[ ! -f "$KEYS/push-receipt-key" ]]; then
-    openssl rand -hex 24 >"$KEYS/push-receipt-key.tmp"
-    mv "$KEYS/push-receipt-key.tmp" "$KEYS/push-receipt-key"
-  fi
-  PUSH_RECEIPT_KEY="$(<"$KEYS/push-receipt-key")"
 }
 
 # ---- PostgreSQL --------------------------------------------------------------------------------------------
@@ -441,10 +435,6 @@ start_simulators() {
   log "provider simulators: starting on 127.0.0.1:$SIMULATOR_PORT..$((SIMULATOR_PORT + 6))"
   launch simulators java -Xmx512m -jar "$jar" "$LOCAL/simulators" "$SIMULATOR_PORT"
   wait_for simulators 30 log_contains simulators "simulators started"
-  # vendor_a's receipt address is set in the provider's console, not per message: tell its simulator
-  curl -fsS --max-time 5 -X POST -H 'Content-Type: application/json' \
-    --data "{\"url\":\"http://127.0.0.1:$GATEWAY_PORT/push/receipt/vendor_a?key=$PUSH_RECEIPT_KEY\"}" \
-    "$(simulator_url vendor_a)/_sim/receipt" >/dev/null || die "the vendor_a simulator refused its receipt address"
 }
 
 # push-worker's channel settings as system properties: every channel at its simulator; svcpush at message-service.
@@ -538,7 +528,7 @@ start_services() {
         # its CPU during an expansion (docs/push-fanout.md "Compression")
         extra_env+=("${certificate_keys[@]}" IM_PUSH_FANOUT_REPLICA_ID=local-push-service
           IM_PUSH_FANOUT_COMPRESSION=none
-          IM_PUSH_RECEIPT_KEY="$PUSH_RECEIPT_KEY" IM_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}"
+          IM_PUSH_RECEIPT_BASE_URL="http://127.0.0.1:$GATEWAY_PORT" IM_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}"
           IM_PUSH_CERTIFICATE_CLOUD_TOKEN_URI="$(simulator_url cloud)/token")
       elif [[ "$s" == push-worker ]]; then
         extra_env+=("${certificate_keys[@]}")
@@ -753,6 +743,19 @@ ensure_demo_push() {
   log "demo app: push on, certificates demo-ios, demo-cloud, demo-vendor_a .. demo-vendor_e (at the simulators)"
 }
 
+# vendor_a's receipt address is set in the provider's console, not per message: the demo app's callback URL (with
+# its receipt key, docs/api-decisions.md "Receipt keys") goes to the simulator, as an admin pastes it into Huawei's
+# console. Every start: the simulator forgets it when it stops.
+ensure_demo_receipts() {
+  local response url
+  response="$(curl -sS --max-time 10 -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" "$BASE_URL/push/receipt_key")"
+  url="$(json_get "$response" 'd["data"]["callbacks"]["vendor_a"]' 2>/dev/null)" \
+    || die "GET /push/receipt_key answered: $response"
+  curl -fsS --max-time 5 -X POST -H 'Content-Type: application/json' --data "{\"url\":\"$url\"}" \
+    "$(simulator_url vendor_a)/_sim/receipt" >/dev/null || die "the vendor_a simulator refused its receipt address"
+  log "demo app: vendor_a's delivery receipts go to $url"
+}
+
 # One demo user per channel, each with a phone whose provider token is bound to the demo certificate of that
 # channel, so that a push to "all" from the console (or /push/notify) travels to every simulator without any other
 # setup. Created once: a user name already taken means an earlier run made them.
@@ -795,6 +798,7 @@ start_gateway
 [[ "${MONITORING:-1}" == 0 ]] || start_monitoring
 ensure_demo_app
 ensure_demo_push
+ensure_demo_receipts
 ensure_demo_phones
 log "stack up in $((SECONDS - started)) s; source $LOCAL/env for:"
 cat "$LOCAL/env"

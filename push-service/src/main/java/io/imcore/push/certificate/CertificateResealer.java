@@ -84,6 +84,7 @@ public class CertificateResealer {
                     resealedRows, secrets.currentVersion(), failedRows);
             batch = resealBatch(batch.last());
         }
+        resealedRows += resealReceiptKeys();
         long stillOld = rowsOnAnOlderKey();
         left.set(stillOld);
         if (resealedRows + failedRows > 0 || stillOld > 0) {
@@ -155,6 +156,60 @@ public class CertificateResealer {
         return true;
     }
 
+    /**
+     * The apps' receipt keys ({@code push_apps.receipt_key_enc}) are sealed with the same key set: re-sealed the same
+     * way, a batch per transaction in app order, so retiring an old key never kills an app's receipt callbacks.
+     */
+    long resealReceiptKeys() {
+        long total = 0;
+        String after = "";
+        while (after != null) {
+            String from = after;
+            Object[] batch = database.inTransaction(c -> {
+                int done = 0;
+                String last = null;
+                try (PreparedStatement ps = c.prepareStatement("select app_id, receipt_key_enc from push_apps"
+                        + " where get_byte(receipt_key_enc, 0) <> ? and app_id > ? order by app_id limit ?"
+                        + " for update skip locked")) {
+                    ps.setInt(1, secrets.currentVersion());
+                    ps.setString(2, from);
+                    ps.setInt(3, batchSize);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            last = rs.getString(1);
+                            if (resealReceiptKey(c, last, rs.getBytes(2))) {
+                                done++;
+                            }
+                        }
+                    }
+                }
+                return new Object[] {done, last};
+            });
+            total += (int) batch[0];
+            after = (String) batch[1];
+        }
+        return total;
+    }
+
+    private boolean resealReceiptKey(Connection c, String appId, byte[] sealed) throws SQLException {
+        byte[] resealedKey;
+        try {
+            resealedKey = secrets.sealReceiptKey(secrets.openReceiptKey(sealed, appId), appId);
+        } catch (IllegalArgumentException e) {
+            failed.increment();
+            LOG.errorf("certificate key rotation: the receipt key of app %s does not open, left as it is: %s", appId,
+                    e.getMessage());
+            return false;
+        }
+        try (PreparedStatement ps = c.prepareStatement("update push_apps set receipt_key_enc = ? where app_id = ?")) {
+            ps.setBytes(1, resealedKey);
+            ps.setString(2, appId);
+            ps.executeUpdate();
+        }
+        resealed.increment();
+        return true;
+    }
+
     private byte[] resealed(byte[] sealed, Cursor row, Column column) {
         if (secrets.isCurrent(sealed)) {
             return sealed;
@@ -172,7 +227,15 @@ public class CertificateResealer {
                 ps.setInt(2, current);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    return rs.getLong(1);
+                    long certificates = rs.getLong(1);
+                    try (PreparedStatement keys = c.prepareStatement(
+                            "select count(*) from push_apps where get_byte(receipt_key_enc, 0) <> ?")) {
+                        keys.setInt(1, current);
+                        try (ResultSet counted = keys.executeQuery()) {
+                            counted.next();
+                            return certificates + counted.getLong(1);
+                        }
+                    }
                 }
             }
         });

@@ -177,6 +177,43 @@ class CertificateResealerTest {
         assertEquals(1, metrics.get("imcore.push.certificate.rows.on.older.key").gauge().value());
     }
 
+    @Test
+    void anAppsReceiptKeyIsResealedWithTheCertificatesAndStillOpens() {
+        CertificateSecrets beforeRotation = new CertificateSecrets(keyVersion1);
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("insert into push_apps (app_id, push_enabled,"
+                    + " receipt_key_enc) values (?, false, ?)")) {
+                ps.setString(1, appId);
+                ps.setBytes(2, beforeRotation.sealReceiptKey("the-apps-receipt-key", appId));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+        try {
+            CertificateResealer.Run run = resealer(2).resealAll();
+            assertEquals(0, run.left(), "no receipt key left on the older key");
+            byte[] sealed = database.read(c -> {
+                try (PreparedStatement ps = c.prepareStatement("select receipt_key_enc from push_apps where app_id = ?")) {
+                    ps.setString(1, appId);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getBytes(1);
+                    }
+                }
+            });
+            assertEquals(2, SecretBox.versionOf(sealed));
+            assertEquals("the-apps-receipt-key", secrets.openReceiptKey(sealed, appId));
+        } finally {
+            database.inTransaction(c -> {
+                try (PreparedStatement ps = c.prepareStatement("delete from push_apps where app_id = ?")) {
+                    ps.setString(1, appId);
+                    ps.executeUpdate();
+                }
+                return null;
+            });
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private CertificateResealer resealer(int batchSize) {
