@@ -36,6 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -390,6 +391,34 @@ class ConsoleBrowserIT extends ConsoleBrowsing {
             assertEquals("Trends: the last " + days + " days (UTC)", browser.findElement(By.tagName("h1")).getText());
             assertFalse(browser.findElements(By.id("trend-table")).isEmpty(), days);
         }
+        submit("sign-out");
+    }
+
+    @Test
+    void anAppAdminReadsTheReceiptCallbackUrlsAndRotatesTheirKey() throws Exception {
+        ConsoleStack.App app = stack.newApp("receipts");
+        signInAsAdmin(app);
+        open("/certificates");
+        String before = text("receipt-url-vendor_a");
+        assertTrue(before.contains("/push/receipt/vendor_a/" + app.id() + "?key="), before);
+        assertEquals(List.of("vendor_a", "vendor_b", "vendor_c", "vendor_d", "vendor_e"),
+                browser.findElements(By.cssSelector("#receipt-callbacks tbody td:first-child")).stream()
+                        .map(WebElement::getText).sorted().toList());
+
+        // the first submit only asks: the key is still the same
+        submit("receipt-rotate");
+        assertTrue(text("receipt-rotate-confirmation").contains("The old one is refused at once"),
+                text("receipt-rotate-confirmation"));
+        assertEquals(before, text("receipt-url-vendor_a"));
+        submit("receipt-rotate-confirm");
+        assertEquals("/console/certificates", path());
+        assertEquals("Receipt key rotated: enter the new callback URLs in the providers' consoles.", text("notice"));
+        String after = text("receipt-url-vendor_a");
+        assertTrue(after.contains("/push/receipt/vendor_a/" + app.id() + "?key="), after);
+        assertFalse(after.equals(before), "the rotation changed the URL");
+        JsonNode current = stack.api("GET", push, "/push/receipt_key",
+                Map.of("app_id", app.id(), "access-token", app.adminToken()), "");
+        assertEquals(current.path("callbacks").path("vendor_a").asText(), after, "the page shows push-service's key");
         submit("sign-out");
     }
 

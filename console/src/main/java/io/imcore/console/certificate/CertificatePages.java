@@ -38,7 +38,8 @@ import java.util.regex.Pattern;
 /**
  * Certificates per provider and environment (docs/push-certificates.md): a masked view, upload or replace with the
  * API's validation message beside the field it names, and a test send through push-service's
- * {@code POST /push/certificate/test}.
+ * {@code POST /push/certificate/test}; the app's delivery-receipt callback URLs (push-service's
+ * {@code GET /push/receipt_key}) and a confirmed rotation of their key (docs/api-decisions.md "Receipt keys").
  */
 @Path("/certificates")
 @Produces(MediaType.TEXT_HTML)
@@ -163,6 +164,27 @@ public class CertificatePages {
         return Response.ok(render(session, emptyForm(), noErrors(), null, testForm, result)).build();
     }
 
+    /**
+     * Rotate the receipt key in two submits: the first (no {@code confirm}) only asks, since the old key is refused at
+     * once and every provider console needs the new URL (a server-side step: the policy forbids inline script).
+     */
+    @POST
+    @Path("receipt-key")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response rotateReceiptKey(@Context HttpHeaders headers, @FormParam("csrf") String csrf,
+            @FormParam("confirm") String confirm) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        guard.checkCsrf(session, csrf);
+        if (!"yes".equals(confirm)) {
+            return Response.ok(render(session, emptyForm(), noErrors(), null, testForm("3", "1", ""), null)
+                    .data("confirmReceiptRotate", true)).build();
+        }
+        Answer answer = backend.post(Service.PUSH, "/push/receipt_key/rotate", session.credentials(), null);
+        session.setNotice(answer.ok() ? language.msg().cert_receipt_rotated()
+                : language.msg().cert_receipt_not_rotated(answer.error()));
+        return Pages.redirect("/certificates");
+    }
+
     private TemplateInstance render(ConsoleSession session, Map<String, String> form, Map<String, String> errors,
             String uploadResult, Map<String, String> testForm, Map<String, String> testResult) {
         ConsoleMessages msg = language.msg();
@@ -182,10 +204,24 @@ public class CertificatePages {
         }
         List<Map<String, String>> expiring = rows.stream().filter(row -> !row.get("expiryWarning").isEmpty())
                 .toList();
+        // push-service makes the app's key on its first read, so the section never starts empty
+        Answer receipt = backend.get(Service.PUSH, "/push/receipt_key", session.credentials());
+        JsonNode receiptKey = receipt.ok() ? receipt.data() : null;
         return Pages.page(certificates, session).data("certificates", rows).data("expiring", expiring)
                 .data("loadError", loadError)
+                .data("receiptError", receiptKey == null ? msg.cert_receipt_not_read(receipt.error()) : null)
+                .data("receiptKey", receiptKey == null ? null : mask(receiptKey.path("key").asText(""), msg))
+                .data("receiptCallbacks", receiptKey == null ? List.of() : callbacks(receiptKey))
                 .data("providers", PROVIDERS).data("form", form).data("errors", errors)
                 .data("uploadResult", uploadResult).data("testForm", testForm).data("testResult", testResult);
+    }
+
+    /** Per channel, the URL the admin enters in that provider's console: it carries the key, so it is shown whole. */
+    private static List<Map<String, String>> callbacks(JsonNode receiptKey) {
+        List<Map<String, String>> callbacks = new ArrayList<>();
+        receiptKey.path("callbacks").properties().forEach(callback -> callbacks.add(
+                Map.of("channel", callback.getKey(), "url", callback.getValue().asText())));
+        return callbacks;
     }
 
     /**

@@ -582,6 +582,35 @@ public interface ConsoleMessages {
     @Message("({length} characters)")
     String cert_masked_length(Object length);
 
+    @Message("Delivery receipts")
+    String cert_receipts_title();
+
+    @Message("Enter each channel's callback URL in that provider's console: the providers send their delivery "
+            + "receipts there, and the receipt key in the URL proves they come for this app.")
+    String cert_receipts_intro();
+
+    @Message("Receipt key")
+    String cert_receipt_key();
+
+    @Message("callback URL")
+    String col_callback_url();
+
+    @Message("Rotate receipt key")
+    String cert_receipt_rotate();
+
+    @Message("Rotate the receipt key? The old one is refused at once: enter the new callback URLs in the providers' "
+            + "consoles.")
+    String cert_receipt_rotate_confirm();
+
+    @Message("Receipt key rotated: enter the new callback URLs in the providers' consoles.")
+    String cert_receipt_rotated();
+
+    @Message("Receipt key not rotated: {error}")
+    String cert_receipt_not_rotated(Object error);
+
+    @Message("Receipt key not read: {error}")
+    String cert_receipt_not_read(Object error);
+
     @Message("sent per second")
     String system_unit_sent();
 
