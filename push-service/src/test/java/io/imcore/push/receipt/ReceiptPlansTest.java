@@ -49,6 +49,9 @@ class ReceiptPlansTest {
     void seedAnotherAppsRows() {
         database.inTransaction(c -> {
             try (Statement s = c.createStatement()) {
+                // a fixture, not a request: the services' 6 s statement bound is not for seeding tens of thousands
+                // of rows on a busy 2-core machine
+                s.execute("set local statement_timeout = 0");
                 s.execute("insert into push_apps (app_id, push_enabled) select 'plan-app-' || g, true"
                         + " from generate_series(1, 1000) g on conflict do nothing");
                 s.execute("insert into push_devices (app_id, user_id, device_sn) select '" + otherApp + "', g, 1"
