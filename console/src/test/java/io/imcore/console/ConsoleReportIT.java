@@ -108,8 +108,10 @@ class ConsoleReportIT extends ConsoleBrowsing {
                 text("sent-strategy"));
         assertEquals("the app admin, in this console (admin token version 1)", text("sent-by"));
 
-        // the provider's receipt, as Xiaomi posts it: received gets a time of its own
-        stack.api("POST", stack.push, "/push/receipt/vendor_b?key=console-it-receipts", Map.of(),
+        // the provider's receipt, as Xiaomi posts it to the app's callback URL: received gets a time of its own
+        String callback = stack.api("GET", stack.push, "/push/receipt_key", admin(app), "").path("callbacks")
+                .path("vendor_b").asText();
+        stack.api("POST", stack.push, callback, Map.of(),
                 "{\"m1\":{\"param\":\"" + taskId + "\",\"type\":1,\"targets\":\"" + deviceToken + "\"}}");
         open("/tasks/" + taskId);
         assertEquals("1", text("vendor_b-received"));
