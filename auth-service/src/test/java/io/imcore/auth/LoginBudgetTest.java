@@ -3,6 +3,8 @@ package io.imcore.auth;
 import static io.imcore.auth.AuthApi.PASSWORD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.imcore.common.error.ApiException;
+import io.imcore.common.throttle.CredentialThrottle;
 import io.imcore.testing.InfrastructureResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -45,6 +47,9 @@ class LoginBudgetTest {
 
     @Inject
     MeterRegistry registry;
+
+    @Inject
+    CredentialThrottle throttle;
 
     private double verifications() {
         return registry.counter("imcore.auth.password.verifications").count();
@@ -103,5 +108,38 @@ class LoginBudgetTest {
                 .post("/token/user")));
         assertEquals(List.of(10013, 10013, 10013, 10013, 10015), codes,
                 "user name, e-mail, mobile and id count on one budget: the 4th starts the delay for all of them");
+    }
+
+    @Test
+    void parallelAttemptsOfManyAccountsFromOneAddressWaitForEachOtherAndAreAllCounted() throws Exception {
+        // without bcrypt in between, so that attempts meet on the address's row as busy logins from one NAT do
+        String appId = "parallel-" + System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        List<Future<Integer>> refusals = new ArrayList<>();
+        try {
+            for (int t = 0; t < 16; t++) {
+                int thread = t;
+                refusals.add(pool.submit(() -> {
+                    int refused = 0;
+                    for (int i = 0; i < 100; i++) {
+                        String account = "id:" + (thread * 1000 + i);
+                        try {
+                            throttle.attempt("/token/id", appId, account, "203.0.113.7");
+                            throttle.succeeded(appId, account, "203.0.113.7");
+                        } catch (ApiException e) {
+                            refused++;
+                        }
+                    }
+                    return refused;
+                }));
+            }
+            int refused = 0;
+            for (Future<Integer> r : refusals) {
+                refused += r.get();
+            }
+            assertEquals(0, refused, "no account nor the address is in a delay: every attempt is counted");
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

@@ -32,20 +32,22 @@ public class CredentialThrottle {
             + " then 1 else f.failures + 1 end)";
     /**
      * Counts an attempt under each key at once, unless one of them is in a delay: then nothing is counted and no row
-     * comes back. The keys in a delay are locked first, so an attempt that finds none counts under all of them.
+     * comes back. The keys in a delay are locked first, so an attempt that finds none counts under all of them. The
+     * delay is judged against the clock, not the transaction's start: an attempt that waited for a parallel one's row
+     * lock sees that one's {@code blocked_until} (its now(), later than this start), which is no delay.
      */
     private static final String ATTEMPT = """
             with p (k, free, first_ms, max_ms, forget_ms, lockout) as (
                      select * from unnest(?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::bigint[], ?::int[])),
                  delayed as (select f.key from throttle_failures f where f.key = any(?::text[])
-                             and f.blocked_until > now() for update)
+                             and f.blocked_until > clock_timestamp() for update)
             insert into throttle_failures as f (key, failures, last_failure_at, blocked_until)
             select p.k, 1, now(), %s from p where not exists (select 1 from delayed)
             on conflict (key) do update set
                 failures = (select %s from p where p.k = f.key),
                 last_failure_at = now(),
                 blocked_until = (select %s from p where p.k = f.key)
-            where f.blocked_until <= now()
+            where f.blocked_until <= clock_timestamp()
             returning f.key
             """.formatted(blockedUntil("1"), COUNT, blockedUntil(COUNT));
     /**
