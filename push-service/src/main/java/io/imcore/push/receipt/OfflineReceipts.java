@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -15,53 +17,78 @@ import java.util.List;
  * sending ({@code sending}, the receipt may come before the send is counted, or {@code sent}), gets
  * {@code received_at} once, and {@code offline_push_daily.received} of the app, today (UTC) and the channel (one of
  * its slots) is raised by the rows that got it, in the same statement. Repeats, unknown tokens, devices the message
- * was not sent to and other apps' messages count nothing.
+ * was not sent to and other apps' messages count nothing. The callbacks that arrive together are counted in one
+ * statement ({@link ReceiptService}'s group commit).
  */
 final class OfflineReceipts {
 
+    /** One provider callback's offline receipts, of one app and channel. */
+    record Callback(String appId, Channel channel, List<TokenReceipt> receipts) {}
+
     /**
-     * One statement: the receipts' devices (a token is unique per app and channel: the unique index), their trace
-     * rows still without received_at (primary key prefix: app, message), locked in the order push-worker's finish
-     * locks them (app, message, device) so the two cannot deadlock, then stamped and counted. Package-visible for the plan
-     * check ({@code ReceiptPlansTest}).
+     * One statement for several callbacks, every row reached by its whole key whatever the tables hold: the token's
+     * device by the unique (app, channel, token) index (a scalar subquery, so the planner cannot turn it into a scan
+     * of the app's tokens), the device's user and number by push_devices' primary key, its trace row by the trace's
+     * primary key (app, message, user, device number). The trace rows still without received_at are locked in the
+     * order push-worker's finish locks them (app, message, device) so the two cannot deadlock, then stamped and
+     * counted per app and channel; each stamped row answers its callback ({@code item}). Package-visible for the
+     * plan check ({@code ReceiptPlansTest}).
      */
-    static final String COUNT = "with i as (select distinct * from unnest(?::bigint[], ?::text[])"
-            + " as i(msg_id, token)),"
-            + " d as (select distinct i.msg_id, k.device_id from i join push_device_tokens k"
-            + " on k.app_id = ? and k.channel = ? and k.token = i.token),"
-            + " l as (select t.app_id, t.msg_id, t.user_id, t.device_sn from offline_push_trace t"
-            + " join d on t.app_id = ? and t.msg_id = d.msg_id and t.device_id = d.device_id"
-            + " where t.channel = ? and t.state in ('sending', 'sent') and t.received_at is null"
-            + " order by t.app_id, t.msg_id, t.device_id for update of t),"
+    static final String COUNT = "with i as (select distinct * from unnest(?::int[], ?::text[], ?::text[], ?::bigint[],"
+            + " ?::text[]) as i(item, app_id, channel, msg_id, token)),"
+            + " d as (select i.item, i.app_id, i.channel, i.msg_id, (select k.device_id from push_device_tokens k"
+            + " where k.app_id = i.app_id and k.channel = i.channel and k.token = i.token) as device_id from i),"
+            + " p as (select d.item, d.app_id, d.channel, d.msg_id, d.device_id, v.user_id, v.device_sn from d"
+            + " join push_devices v on v.device_id = d.device_id),"
+            + " l as (select p.item, t.app_id, t.msg_id, t.user_id, t.device_sn from offline_push_trace t join p"
+            + " on t.app_id = p.app_id and t.msg_id = p.msg_id and t.user_id = p.user_id and t.device_sn = p.device_sn"
+            + " where t.device_id = p.device_id and t.channel = p.channel and t.state in ('sending', 'sent')"
+            + " and t.received_at is null order by t.app_id, t.msg_id, t.device_id for update of t),"
             + " u as (update offline_push_trace t set received_at = now() from l where t.app_id = l.app_id"
             + " and t.msg_id = l.msg_id and t.user_id = l.user_id and t.device_sn = l.device_sn"
-            + " and t.received_at is null returning t.app_id),"
-            + " n as (select count(*) as k from u),"
+            + " and t.received_at is null returning l.item, t.app_id, t.channel),"
+            + " n as (select app_id, channel, count(*) as k from u group by app_id, channel),"
             + " x as (insert into offline_push_daily as o (app_id, day, channel, slot, received)"
-            + " select ?, (now() at time zone 'UTC')::date, ?, floor(random() * 16)::smallint, k from n where k > 0"
+            + " select app_id, (now() at time zone 'UTC')::date, channel, floor(random() * 16)::smallint, k from n"
             + " on conflict (app_id, day, channel, slot) do update set received = o.received + excluded.received)"
-            + " select k from n";
+            + " select item, count(*) from u group by item";
 
     private OfflineReceipts() {}
 
-    /** Counts receipts whose task id is {@code -msg_id}; returns how many devices counted as received now. */
-    static int count(Connection c, String appId, Channel channel, List<TokenReceipt> receipts) throws SQLException {
-        if (receipts.isEmpty()) {
-            return 0;
-        }
-        try (PreparedStatement ps = c.prepareStatement(COUNT)) {
-            ps.setArray(1, c.createArrayOf("bigint", receipts.stream().map(r -> -r.taskId()).toArray()));
-            ps.setArray(2, c.createArrayOf("text", receipts.stream().map(TokenReceipt::token).toArray()));
-            ps.setString(3, appId);
-            ps.setString(4, channel.wireName());
-            ps.setString(5, appId);
-            ps.setString(6, channel.wireName());
-            ps.setString(7, appId);
-            ps.setString(8, channel.wireName());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
+    /** Counts the callbacks' receipts; answers, per callback in order, how many devices counted as received now. */
+    static List<Integer> count(Connection c, List<Callback> callbacks) throws SQLException {
+        List<Integer> items = new ArrayList<>();
+        List<String> apps = new ArrayList<>();
+        List<String> channels = new ArrayList<>();
+        List<Long> messages = new ArrayList<>();
+        List<String> tokens = new ArrayList<>();
+        for (int item = 0; item < callbacks.size(); item++) {
+            Callback callback = callbacks.get(item);
+            for (TokenReceipt receipt : callback.receipts()) {
+                items.add(item);
+                apps.add(callback.appId());
+                channels.add(callback.channel().wireName());
+                messages.add(-receipt.taskId());
+                tokens.add(receipt.token());
             }
         }
+        Integer[] counted = new Integer[callbacks.size()];
+        Arrays.fill(counted, 0);
+        if (items.isEmpty()) {
+            return List.of(counted);
+        }
+        try (PreparedStatement ps = c.prepareStatement(COUNT)) {
+            ps.setArray(1, c.createArrayOf("int4", items.toArray()));
+            ps.setArray(2, c.createArrayOf("text", apps.toArray()));
+            ps.setArray(3, c.createArrayOf("text", channels.toArray()));
+            ps.setArray(4, c.createArrayOf("bigint", messages.toArray()));
+            ps.setArray(5, c.createArrayOf("text", tokens.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    counted[rs.getInt(1)] = rs.getInt(2);
+                }
+            }
+        }
+        return List.of(counted);
     }
 }

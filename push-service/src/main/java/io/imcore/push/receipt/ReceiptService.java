@@ -5,10 +5,17 @@ import io.imcore.common.error.ErrorCode;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.Receipts;
 import io.imcore.common.store.Database;
+import io.imcore.common.store.GroupCommitter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 
 /**
  * Checks a provider's receipt callback against its app's receipt key, parses it and counts each delivery once,
@@ -18,14 +25,33 @@ import java.util.List;
 @ApplicationScoped
 public class ReceiptService {
 
+    /** Callbacks counted in one statement at most (a callback carries up to a provider's batch of receipts). */
+    private static final int MAX_CALLBACKS_PER_COMMIT = 64;
+
     private final Database database;
     private final ReceiptFormats formats;
     private final ReceiptKeyStore keys;
+    /** Offline receipts of the callbacks that arrive while a commit runs go in the next one, in one statement. */
+    private final GroupCommitter<OfflineReceipts.Callback, Integer> offlineCounts;
 
-    public ReceiptService(Database database, ReceiptFormats formats, ReceiptKeyStore keys) {
+    public ReceiptService(Database database, ReceiptFormats formats, ReceiptKeyStore keys, MeterRegistry registry) {
         this.database = database;
         this.formats = formats;
         this.keys = keys;
+        // every item is its own key: the statement stamps a trace row once and sums the counts per app and channel
+        this.offlineCounts = new GroupCommitter<>("offline-receipt-commit", database, MAX_CALLBACKS_PER_COMMIT,
+                callback -> new Object(), OfflineReceipts::count,
+                DistributionSummary.builder("imcore.offline_push.receipt.commit.batch")
+                        .description("provider receipt callbacks of offline pushes counted per statement")
+                        .register(registry));
+    }
+
+    void start(@Observes StartupEvent event) {
+        offlineCounts.start();
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        offlineCounts.stop();
     }
 
     int count(String channelName, String appId, String givenKey, String contentType, String body) {
@@ -52,7 +78,11 @@ public class ReceiptService {
         List<Receipts.TokenReceipt> offline = receipts.stream().filter(r -> r.taskId() < 0).toList();
         int counted = tasks.isEmpty() ? 0 : database.autoCommit(c -> Receipts.countTokens(c, appId, channel, tasks));
         if (!offline.isEmpty()) {
-            counted += database.autoCommit(c -> OfflineReceipts.count(c, appId, channel, offline));
+            try {
+                counted += offlineCounts.submit(new OfflineReceipts.Callback(appId, channel, offline)).join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
         }
         return counted;
     }

@@ -16,7 +16,12 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -222,6 +227,38 @@ class ReceiptEndpointTest {
         assertEquals(1, received(task));
         assertNotNull(receivedAt(42, offlineToken));
         assertEquals(1, offlineReceived(), "message 43 has no trace row for the device: nothing");
+    }
+
+    @Test
+    void parallelCallbacksShareStatementsAndCountEachDeviceOnce() throws Exception {
+        pushOn();
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            tokens.add("offp-" + i + "-" + UUID.randomUUID());
+            sentOfflinePush(45, tokens.get(i));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            // every token twice, from different callbacks at once: each device counts once in all
+            List<Future<Integer>> answers = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                for (String token : tokens) {
+                    answers.add(pool.submit(() -> post("vendor_b", key, xiaomiCallback(-45, token))
+                            .body("code", equalTo(200)).extract().path("data")));
+                }
+            }
+            int counted = 0;
+            for (Future<Integer> answer : answers) {
+                counted += answer.get();
+            }
+            assertEquals(tokens.size(), counted, "the callbacks' answers add up to each device once");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(tokens.size(), offlineReceived());
+        for (String token : tokens) {
+            assertNotNull(receivedAt(45, token), token);
+        }
     }
 
     @Test
