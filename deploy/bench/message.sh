@@ -35,7 +35,14 @@
 #        LIVE_ROUNDS (2), LIVE_GRACE (10), LIVE_ACK (1: the devices ack each message frame; 0: no acks),
 #        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_PHASE (send-closed), AB_ROUNDS (2), AB_RUNS (5),
 #        OFFLINE_SETTLE (900: seconds to wait for push-service's offline push before the first phase and after the
-#        group phase, whose 500 recipients per message are each a trace row).
+#        group phase, whose 500 recipients per message are each a trace row), OTHER_APP_DEVICES (1000000),
+#        FULL_READ_BLOCKS (5000).
+# PHASES=offline-push and live first make sure the push database holds OTHER_APP_DEVICES devices of another app
+# (bench-other-app; push.sh's mix, deploy/bench/seed-push-devices.sql, ~30 s once, kept between runs), as a
+# production database holds millions: a statement whose cost grows with the tables shows here. Around their measured
+# phases they read pg_stat_statements (the stack started with PG_STAT_STATEMENTS=1) and fail the run when a
+# statement of message-service or push-service read more than FULL_READ_BLOCKS 8 KiB blocks per call on average
+# (a table read in full: push_device_tokens alone is ~30,000 blocks with those devices).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../local/lib.sh
@@ -65,6 +72,8 @@ LIVE_ROUNDS="${LIVE_ROUNDS:-2}"
 LIVE_GRACE="${LIVE_GRACE:-10}"
 LIVE_ACK="${LIVE_ACK:-1}"
 OFFLINE_SETTLE="${OFFLINE_SETTLE:-900}"
+OTHER_APP_DEVICES="${OTHER_APP_DEVICES:-1000000}"
+FULL_READ_BLOCKS="${FULL_READ_BLOCKS:-5000}"
 [[ "$PHASES" =~ ^(message|offline-push|live|ab)$ ]] ||
   { echo "PHASES must be message, offline-push, live or ab" >&2; exit 2; }
 [[ "$AB_PHASE" =~ ^(send-closed|conversation|ws-idle)$ ]] ||
@@ -238,15 +247,57 @@ offline_value() {
   echo nan
 }
 
+# seed_other_app: OTHER_APP_DEVICES devices of another app in the push database, seeded once (SEED line).
+seed_other_app() {
+  local app=bench-other-app have start=$SECONDS
+  have="$(psql_as push -c "select count(*) from push_devices where app_id = '$app'")"
+  if ((have != OTHER_APP_DEVICES)); then
+    psql_as push -c "delete from push_devices where app_id = '$app'" >/dev/null # its tokens and presence cascade
+    psql_as push -v app="$app" -v n="$OTHER_APP_DEVICES" -f deploy/bench/seed-push-devices.sql >/dev/null
+    psql_as push -c "analyze push_devices, push_device_tokens, push_presence" >/dev/null
+  fi
+  echo "SEED|$OTHER_APP_DEVICES devices of another app in the push database ($((SECONDS - start)) s)"
+}
+
+# statement_reads FILE: per statement of message-service and push-service, its calls and the blocks it read so far
+# (database|queryid|calls|blocks|query), from pg_stat_statements; empty without it.
+statement_reads() {
+  local db
+  for db in message push; do
+    psql_as "$db" -F '|' -c "select '$db', queryid, calls, shared_blks_hit + shared_blks_read,
+        left(regexp_replace(query, '\s+', ' ', 'g'), 160) from pg_stat_statements
+        where userid = (select oid from pg_roles where rolname = current_user)" 2>/dev/null || true
+  done >"$1"
+}
+# full_reads BEFORE AFTER: the statements whose calls between the two snapshots read more than FULL_READ_BLOCKS
+# blocks each on average (FULL| lines), and a target line; false when one did.
+full_reads() {
+  if [[ ! -s "$2" ]]; then
+    echo "target: no statement reads a table in full: not checked (pg_stat_statements not loaded: PG_STAT_STATEMENTS=1 up.sh)"
+    return 0
+  fi
+  awk -F'|' -v limit="$FULL_READ_BLOCKS" '
+    NR == FNR { calls[$1 "|" $2] = $3; blocks[$1 "|" $2] = $4; next }
+    { k = $1 "|" $2; c = $3 - calls[k]; b = $4 - blocks[k]
+      if (c > 0) { checked++; if (b / c > limit) { bad++; printf "FULL|%s|%d calls|%.0f blocks per call|%s\n", $1, c, b / c, $5 } } }
+    END {
+      printf "target: no statement of message-service or push-service reads more than %d blocks per call (%d statements ran) -> %s\n", limit, checked, (bad ? "MISSED" : "met")
+      exit bad ? 1 : 0
+    }' "$1" "$2"
+}
+
 if [[ "$PHASES" == offline-push ]]; then
+  seed_other_app
   run offline-setup recipients="$OFFLINE_RECIPIENTS" force="${BENCH_FORCE_SETUP:-0}"
   if [[ "$OFFLINE_COMPARE" == 1 ]]; then
     restart_message_service false
     run offline-rate rate="$RATE" workers="$RATE_CONNECTIONS" push=0
     restart_message_service true
   fi
+  statement_reads "$metrics_dir/reads.before"
   run offline-rate rate="$RATE" workers="$RATE_CONNECTIONS"
   run offline-group n="$GROUP_MESSAGES"
+  statement_reads "$metrics_dir/reads.after"
   print_tables
   echo
   awk -v p99="$(offline_value push push_p99_ms)" -v notified="$(offline_value push notified)" \
@@ -260,20 +311,24 @@ if [[ "$PHASES" == offline-push ]]; then
       printf "target: send rate within 10 %% of the run without offline push: %.1f vs %.1f msgs/s (%+.1f %%; send p99 %.1f vs %.1f ms) -> %s\n", on, off, (off > 0 ? 100 * (on - off) / off : 0), onp99, offp99, (on >= 0.9 * off ? "met" : "MISSED")
     printf "target: 500-member group, 490 offline members all notified < 2 s: %d of %d messages complete, slowest %d ms -> %s\n", gok, gn, gmax, (gok == gn && gmax >= 0 && gmax < 2000 ? "met" : "MISSED")
   }'
-  exit 0
+  full_reads "$metrics_dir/reads.before" "$metrics_dir/reads.after"
+  exit
 fi
 
 if [[ "$PHASES" == live ]]; then
+  seed_other_app
   if ! running_pid message-service-2 >/dev/null; then
     start_second_replica message-service "$SECOND_MESSAGE_PORT" IM_MESSAGE_REPLICA_ID=local-message-2 || exit 1
     second_replica_pid="$SECOND_REPLICA_PID"
     echo "bench: second message-service replica started (pid $second_replica_pid, port $SECOND_MESSAGE_PORT)" >&2
   fi
   offline_push_settle "before the live rounds"
+  statement_reads "$metrics_dir/reads.before"
   for ((round = 1; round <= LIVE_ROUNDS; round++)); do
     run send-live c="$SEND_CONCURRENCY" ws_ports="${SERVICE_PORT[message-service]},$SECOND_MESSAGE_PORT" \
       grace="$LIVE_GRACE" ack="$LIVE_ACK"
   done
+  statement_reads "$metrics_dir/reads.after"
   print_tables
   echo
   round=0
@@ -287,7 +342,8 @@ if [[ "$PHASES" == live ]]; then
         printf "target (round %d, %s): 1:1 sends to recipients connected on %d replicas, closed loop, >= 3500 msgs/s and send-to-frame p99 < 50 ms, every frame arrived: %.1f msgs/s, p99 %.1f ms (send p99 %.1f ms), %d of %d measured frames missing (%d with the warm-up) -> %s\n", round, (round == 1 && fresh == 1 ? "cold" : "warm"), v["replicas"], v["sent_per_s"], v["frame_p99_ms"], v["send_p99_ms"], v["missing"], v["measured"], v["missing_total"], (ok ? "met" : "MISSED")
       }'
   done
-  exit 0
+  full_reads "$metrics_dir/reads.before" "$metrics_dir/reads.after"
+  exit
 fi
 
 if [[ "$PHASES" == ab ]]; then

@@ -79,16 +79,8 @@ rm -rf "$BENCH_DIR/load-classes"
 javac -d "$BENCH_DIR/load-classes" deploy/bench/load/*.java
 
 log() { echo "push-bench: $*" >&2; }
-# the server's own psql, not Debian's wrapper script (a Perl interpreter per call); the one on PATH when the server
-# has none beside it (PG_MODE=embedded)
-PSQL=psql
-if [[ -f "$LOCAL/pids/postgres.pid" ]]; then
-  server_psql="$(dirname "$(tr '\0' '\n' <"/proc/$(<"$LOCAL/pids/postgres.pid")/cmdline" | head -n 1)")/psql"
-  [[ -x "$server_psql" ]] && PSQL="$server_psql"
-fi
-psql_push() {
-  PGPASSWORD=push PGSSLMODE=disable "$PSQL" -h 127.0.0.1 -p "$PG_PORT" -U push -d push -v ON_ERROR_STOP=1 -Atq "$@"
-}
+PSQL="$(server_psql)"
+psql_push() { psql_as push "$@"; }
 load() {
   local java_opts
   read -r -a java_opts <<<"$LOAD_JAVA_OPTS"

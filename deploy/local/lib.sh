@@ -145,6 +145,24 @@ start_second_replica() {
 }
 
 # True when something accepts TCP connections on 127.0.0.1:PORT.
+# server_psql: the stack's PostgreSQL server's own psql, not Debian's wrapper script (a Perl interpreter per call),
+# or the one on PATH when the server has none beside it (PG_MODE=embedded)
+server_psql() {
+  local psql
+  if [[ -f "$PIDS/postgres.pid" ]]; then
+    psql="$(dirname "$(tr '\0' '\n' <"/proc/$(<"$PIDS/postgres.pid")/cmdline" | head -n 1)")/psql"
+    [[ -x "$psql" ]] && { echo "$psql"; return; }
+  fi
+  echo psql
+}
+# psql_as DB ARGS...: psql as the database's own role (auth, message, push) on the stack's PostgreSQL
+psql_as() {
+  local db="$1"
+  shift
+  PGPASSWORD="$db" PGSSLMODE=disable "$(server_psql)" -h 127.0.0.1 -p "$PG_PORT" -U "$db" -d "$db" \
+    -v ON_ERROR_STOP=1 -Atq "$@"
+}
+
 port_open() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
