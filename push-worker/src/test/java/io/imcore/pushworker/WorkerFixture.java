@@ -21,7 +21,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Test data in push-service's tables (an app of its own per test, its certificates, tasks and devices) and channel
@@ -132,11 +136,37 @@ public final class WorkerFixture {
     }
 
     /** An offline push channel record (task id 0, the message and the recipient's conversation), as push-service's. */
+    public PushBatch offlineRecord(long msgId, String conversation, Channel channel, ObjectNode message,
+            List<PushBatch.Target> targets) {
+        return new PushBatch(PushBatch.VERSION, 0, appId, 0, channel.wireName(), message, null, targets,
+                new PushBatch.Offline(msgId, conversation, System.currentTimeMillis()));
+    }
+
+    /** Writes an offline push record ({@link #offlineRecord}). */
     public void sendOffline(long msgId, String conversation, Channel channel, ObjectNode message,
             List<PushBatch.Target> targets) throws Exception {
-        PushBatch batch = new PushBatch(PushBatch.VERSION, 0, appId, 0, channel.wireName(), message, null, targets,
-                new PushBatch.Offline(msgId, conversation, System.currentTimeMillis()));
+        PushBatch batch = offlineRecord(msgId, conversation, channel, message, targets);
         TopicWriter.send(channel.topic(), batch.key(), mapper.writeValueAsString(batch));
+    }
+
+    /**
+     * Writes the records in one Kafka transaction, as push-service's feed does a poll's: the worker's read_committed
+     * consumer sees them all at once.
+     */
+    public void sendTogether(List<PushBatch> batches) throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "worker-fixture-" + UUID.randomUUID());
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            for (PushBatch batch : batches) {
+                producer.send(new ProducerRecord<>(Channel.fromWireName(batch.channel()).orElseThrow().topic(),
+                        batch.key(), mapper.writeValueAsString(batch)));
+            }
+            producer.commitTransaction();
+        }
     }
 
     /** A column of the device's trace row of the message (null when there is no row or the value is null). */

@@ -25,7 +25,8 @@ import org.jboss.logging.Logger;
  * Sends one channel record (a batch of a task, or an offline push record) and counts it, in the stages of
  * docs/push-worker.md "One batch", chained in {@link #claimSendAndCount}: claim, deliver, fall back, count. The work
  * runs on the {@link SenderPool} shared by every channel; a stage that waits (another worker's claim, a retry
- * backoff, a rate limit) continues there once the wait is over and holds no thread meanwhile.
+ * backoff, a rate limit, the group commit of offline push claims and finishes) continues there once the wait is over
+ * and holds no thread meanwhile.
  */
 @ApplicationScoped
 public class BatchDispatcher {
@@ -107,7 +108,7 @@ public class BatchDispatcher {
         return claim(run).thenCompose(toSend -> !toSend ? DONE
                 : deliver(run)
                         .thenCompose(this::fallBack)
-                        .thenApply(this::count)
+                        .thenCompose(this::count)
                         .thenCompose(othersHoldTheRest -> othersHoldTheRest ? claimTheRestLater(run) : DONE));
     }
 
@@ -117,12 +118,13 @@ public class BatchDispatcher {
      * tenth of the lease, until that worker finished it or its lease lapsed. False when there is nothing to send.
      */
     private CompletableFuture<Boolean> claim(BatchRun run) {
-        Claimed claimed = run.isOfflinePush() ? claimOfflineDevices(run) : claimTaskBatch(run);
-        return switch (claimed) {
+        CompletableFuture<Claimed> claimed = run.isOfflinePush() ? claimOfflineDevices(run)
+                : CompletableFuture.completedFuture(claimTaskBatch(run));
+        return claimed.thenCompose(found -> switch (found) {
             case TO_SEND -> TO_SEND;
             case NOTHING -> NOTHING_TO_SEND;
             case HELD_ELSEWHERE -> senders.after(leases.recheckHeld(), run.channel).thenCompose(none -> claim(run));
-        };
+        });
     }
 
     /** A task batch: its claim row, and its devices' badges raised or set on the first claim (read back after). */
@@ -156,14 +158,20 @@ public class BatchDispatcher {
         };
     }
 
-    /** An offline push record: its devices' trace rows are the claim (docs/offline-push.md). */
-    private Claimed claimOfflineDevices(BatchRun run) {
-        OfflineLedger.Claimed found = database.inTransaction(c -> offlineLedger.claim(c, run.batch));
-        if (found.devices().isEmpty()) {
-            return found.held() ? Claimed.HELD_ELSEWHERE : Claimed.NOTHING;
-        }
-        run.claimed(found.devices(), found.held(), OfflineLedger.badges(run.batch));
-        return Claimed.TO_SEND;
+    /**
+     * An offline push record: its devices' trace rows are the claim (docs/offline-push.md), committed with the other
+     * records' claims of the moment. No thread waits for the commit: the run holds its claim as soon as it is
+     * committed (so that a failure after it releases it), and goes on on a sender thread.
+     */
+    private CompletableFuture<Claimed> claimOfflineDevices(BatchRun run) {
+        Map<Long, Integer> badges = OfflineLedger.badges(run.batch);
+        return senders.resume(offlineLedger.claim(run.batch).thenApply(found -> {
+            if (found.devices().isEmpty()) {
+                return found.held() ? Claimed.HELD_ELSEWHERE : Claimed.NOTHING;
+            }
+            run.claimed(found.devices(), found.held(), badges);
+            return Claimed.TO_SEND;
+        }), run.channel);
     }
 
     /**
@@ -230,20 +238,28 @@ public class BatchDispatcher {
 
     /**
      * 4. Count, in one transaction: a task batch into its task's counters (unless another worker finished it first),
-     * an offline push's devices into their trace rows and offline_push_daily. True when another live worker holds
-     * other devices of the offline push record.
+     * an offline push's devices into their trace rows and offline_push_daily (committed with the other records'
+     * finishes of the moment, waited for on no thread). True when another live worker holds other devices of the
+     * offline push record.
      */
-    private boolean count(BatchRun run) {
+    private CompletableFuture<Boolean> count(BatchRun run) {
         PushBatch batch = run.batch;
         if (run.isOfflinePush()) {
-            int sent = offlineLedger.finish(batch, run.devices, run.tally, run.channel.wireName());
-            metrics.offlinePushSent(run.channel, batch.offline().createdMs(), sent);
-        } else if (!ledger.finish(batch.taskId(), batch.batchNo(), run.tally, run.expired,
+            return senders.resume(offlineLedger.finish(batch, run.devices, run.tally, run.channel.wireName())
+                    .thenApply(sent -> {
+                        run.counted();
+                        return sent;
+                    }), run.channel).thenApply(sent -> {
+                        metrics.offlinePushSent(run.channel, batch.offline().createdMs(), sent);
+                        return run.othersHold;
+                    });
+        }
+        if (!ledger.finish(batch.taskId(), batch.batchNo(), run.tally, run.expired,
                 batch.targets().stream().mapToLong(Target::deviceId).toArray())) {
             LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
         }
         run.counted();
-        return run.othersHold;
+        return CompletableFuture.completedFuture(run.othersHold);
     }
 
     /**

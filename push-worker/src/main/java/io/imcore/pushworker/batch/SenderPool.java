@@ -126,6 +126,22 @@ public class SenderPool {
         return resumed;
     }
 
+    /**
+     * Completes like {@code answer} (a group commit's, completed on its committer's thread), on a sender thread with
+     * its work counted for {@code channel}: what is chained to it runs there and leaves the committer to commit.
+     */
+    <T> CompletableFuture<T> resume(CompletableFuture<T> answer, Channel channel) {
+        CompletableFuture<T> resumed = new CompletableFuture<>();
+        answer.whenComplete((value, failure) -> execute(channel, () -> {
+            if (failure != null) {
+                resumed.completeExceptionally(failure);
+            } else {
+                resumed.complete(value);
+            }
+        }, resumed::completeExceptionally));
+        return resumed;
+    }
+
     /** From now on nothing waits: every pending and later wait ends in {@link Abandoned}. */
     void stop() {
         stopping = true;
