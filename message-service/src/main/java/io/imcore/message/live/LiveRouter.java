@@ -8,8 +8,10 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -75,7 +77,9 @@ public class LiveRouter {
         sender.start();
     }
 
-    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+    /** After the other shutdown observers (the send committers' last commits are announced). */
+    void stop(@Observes @Priority(Interceptor.Priority.APPLICATION + 1000) ShutdownEvent event)
+            throws InterruptedException {
         running = false;
         if (sender != null) {
             sender.join(3_000);
