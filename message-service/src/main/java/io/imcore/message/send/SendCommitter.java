@@ -240,19 +240,26 @@ public class SendCommitter {
         }
     }
 
-    /** {@link #store} in one transaction, timed when it commits. */
+    /** What one transaction stored: each send's outcome, and per app the messages placed. */
+    private record Stored(Map<Pending, Outcome> outcomes, Map<String, List<PlacedMessage>> placed) {}
+
+    /**
+     * {@link #store} in one transaction, timed when it commits; then the placed messages are handed to the live
+     * announcement: only committed ones, in this thread's commit order, which is each of its conversations' order.
+     */
     private Map<Pending, Outcome> storeTimed(List<Pending> batch) {
         long start = System.nanoTime();
-        Map<Pending, Outcome> outcomes = database.inTransaction(c -> store(c, batch));
+        Stored stored = database.inTransaction(c -> store(c, batch));
         transactions.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        return outcomes;
+        stored.placed().forEach(live::announce);
+        return stored.outcomes();
     }
 
     /**
-     * The batch's group checks, claims, 1:1 messages, group messages and the live announcements; one transaction.
+     * The batch's group checks, claims, 1:1 messages, group messages and offline push marks; one transaction.
      * A refused send changes nothing, and does not fail the others.
      */
-    private Map<Pending, Outcome> store(Connection c, List<Pending> batch) throws SQLException {
+    private Stored store(Connection c, List<Pending> batch) throws SQLException {
         Map<Pending, Outcome> outcomes = new IdentityHashMap<>();
         Map<Pending, Long> groupConversations = checkGroupSends(c, batch, outcomes);
         List<Pending> claiming = batch.stream()
@@ -301,10 +308,9 @@ public class SendCommitter {
             toOneGroup.getValue().forEach(p -> outcomes.put(p, Outcome.STORED));
         }
         for (Map.Entry<String, List<PlacedMessage>> app : announced.entrySet()) {
-            live.announce(c, app.getKey(), app.getValue());
             offlinePush.enqueue(c, app.getKey(), app.getValue());
         }
-        return outcomes;
+        return new Stored(outcomes, announced);
     }
 
     /**

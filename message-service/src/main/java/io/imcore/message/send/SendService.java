@@ -300,18 +300,22 @@ public class SendService {
         }
         StoredAlone alone = (StoredAlone) plan;
         // one transaction even without a claim to make, so that the offline push mark commits with the messages
-        return CompletableFuture.completedFuture(database.inTransaction(c -> {
-            Optional<String> first = alone.transactionId() == null ? Optional.empty()
+        List<PlacedMessage> placed = new ArrayList<>();
+        Optional<String> first = database.inTransaction(c -> {
+            Optional<String> claimed = alone.transactionId() == null ? Optional.empty()
                     : dedup.claim(c, alone.appId(), alone.message().senderId(), alone.transactionId(),
                             config.dedupWindow(), ANSWER);
-            if (first.isEmpty()) {
-                store(c, alone);
+            if (claimed.isEmpty()) {
+                placed.addAll(store(c, alone));
             }
-            return first;
-        }));
+            return claimed;
+        });
+        live.announce(alone.appId(), placed); // after the commit: only committed messages are announced
+        return CompletableFuture.completedFuture(first);
     }
 
-    private void store(Connection c, StoredAlone plan) throws SQLException {
+    /** Stores the plan's messages and marks them for offline push; returns where they landed. */
+    private List<PlacedMessage> store(Connection c, StoredAlone plan) throws SQLException {
         long sender = plan.message().senderId();
         SendStore.Result result = sends.append(c, plan.appId(), plan.kind(), plan.lowIds(), plan.highIds(),
                 plan.message(), config.presenceExpiry());
@@ -321,8 +325,8 @@ public class SendService {
             conversations.markRead(c, sender, existing.stream().mapToLong(PlacedMessage::conversationId).toArray(),
                     existing.stream().mapToLong(PlacedMessage::seq).toArray());
         }
-        live.announce(c, plan.appId(), result.placed());
         offlinePush.enqueue(c, plan.appId(), result.placed());
+        return result.placed();
     }
 
     private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request) {
