@@ -11,6 +11,7 @@ import io.imcore.common.push.PushBatch.Target;
 import io.imcore.push.fanout.ChannelRecords;
 import io.imcore.push.offline.OfflinePushStore.AppSettings;
 import io.imcore.push.offline.OfflinePushStore.Device;
+import io.imcore.push.offline.OfflinePushStore.NoDevice;
 import io.imcore.push.offline.OfflinePushStore.TraceRow;
 import io.imcore.push.offline.OfflinePushStore.UserSettings;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -62,8 +63,12 @@ public class OfflinePushPlanner {
         this.channelRecords = channelRecords;
     }
 
-    /** The decisions of one event: its trace rows, and the devices to notify per recipient with their route. */
-    private record Decided(MessageEvent event, List<TraceRow> rows, Map<Recipient, Map<Device, OsRoute>> toSend) {}
+    /**
+     * The decisions of one event: its trace rows, the recipients without any device (one row for all of them), and
+     * the devices to notify per recipient with their route.
+     */
+    private record Decided(MessageEvent event, List<TraceRow> rows, NoDevice noDevice,
+            Map<Recipient, Map<Device, OsRoute>> toSend) {}
 
     /**
      * The records to send for a poll's events, after this transaction commits; empty when nothing is to be sent.
@@ -109,6 +114,7 @@ public class OfflinePushPlanner {
         }
         List<Decided> decided = new ArrayList<>();
         List<TraceRow> created = new ArrayList<>();
+        List<NoDevice> withoutDevice = new ArrayList<>();
         Map<String, TraceRow> unacknowledged = new LinkedHashMap<>(); // one row per key: a statement updates a row once
         for (MessageEvent event : events) {
             Decided d = decide(event, settings, mutes, devices, now);
@@ -118,8 +124,12 @@ public class OfflinePushPlanner {
             } else {
                 created.addAll(d.rows());
             }
+            if (d.noDevice() != null) {
+                withoutDevice.add(d.noDevice());
+            }
         }
         store.insertTrace(c, appId, created, false);
+        store.insertNoDevice(c, appId, withoutDevice);
         store.insertTrace(c, appId, List.copyOf(unacknowledged.values()), true);
         // what is still queued: this poll's decisions, or a crash's leftovers when an event is read again
         Set<String> queued = store.queued(c, appId, events.stream().mapToLong(MessageEvent::msgId).distinct().toArray());
@@ -138,13 +148,15 @@ public class OfflinePushPlanner {
         boolean unacknowledged = MessageEvent.UNACKNOWLEDGED.equals(event.type());
         boolean senderOptedOut = event.push() != null && Boolean.FALSE.equals(event.push().enabled());
         List<TraceRow> rows = new ArrayList<>();
+        List<Long> noDevice = new ArrayList<>();
+        String noDeviceConversation = null; // one per message: the group, the system conversation or the peer
         Map<Recipient, Map<Device, OsRoute>> toSend = new LinkedHashMap<>();
         for (Recipient recipient : event.recipients()) {
             String conversation = conversationKey(event, recipient);
             List<Device> own = devices.getOrDefault(recipient.userId(), List.of());
             if (own.isEmpty() && !unacknowledged) {
-                rows.add(new TraceRow(event.msgId(), recipient.userId(), 0, null, conversation, NO_DEVICE, null,
-                        "decided"));
+                noDevice.add(recipient.userId());
+                noDeviceConversation = conversation;
                 continue;
             }
             UserSettings user = settings.getOrDefault(recipient.userId(), UserSettings.DEFAULT);
@@ -174,7 +186,8 @@ public class OfflinePushPlanner {
                 }
             }
         }
-        return new Decided(event, rows, toSend);
+        return new Decided(event, rows,
+                noDevice.isEmpty() ? null : new NoDevice(event.msgId(), noDeviceConversation, noDevice), toSend);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /** The offline push tables of push-service (migration V9): settings, mutes, the trace rows push-service writes. */
 @ApplicationScoped
@@ -162,6 +163,30 @@ public class OfflinePushStore {
             }
         }
         return new ArrayList<>(devices.values());
+    }
+
+    /** The recipients of one message who have no device at all (decision {@code no_device}). */
+    record NoDevice(long msgId, String conversation, List<Long> userIds) {}
+
+    /**
+     * Stores each message's recipients without a device as one row (not a trace row each: a group's members without
+     * phones would be hundreds per message); a redelivered event's row is there already.
+     */
+    void insertNoDevice(Connection c, String appId, List<NoDevice> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("insert into offline_push_no_device (app_id, msg_id,"
+                + " conversation, user_ids) select ?, t.msg_id, t.conversation, string_to_array(t.users, ',')::bigint[]"
+                + " from unnest(?::bigint[], ?::text[], ?::text[]) as t(msg_id, conversation, users)"
+                + " on conflict (app_id, msg_id) do nothing")) {
+            ps.setString(1, appId);
+            ps.setArray(2, c.createArrayOf("bigint", rows.stream().map(NoDevice::msgId).toArray()));
+            ps.setArray(3, c.createArrayOf("text", rows.stream().map(NoDevice::conversation).toArray()));
+            ps.setArray(4, c.createArrayOf("text", rows.stream().map(r -> r.userIds().stream().map(String::valueOf)
+                    .collect(Collectors.joining(","))).toArray()));
+            ps.executeUpdate();
+        }
     }
 
     /**

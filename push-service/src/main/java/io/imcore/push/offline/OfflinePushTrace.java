@@ -35,11 +35,18 @@ public class OfflinePushTrace {
     public MessageTrace of(String appId, long msgId) {
         return new MessageTrace(msgId, database.read(c -> {
             List<DeviceTrace> devices = new ArrayList<>();
+            // the recipients without a device are one row of their own per message (device_sn 0 here)
             try (PreparedStatement ps = c.prepareStatement("select user_id, device_sn, conversation, decision, channel,"
                     + " state, reason, created_at, sent_at, received_at from offline_push_trace"
-                    + " where app_id = ? and msg_id = ? order by user_id, device_sn")) {
+                    + " where app_id = ? and msg_id = ?"
+                    + " union all select u, 0, conversation, '" + OfflinePushPlanner.NO_DEVICE + "', null, 'decided',"
+                    + " null, created_at, null, null"
+                    + " from offline_push_no_device n cross join unnest(n.user_ids) u where app_id = ? and msg_id = ?"
+                    + " order by 1, 2")) {
                 ps.setString(1, appId);
                 ps.setLong(2, msgId);
+                ps.setString(3, appId);
+                ps.setLong(4, msgId);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         devices.add(new DeviceTrace(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getString(4),
@@ -75,8 +82,10 @@ public class OfflinePushTrace {
     /** Trace rows older than 7 days go, in chunks (the daily counts stay). */
     @Scheduled(every = "1h", delayed = "2m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void purge() {
-        database.autoCommit(c -> ChunkedDelete.delete(c, "offline_push_trace", "created_at < now() - interval '7 days'",
-                0, (ps, first) -> { }, ChunkedDelete.CHUNK));
+        for (String table : List.of("offline_push_trace", "offline_push_no_device")) {
+            database.autoCommit(c -> ChunkedDelete.delete(c, table, "created_at < now() - interval '7 days'",
+                    0, (ps, first) -> { }, ChunkedDelete.CHUNK));
+        }
     }
 
     private static Long millis(Timestamp at) {

@@ -51,6 +51,9 @@ class OfflinePushTest {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    OfflinePushTrace traces;
+
     PushApi api;
     long alice;
 
@@ -86,26 +89,15 @@ class OfflinePushTest {
         TopicWriter.send(MessageEvent.TOPIC, api.appId + ":1", mapper.writeValueAsString(event));
     }
 
-    /** The message's trace as {user_id:device_sn -> decision/state}, once it has {@code rows} rows. */
+    /** The message's trace as {user_id:device_sn -> decision/state[/channel]}, once it has {@code rows} rows. */
     private Map<String, String> trace(long msgId, int rows) {
         Map<String, String> found = new HashMap<>();
         Eventually.until(WAIT, rows + " trace rows of message " + msgId, () -> {
             found.clear();
-            found.putAll(database.read(c -> {
-                Map<String, String> r = new HashMap<>();
-                try (PreparedStatement ps = c.prepareStatement("select user_id, device_sn, decision, state, channel"
-                        + " from offline_push_trace where app_id = ? and msg_id = ?")) {
-                    ps.setString(1, api.appId);
-                    ps.setLong(2, msgId);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            r.put(rs.getLong(1) + ":" + rs.getInt(2), rs.getString(3) + "/" + rs.getString(4)
-                                    + (rs.getString(5) == null ? "" : "/" + rs.getString(5)));
-                        }
-                    }
-                }
-                return r;
-            }));
+            for (OfflinePushTrace.DeviceTrace d : traces.of(api.appId, msgId).devices()) {
+                found.put(d.userId() + ":" + d.deviceSn(), d.decision() + "/" + d.state()
+                        + (d.channel() == null ? "" : "/" + d.channel()));
+            }
             return found.size() >= rows;
         });
         return found;
@@ -265,6 +257,20 @@ class OfflinePushTest {
         assertEquals("do_not_disturb/decided/vendor_b", decided.get(erin + ":1"));
         assertEquals("user_opted_out/decided/vendor_b", decided.get(frank + ":1"));
         assertEquals("no_device/decided", decided.get(gina + ":0"));
+        assertEquals(List.of(0L, 1L), database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select (select count(*) from offline_push_trace"
+                    + " where app_id = ? and msg_id = ? and device_sn = 0), (select count(*)"
+                    + " from offline_push_no_device where app_id = ? and msg_id = ?)")) {
+                ps.setString(1, api.appId);
+                ps.setLong(2, msgId);
+                ps.setString(3, api.appId);
+                ps.setLong(4, msgId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return List.of(rs.getLong(1), rs.getLong(2));
+                }
+            }
+        }), "the recipients without a device are one row of the message, not a trace row each");
         List<JsonNode> sent = records("vendor_b", msgId, 2, Duration.ofSeconds(3));
         assertEquals(1, sent.size(), "only dave's device is notified on vendor_b");
         assertTrue(sent.get(0).path("message").path("body").asText().startsWith("[Mentioned you] "));
