@@ -150,6 +150,22 @@ public class OfflineLedger {
     }
 
     /**
+     * The claim's read of the records' rows, each by its (app, message, device) index (migration V16: through the
+     * primary key a group message's claim read all the message's rows once per device), with the superseded check
+     * through the device index. Package-visible for the plan check ({@code OfflineLedgerPlansTest}).
+     */
+    static final String CLAIM = "with w(app_id, msg_id, device_id) as"
+            + " (select * from unnest(?::text[], ?::bigint[], ?::bigint[]))"
+            + " select t.app_id, t.msg_id, t.device_id, t.state,"
+            + " t.lease_until is not null and t.lease_until > now() and t.owner is distinct from ?,"
+            + " exists (select 1 from offline_push_trace n where n.device_id = t.device_id"
+            + " and n.conversation = t.conversation and n.msg_id > t.msg_id"
+            + " and n.state in ('queued', 'sending', 'sent'))"
+            + " from offline_push_trace t join w"
+            + " on t.app_id = w.app_id and t.msg_id = w.msg_id and t.device_id = w.device_id"
+            + " order by t.app_id, t.msg_id, t.device_id for update of t";
+
+    /**
      * The claims of the records, in one statement of each kind: their rows locked in (app, message, device) order
      * (as the finish and push-service's receipts lock them), the superseded ones marked, the others set sending.
      */
@@ -161,16 +177,7 @@ public class OfflineLedger {
         List<Key> claimable = new ArrayList<>();
         List<Key> superseded = new ArrayList<>();
         Set<Key> heldElsewhere = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement("with w(app_id, msg_id, device_id) as"
-                + " (select * from unnest(?::text[], ?::bigint[], ?::bigint[]))"
-                + " select t.app_id, t.msg_id, t.device_id, t.state,"
-                + " t.lease_until is not null and t.lease_until > now() and t.owner is distinct from ?,"
-                + " exists (select 1 from offline_push_trace n where n.device_id = t.device_id"
-                + " and n.conversation = t.conversation and n.msg_id > t.msg_id"
-                + " and n.state in ('queued', 'sending', 'sent'))"
-                + " from offline_push_trace t join w"
-                + " on t.app_id = w.app_id and t.msg_id = w.msg_id and t.device_id = w.device_id"
-                + " order by t.app_id, t.msg_id, t.device_id for update of t")) {
+        try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
             setKeys(c, ps, wanted);
             ps.setString(4, owner);
             try (ResultSet rs = ps.executeQuery()) {
