@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Receipts;
 import io.imcore.common.store.Database;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.testing.PlanReads;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -130,16 +131,12 @@ class ReceiptPlansTest {
             }
         });
         JsonNode plan = database.inTransaction(c -> {
-            try (Statement s = c.createStatement()) {
-                // the plan a server-prepared statement settles on after its first executions: no parameter values
-                s.execute("set local plan_cache_mode = force_generic_plan");
-            }
-            JsonNode analyzed = explain(c, "explain (analyze, format json) ", OfflineReceipts.COUNT,
+            JsonNode analyzed = PlanReads.analyzeGeneric(c, OfflineReceipts.COUNT,
                     ps -> offlineReceipt(ps, freshApp, device[1] % 100, "plan-token-" + device[0]));
             c.rollback(); // the statement ran: stamp and count nothing
             return analyzed;
         });
-        long read = rowsRead(plan);
+        long read = PlanReads.rowsRead(plan, BIG_TABLES);
         assertTrue(read >= 1 && read <= 10, "one receipt read " + read + " rows of the big tables: " + plan);
     }
 
@@ -165,16 +162,15 @@ class ReceiptPlansTest {
     }
 
     private void assertNoSeqScanOfABigTable(String sql, Parameters parameters) {
-        JsonNode plan = database.read(c -> explain(c, "explain (format json) ", sql, parameters));
+        JsonNode plan = database.read(c -> explain(c, sql, parameters));
         List<String> seqScans = new ArrayList<>();
         collectSeqScans(plan, seqScans);
         assertTrue(plan.toString().contains("Index"), "the plan uses an index: " + plan);
         assertEquals(List.of(), seqScans, "sequential scans of big tables in " + plan);
     }
 
-    private static JsonNode explain(Connection c, String explain, String sql, Parameters parameters)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(explain + sql)) {
+    private static JsonNode explain(Connection c, String sql, Parameters parameters) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("explain (format json) " + sql)) {
             parameters.set(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -191,21 +187,5 @@ class ReceiptPlansTest {
             found.add(node.path("Relation Name").asText());
         }
         node.forEach(child -> collectSeqScans(child, found));
-    }
-
-    /** The rows the plan's scans of big tables returned or filtered out, over all their loops. */
-    private static long rowsRead(JsonNode node) {
-        long read = 0;
-        if (node.isObject() && BIG_TABLES.contains(node.path("Relation Name").asText())) {
-            long loops = Math.max(1, node.path("Actual Loops").asLong());
-            read += loops * (node.path("Actual Rows").asLong() + node.path("Rows Removed by Filter").asLong());
-        }
-        if (node.isObject() && node.has("Rows Removed by Join Filter")) {
-            read += Math.max(1, node.path("Actual Loops").asLong()) * node.path("Rows Removed by Join Filter").asLong();
-        }
-        for (JsonNode child : node) {
-            read += rowsRead(child);
-        }
-        return read;
     }
 }

@@ -3,15 +3,14 @@ package io.imcore.pushworker.batch;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.store.Database;
 import io.imcore.pushworker.ProvidersResource;
+import io.imcore.testing.PlanReads;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,6 @@ class OfflineLedgerPlansTest {
     private static final int MESSAGE_ROWS = 20_000;
     private static final int CLAIMED = 500;
     private static final int OTHER_ROWS = 200_000;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
     Database database;
@@ -47,39 +45,18 @@ class OfflineLedgerPlansTest {
                         + " conversation, decision, channel, state) select '" + appId + "-other', g % 1000, g, 1, g,"
                         + " 'u:1', 'offline_push', 'vendor_b', 'sent' from generate_series(1, " + OTHER_ROWS + ") g");
                 s.execute("analyze offline_push_trace");
-                s.execute("set local plan_cache_mode = force_generic_plan");
             }
-            JsonNode analyzed;
-            try (PreparedStatement ps = c.prepareStatement("explain (analyze, format json) " + OfflineLedger.CLAIM)) {
+            JsonNode analyzed = PlanReads.analyzeGeneric(c, OfflineLedger.CLAIM, ps -> {
                 ps.setArray(1, c.createArrayOf("text", LongStream.range(0, CLAIMED).mapToObj(i -> appId).toArray()));
                 ps.setArray(2, Database.bigints(c, LongStream.range(0, CLAIMED).map(i -> 7).toArray()));
                 ps.setArray(3, Database.bigints(c, LongStream.rangeClosed(1, CLAIMED).toArray()));
                 ps.setString(4, "plans-worker");
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    analyzed = JSON.readTree(rs.getString(1));
-                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
+            });
             c.rollback();
             return analyzed;
         });
-        long read = rowsRead(plan);
+        long read = PlanReads.rowsRead(plan, Set.of("offline_push_trace"));
         assertTrue(read >= CLAIMED && read <= 2 * CLAIMED, "a claim of " + CLAIMED + " devices read " + read
                 + " trace rows: " + plan);
-    }
-
-    /** The trace rows the plan's scans returned or filtered out, over all their loops. */
-    private static long rowsRead(JsonNode node) {
-        long read = 0;
-        if (node.isObject() && "offline_push_trace".equals(node.path("Relation Name").asText())) {
-            long loops = Math.max(1, node.path("Actual Loops").asLong());
-            read += loops * (node.path("Actual Rows").asLong() + node.path("Rows Removed by Filter").asLong());
-        }
-        for (JsonNode child : node) {
-            read += rowsRead(child);
-        }
-        return read;
     }
 }
