@@ -26,6 +26,11 @@ public final class PlanReads {
 
     private PlanReads() {}
 
+    /** The plan PostgreSQL would choose for {@code sql} with these parameters ({@code EXPLAIN}, not run). */
+    public static JsonNode plan(Connection c, String sql, Parameters parameters) throws SQLException {
+        return explain(c, "explain (format json) ", sql, parameters);
+    }
+
     /**
      * Runs {@code sql} under EXPLAIN ANALYZE with the generic plan in the caller's transaction, which the caller rolls
      * back (the statement ran); answers its plan.
@@ -34,7 +39,12 @@ public final class PlanReads {
         try (Statement s = c.createStatement()) {
             s.execute("set local plan_cache_mode = force_generic_plan");
         }
-        try (PreparedStatement ps = c.prepareStatement("explain (analyze, format json) " + sql)) {
+        return explain(c, "explain (analyze, format json) ", sql, parameters);
+    }
+
+    private static JsonNode explain(Connection c, String explain, String sql, Parameters parameters)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(explain + sql)) {
             parameters.bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();

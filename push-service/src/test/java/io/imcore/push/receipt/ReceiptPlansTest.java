@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.push.Receipts;
 import io.imcore.common.store.Database;
 import io.imcore.testing.InfrastructureResource;
@@ -40,7 +39,6 @@ class ReceiptPlansTest {
     private static final int FRESH_ROWS = 2_000;
     private static final Set<String> BIG_TABLES = Set.of("push_device_tokens", "push_devices", "push_receipts",
             "offline_push_trace", "push_task_counts", "push_tasks", "push_apps");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
     Database database;
@@ -157,28 +155,12 @@ class ReceiptPlansTest {
                 ps -> ps.setString(1, appId));
     }
 
-    private interface Parameters {
-        void set(PreparedStatement ps) throws SQLException;
-    }
-
-    private void assertNoSeqScanOfABigTable(String sql, Parameters parameters) {
-        JsonNode plan = database.read(c -> explain(c, sql, parameters));
+    private void assertNoSeqScanOfABigTable(String sql, PlanReads.Parameters parameters) {
+        JsonNode plan = database.read(c -> PlanReads.plan(c, sql, parameters));
         List<String> seqScans = new ArrayList<>();
         collectSeqScans(plan, seqScans);
         assertTrue(plan.toString().contains("Index"), "the plan uses an index: " + plan);
         assertEquals(List.of(), seqScans, "sequential scans of big tables in " + plan);
-    }
-
-    private static JsonNode explain(Connection c, String sql, Parameters parameters) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("explain (format json) " + sql)) {
-            parameters.set(ps);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return JSON.readTree(rs.getString(1));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
-        }
     }
 
     private static void collectSeqScans(JsonNode node, List<String> found) {
