@@ -28,7 +28,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -71,7 +71,12 @@ public class OfflinePushPublisher {
     }
 
     void start(@Observes StartupEvent event) {
-        if (!settings.enabled() || !outboxEnabled) {
+        boolean publishing = settings.enabled() && outboxEnabled;
+        database.inTransaction(c -> {
+            UnreadCounts.keep(c, publishing);
+            return null;
+        });
+        if (!publishing) {
             return;
         }
         loop = new PollingLoop("offline-push-publisher", settings.pollInterval().toMillis(), settings.batchSize(),
@@ -118,11 +123,12 @@ public class OfflinePushPublisher {
         }
         Map<String, Map<Long, Long>> unread = new HashMap<>();
         Map<String, Map<Long, List<Integer>>> live = new HashMap<>();
+        UnreadCounts.applyChanges(c);
         for (Map.Entry<String, List<Due>> app : fresh.entrySet()) {
-            Set<Long> users = new TreeSet<>();
-            app.getValue().forEach(row -> recipientIds(row, members).forEach(r -> users.add(r[0])));
-            long[] ids = users.stream().mapToLong(Long::longValue).toArray();
-            unread.put(app.getKey(), unread(c, app.getKey(), ids));
+            Map<Long, Long> announced = new TreeMap<>(); // recipient to the messages of this pass announced to them
+            app.getValue().forEach(row -> recipientIds(row, members).forEach(r -> announced.merge(r[0], 1L, Long::sum)));
+            long[] ids = announced.keySet().stream().mapToLong(Long::longValue).toArray();
+            unread.put(app.getKey(), UnreadCounts.announce(c, app.getKey(), announced));
             Map<Long, List<Integer>> devices = new HashMap<>();
             for (PresenceStore.Device device : presence.online(c, app.getKey(), ids, config.presenceExpiry())) {
                 devices.computeIfAbsent(device.userId(), u -> new ArrayList<>()).add(device.deviceSn());
@@ -274,30 +280,6 @@ public class OfflinePushPublisher {
             }
         }
         return names;
-    }
-
-    /**
-     * The users' unread messages over all their conversations (as GET /message/unread counts them). Each member row's
-     * conversation is read by its primary key in a scalar subquery: as a join, the generic plan of a server-prepared
-     * statement hashes the whole conversations table (50 ms at 23,000 conversations, growing with them).
-     * Package-visible for the plan check ({@code PublisherPlansTest}).
-     */
-    static final String UNREAD = "select m.user_id, sum(greatest((select v.last_seq from conversations v"
-            + " where v.id = m.conversation_id) - greatest(m.read_seq, m.floor_seq), 0))"
-            + " from conversation_members m where m.app_id = ? and m.user_id = any(?) group by m.user_id";
-
-    private static Map<Long, Long> unread(Connection c, String appId, long[] userIds) throws SQLException {
-        Map<Long, Long> counts = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(UNREAD)) {
-            ps.setString(1, appId);
-            ps.setArray(2, Database.bigints(c, userIds));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    counts.put(rs.getLong(1), rs.getLong(2));
-                }
-            }
-        }
-        return counts;
     }
 
     /** Conversation id to the delivered positions of the rows' live recipients ({@code liveOf}: row id to them). */
