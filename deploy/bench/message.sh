@@ -259,13 +259,13 @@ seed_other_app() {
   echo "SEED|$OTHER_APP_DEVICES devices of another app in the push database ($((SECONDS - start)) s)"
 }
 
-# statement_reads FILE: per statement of message-service and push-service, its calls and the blocks it read so far
-# (database|queryid|calls|blocks|query), from pg_stat_statements; empty without it.
+# statement_reads FILE: per statement of message-service and push-service, its calls, the blocks it read and its
+# time so far (database|queryid|calls|blocks|query|ms), from pg_stat_statements; empty without it.
 statement_reads() {
   local db
   for db in message push; do
     psql_as "$db" -F '|' -c "select '$db', queryid, calls, shared_blks_hit + shared_blks_read,
-        left(regexp_replace(query, '\s+', ' ', 'g'), 160) from pg_stat_statements
+        left(regexp_replace(query, '\s+', ' ', 'g'), 160), round(total_exec_time::numeric, 1) from pg_stat_statements
         where userid = (select oid from pg_roles where rolname = current_user)" 2>/dev/null || true
   done >"$1"
 }
@@ -284,6 +284,15 @@ full_reads() {
       printf "target: no statement of message-service or push-service reads more than %d blocks per call (%d statements ran) -> %s\n", limit, checked, (bad ? "MISSED" : "met")
       exit bad ? 1 : 0
     }' "$1" "$2"
+}
+# statement_times BEFORE AFTER: the 12 statements that took PostgreSQL's most time between the two snapshots
+# (TIME|database|calls|total ms|µs per call|query).
+statement_times() {
+  [[ -s "$2" ]] || return 0
+  awk -F'|' 'NR == FNR { calls[$1 "|" $2] = $3; ms[$1 "|" $2] = $6; next }
+    { k = $1 "|" $2; c = $3 - calls[k]; t = $6 - ms[k]
+      if (c > 0) printf "TIME|%s|%d calls|%.0f ms|%.0f us per call|%s\n", $1, c, t, 1000 * t / c, $5 }' "$1" "$2" |
+    sort -t'|' -k4,4 -rn | head -12
 }
 
 if [[ "$PHASES" == offline-push ]]; then
@@ -311,6 +320,7 @@ if [[ "$PHASES" == offline-push ]]; then
       printf "target: send rate within 10 %% of the run without offline push: %.1f vs %.1f msgs/s (%+.1f %%; send p99 %.1f vs %.1f ms) -> %s\n", on, off, (off > 0 ? 100 * (on - off) / off : 0), onp99, offp99, (on >= 0.9 * off ? "met" : "MISSED")
     printf "target: 500-member group, 490 offline members all notified < 2 s: %d of %d messages complete, slowest %d ms -> %s\n", gok, gn, gmax, (gok == gn && gmax >= 0 && gmax < 2000 ? "met" : "MISSED")
   }'
+  statement_times "$metrics_dir/reads.before" "$metrics_dir/reads.after"
   full_reads "$metrics_dir/reads.before" "$metrics_dir/reads.after"
   exit
 fi
@@ -342,6 +352,7 @@ if [[ "$PHASES" == live ]]; then
         printf "target (round %d, %s): 1:1 sends to recipients connected on %d replicas, closed loop, >= 3500 msgs/s and send-to-frame p99 < 50 ms, every frame arrived: %.1f msgs/s, p99 %.1f ms (send p99 %.1f ms), %d of %d measured frames missing (%d with the warm-up) -> %s\n", round, (round == 1 && fresh == 1 ? "cold" : "warm"), v["replicas"], v["sent_per_s"], v["frame_p99_ms"], v["send_p99_ms"], v["missing"], v["measured"], v["missing_total"], (ok ? "met" : "MISSED")
       }'
   done
+  statement_times "$metrics_dir/reads.before" "$metrics_dir/reads.after"
   full_reads "$metrics_dir/reads.before" "$metrics_dir/reads.after"
   exit
 fi
