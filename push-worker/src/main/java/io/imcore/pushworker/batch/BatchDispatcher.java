@@ -1,23 +1,18 @@
 package io.imcore.pushworker.batch;
 
 import io.imcore.common.push.Channel;
-import io.imcore.common.push.Receipts;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.push.PushBatch.Target;
-import io.imcore.common.store.Database;
 import io.imcore.pushworker.batch.ChannelSender.Pending;
 import io.imcore.pushworker.batch.WorkerMetrics.Result;
 import io.imcore.pushworker.channel.Delivery;
-import io.imcore.pushworker.channel.Notification;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.jboss.logging.Logger;
 
@@ -31,45 +26,23 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class BatchDispatcher {
 
-    /**
-     * Channels whose payload carries the app-icon badge, so the server keeps the device's counter for them (vendor_a
-     * only with a badge_class: its badge needs the launcher class).
-     */
-    private static final Set<Channel> BADGE_CHANNELS =
-            EnumSet.of(Channel.APNS, Channel.FCM, Channel.HUAWEI, Channel.SVCPUSH);
-
     private static final Logger LOG = Logger.getLogger(BatchDispatcher.class);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private static final CompletableFuture<Boolean> TO_SEND = CompletableFuture.completedFuture(true);
     private static final CompletableFuture<Boolean> NOTHING_TO_SEND = CompletableFuture.completedFuture(false);
 
-    /** What a claim left this worker with. */
-    private enum Claimed {
-        /** A part of the record (all of a task batch) to send now. */
-        TO_SEND,
-        /** Nothing: counted before, its task gone, or every device of the offline push sent or superseded. */
-        NOTHING,
-        /** Nothing yet: another live worker holds it under a standing lease. */
-        HELD_ELSEWHERE
-    }
-
-    /** Where a task batch stands, and its devices' badge numbers (empty for channels without a badge). */
-    private record BatchClaim(BatchLedger.Claim claim, Map<Long, Integer> badges) {}
-
-    private final Database database;
     private final ClaimLeases leases;
-    private final BatchLedger ledger;
-    private final OfflineLedger offlineLedger;
+    private final TaskBatchClaims taskBatches;
+    private final OfflinePushClaims offlinePushes;
     private final ChannelSender sender;
     private final WorkerMetrics metrics;
     private final SenderPool senders;
 
-    public BatchDispatcher(Database database, ClaimLeases leases, BatchLedger ledger, OfflineLedger offlineLedger,
+    public BatchDispatcher(ClaimLeases leases, TaskBatchClaims taskBatches, OfflinePushClaims offlinePushes,
             ChannelSender sender, WorkerMetrics metrics, SenderPool senders) {
-        this.database = database;
         this.leases = leases;
-        this.ledger = ledger;
-        this.offlineLedger = offlineLedger;
+        this.taskBatches = taskBatches;
+        this.offlinePushes = offlinePushes;
         this.sender = sender;
         this.metrics = metrics;
         this.senders = senders;
@@ -88,7 +61,7 @@ public class BatchDispatcher {
                     batch.channel());
             return DONE;
         }
-        BatchRun run = new BatchRun(batch, channel.get());
+        BatchRun run = new BatchRun(batch, channel.get(), batch.offline() == null ? taskBatches : offlinePushes);
         return CompletableFuture.completedFuture(run)
                 .thenCompose(this::claimSendAndCount)
                 .whenComplete((done, failure) -> {
@@ -113,65 +86,16 @@ public class BatchDispatcher {
     }
 
     /**
-     * 1. Claim, in one transaction: a task batch's push_worker_batches row with its devices' badges, or an offline
+     * 1. Claim ({@link RecordClaims}): a task batch's push_worker_batches row with its devices' badges, or an offline
      * push record's devices (their trace rows). While another live worker holds the record, claimed again every
      * tenth of the lease, until that worker finished it or its lease lapsed. False when there is nothing to send.
      */
     private CompletableFuture<Boolean> claim(BatchRun run) {
-        CompletableFuture<Claimed> claimed = run.isOfflinePush() ? claimOfflineDevices(run)
-                : CompletableFuture.completedFuture(claimTaskBatch(run));
-        return claimed.thenCompose(found -> switch (found) {
+        return run.claims.claim(run).thenCompose(found -> switch (found) {
             case TO_SEND -> TO_SEND;
             case NOTHING -> NOTHING_TO_SEND;
             case HELD_ELSEWHERE -> senders.after(leases.recheckHeld(), run.channel).thenCompose(none -> claim(run));
         });
-    }
-
-    /** A task batch: its claim row, and its devices' badges raised or set on the first claim (read back after). */
-    private Claimed claimTaskBatch(BatchRun run) {
-        PushBatch batch = run.batch;
-        Notification notification = run.notification;
-        boolean withBadge = BADGE_CHANNELS.contains(run.channel) && !notification.isPassThrough()
-                && (run.channel != Channel.HUAWEI
-                        || notification.channelSettings(run.channel).hasNonNull("badge_class"));
-        long[] deviceIds = batch.targets().stream().mapToLong(Target::deviceId).toArray();
-        BatchClaim found = database.inTransaction(c -> {
-            BatchLedger.Claim claim = ledger.claim(c, batch.taskId(), batch.batchNo());
-            boolean sending = claim == BatchLedger.Claim.FRESH || claim == BatchLedger.Claim.RESUMED;
-            if (sending) { // before anything is sent: a receipt cannot come before its ledger row
-                Receipts.expect(c, batch.taskId(), run.channel, deviceIds);
-            }
-            return new BatchClaim(claim, withBadge && sending
-                    ? ledger.badges(c, claim, batch.message().path("badge").asText("+1"), deviceIds) : Map.of());
-        });
-        return switch (found.claim) {
-            case HELD -> {
-                // another live worker sends it (a rebalance gave both the record): its outcome, or its lease lapsing
-                LOG.debugf("task %d batch %d is held by another worker: waiting", batch.taskId(), batch.batchNo());
-                yield Claimed.HELD_ELSEWHERE;
-            }
-            case DONE, TASK_GONE -> Claimed.NOTHING;
-            case FRESH, RESUMED -> {
-                run.claimed(null, false, found.badges);
-                yield Claimed.TO_SEND;
-            }
-        };
-    }
-
-    /**
-     * An offline push record: its devices' trace rows are the claim (docs/offline-push.md), committed with the other
-     * records' claims of the moment. No thread waits for the commit: the run holds its claim as soon as it is
-     * committed (so that a failure after it releases it), and goes on on a sender thread.
-     */
-    private CompletableFuture<Claimed> claimOfflineDevices(BatchRun run) {
-        Map<Long, Integer> badges = OfflineLedger.badges(run.batch);
-        return senders.resume(offlineLedger.claim(run.batch).thenApply(found -> {
-            if (found.devices().isEmpty()) {
-                return found.held() ? Claimed.HELD_ELSEWHERE : Claimed.NOTHING;
-            }
-            run.claimed(found.devices(), found.held(), badges);
-            return Claimed.TO_SEND;
-        }), run.channel);
     }
 
     /**
@@ -237,29 +161,12 @@ public class BatchDispatcher {
     }
 
     /**
-     * 4. Count, in one transaction: a task batch into its task's counters (unless another worker finished it first),
-     * an offline push's devices into their trace rows and offline_push_daily (committed with the other records'
-     * finishes of the moment, waited for on no thread). True when another live worker holds other devices of the
-     * offline push record.
+     * 4. Count ({@link RecordClaims}): a task batch into its task's counters (unless another worker finished it
+     * first), an offline push's devices into their trace rows and offline_push_daily. True when another live worker
+     * holds other devices of the offline push record.
      */
     private CompletableFuture<Boolean> count(BatchRun run) {
-        PushBatch batch = run.batch;
-        if (run.isOfflinePush()) {
-            return senders.resume(offlineLedger.finish(batch, run.devices, run.tally, run.channel.wireName())
-                    .thenApply(sent -> {
-                        run.counted();
-                        return sent;
-                    }), run.channel).thenApply(sent -> {
-                        metrics.offlinePushSent(run.channel, batch.offline().createdMs(), sent);
-                        return run.othersHold;
-                    });
-        }
-        if (!ledger.finish(batch.taskId(), batch.batchNo(), run.tally, run.expired,
-                batch.targets().stream().mapToLong(Target::deviceId).toArray())) {
-            LOG.debugf("task %d batch %d was finished by another worker", batch.taskId(), batch.batchNo());
-        }
-        run.counted();
-        return CompletableFuture.completedFuture(run.othersHold);
+        return run.claims.count(run);
     }
 
     /**
@@ -275,10 +182,6 @@ public class BatchDispatcher {
         if (!run.holding) {
             return;
         }
-        if (run.isOfflinePush()) {
-            offlineLedger.release(run.batch, run.devices);
-        } else {
-            ledger.release(run.batch.taskId(), run.batch.batchNo());
-        }
+        run.claims.release(run);
     }
 }

@@ -16,6 +16,8 @@ import java.util.Set;
 final class BatchRun {
 
     final PushBatch batch;
+    /** How a record of its kind is claimed and counted. */
+    final RecordClaims claims;
     /** The record's channel: its waits and their CPU time count for it (a svcpush batch's fallback sends too). */
     final Channel channel;
     final Notification notification;
@@ -37,17 +39,12 @@ final class BatchRun {
     /** svcpush deliveries whose device had no live connection: the fallback sends them on their OS channel. */
     List<ChannelSender.Pending> notLive = List.of();
 
-    BatchRun(PushBatch batch, Channel channel) {
+    BatchRun(PushBatch batch, Channel channel, RecordClaims claims) {
         this.batch = batch;
         this.channel = channel;
-        // an offline push has no task: its adapters' ids (receipt parameters) carry the message as -msg_id
-        this.notification = new Notification(batch.offline() == null ? batch.taskId() : -batch.offline().msgId(),
-                batch.appId(), batch.message());
+        this.claims = claims;
+        this.notification = new Notification(claims.notificationId(batch), batch.appId(), batch.message());
         this.deadline = batch.showEndTime() == null ? null : Instant.ofEpochSecond(batch.showEndTime());
-    }
-
-    boolean isOfflinePush() {
-        return batch.offline() != null;
     }
 
     /** A claim: this worker now sends {@code devices} (null: every target) with these badges, until it counts them. */
