@@ -9,9 +9,12 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,13 +23,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * 80300007 when all are invalid, 80200001/80200003 for a missing, foreign or expired token; the message itself must pass
  * Huawei's published rules ({@link MessageRules}). Delivery receipts (the
  * AppGallery Connect receipt configuration) go to the URL set with {@link #setReceiptUrl} or
- * {@code POST /_sim/receipt {"url"}}, for messages with a {@code bi_tag}. {@link #forbidApp} ({@code POST /_sim/forbid
- * {"app_id"}}) makes an app's sends refused.
+ * {@code POST /_sim/receipt {"url"}}, for messages with a {@code bi_tag}, merged as Huawei merges them: the statuses of
+ * many sends in one callback, at most {@value #STATUSES_PER_RECEIPT} each ("A single receipt can contain 100 statuses
+ * structures", https://developer.huawei.com/consumer/en/doc/HMSCore-References-V5/https-send-receipt-api-0000001051066120-V5;
+ * "回执会对结果消息合并", https://developer.huawei.com/consumer/cn/doc/HMS-References/push-receiptapi), posted every
+ * {@value #RECEIPT_FLUSH_MILLIS} ms. {@link #forbidApp} ({@code POST /_sim/forbid {"app_id"}}) makes an app's sends
+ * refused.
  */
 public class HuaweiSimulator extends ProviderSimulator {
 
     static final long TOKEN_SECONDS = 3600;
     static final int MAX_TOKENS = 1000;
+    static final int STATUSES_PER_RECEIPT = 100;
+    static final long RECEIPT_FLUSH_MILLIS = 100;
 
     private record Issued(String clientId, long expiresAtMillis) {}
 
@@ -35,6 +44,8 @@ public class HuaweiSimulator extends ProviderSimulator {
     private final Set<String> forbiddenApps = ConcurrentHashMap.newKeySet();
     private final AtomicLong requestIds = new AtomicLong();
     private volatile String receiptUrl;
+    private final Map<String, Queue<JsonObject>> pendingStatuses = new ConcurrentHashMap<>(); // by receipt URL
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
 
     @Override
     public String channel() {
@@ -66,6 +77,7 @@ public class HuaweiSimulator extends ProviderSimulator {
         apps.clear();
         tokens.clear();
         forbiddenApps.clear();
+        pendingStatuses.clear();
     }
 
     @Override
@@ -178,14 +190,34 @@ public class HuaweiSimulator extends ProviderSimulator {
         String biTag = android == null ? null : android.getString("bi_tag");
         String url = receiptUrl;
         if (url != null && biTag != null) {
-            JsonArray statuses = new JsonArray();
+            Queue<JsonObject> queue = pendingStatuses.computeIfAbsent(url, u -> new ConcurrentLinkedQueue<>());
             long now = System.currentTimeMillis();
             for (String token : accepted) {
-                statuses.add(new JsonObject().put("biTag", biTag).put("appid", appId).put("token", token)
+                queue.add(new JsonObject().put("biTag", biTag).put("appid", appId).put("token", token)
                         .put("status", 0).put("timestamp", now).put("requestId", requestId));
             }
-            String body = new JsonObject().put("statuses", statuses).encode();
-            later(() -> postCallback(url, "application/json", body));
+            if (flushScheduled.compareAndSet(false, true)) {
+                vertx().setTimer(RECEIPT_FLUSH_MILLIS, id -> flushReceipts());
+            }
+        }
+    }
+
+    /** Posts what is pending, {@value #STATUSES_PER_RECEIPT} statuses a callback. */
+    private void flushReceipts() {
+        flushScheduled.set(false);
+        for (Map.Entry<String, Queue<JsonObject>> entry : pendingStatuses.entrySet()) {
+            JsonArray statuses = new JsonArray();
+            JsonObject status;
+            while ((status = entry.getValue().poll()) != null) {
+                statuses.add(status);
+                if (statuses.size() == STATUSES_PER_RECEIPT) {
+                    postCallback(entry.getKey(), "application/json", new JsonObject().put("statuses", statuses).encode());
+                    statuses = new JsonArray();
+                }
+            }
+            if (!statuses.isEmpty()) {
+                postCallback(entry.getKey(), "application/json", new JsonObject().put("statuses", statuses).encode());
+            }
         }
     }
 
