@@ -1,0 +1,137 @@
+package io.imcore.message.webhook;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.standardwebhooks.Webhook;
+import io.imcore.message.AppWithUsers;
+import io.imcore.testing.InfrastructureResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** An app's webhook: its settings, and its events out, signed, in order, retried (docs/webhooks.md). */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class WebhookTest extends AppWithUsers {
+
+    private WebhookReceiver receiver;
+
+    @BeforeEach
+    void startReceiver() throws Exception {
+        receiver = new WebhookReceiver();
+    }
+
+    @AfterEach
+    void stopReceiver() {
+        receiver.close();
+    }
+
+    private JsonPath save(Map<String, Object> settings) {
+        return api.asAdmin().body(settings).post("/app/webhook").then().statusCode(200).extract().jsonPath();
+    }
+
+    private Map<String, Object> settings(String url) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("url", url);
+        settings.put("events", List.of("message.created"));
+        return settings;
+    }
+
+    @Test
+    void savingAnswersANewSecretOnceAndReadingMasksIt() {
+        String first = save(settings(receiver.url())).getString("data.secret");
+        assertTrue(first.startsWith("whsec_"), first);
+        assertEquals(32, Base64.getDecoder().decode(first.substring("whsec_".length())).length);
+        JsonPath read = api.asAdmin().get("/app/webhook").then().statusCode(200).extract().jsonPath();
+        assertEquals(200, read.getInt("code"));
+        assertEquals(receiver.url(), read.getString("data.url"));
+        assertEquals(500, read.getInt("data.hook_timeout_ms"));
+        assertEquals(true, read.getBoolean("data.hook_fail_open"));
+        assertEquals("whsec_****" + first.substring(first.length() - 4), read.getString("data.secret"));
+        String second = save(settings(receiver.url())).getString("data.secret");
+        assertNotEquals(first, second, "saving again rotates the secret");
+        api.as(alice).get("/app/webhook").then().statusCode(200)
+                .body("code", org.hamcrest.Matchers.equalTo(10010));
+    }
+
+    @Test
+    void privateAndMetadataAddressesAreRefused() {
+        for (String url : List.of("http://10.1.2.3/hook", "http://169.254.169.254/latest/meta-data",
+                "http://192.168.0.10/hook", "http://[fd00::1]/hook", "ftp://example.com/hook")) {
+            JsonPath refused = save(settings(url));
+            assertEquals(10002, refused.getInt("code"), url);
+            assertTrue(refused.getString("message").startsWith("url: "), refused.getString("message"));
+        }
+        Map<String, Object> slow = settings(receiver.url());
+        slow.put("hook_timeout_ms", 2001);
+        assertEquals("hook_timeout_ms: must be 1 to 2000", save(slow).getString("message"));
+        Object saved = api.asAdmin().get("/app/webhook").then().extract().path("data");
+        assertEquals(null, saved, "nothing was saved");
+    }
+
+    @Test
+    void eventsArriveSignedAndInOrderPerConversation() throws Exception {
+        String secret = save(settings(receiver.url())).getString("data.secret");
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            sent.add("in order " + i);
+            api.sendText(alice, bob, sent.get(i));
+        }
+        Webhook verifier = new Webhook(secret); // the Standard Webhooks reference library, not our signer
+        List<String> arrived = new ArrayList<>();
+        HashSet<String> ids = new HashSet<>();
+        for (int i = 0; i < sent.size(); i++) {
+            WebhookReceiver.Received event = receiver.next(30);
+            assertNotNull(event, "event " + i + " arrived");
+            verifier.verify(event.body(), event.headers());
+            JsonPath body = JsonPath.from(event.body());
+            assertEquals("message.created", body.getString("type"));
+            assertNotNull(body.getString("timestamp"));
+            assertEquals(alice, body.getLong("data.from_user_id"));
+            assertEquals(bob, body.getLong("data.to_id"));
+            assertTrue(ids.add(event.header("webhook-id")), "each event has its own id");
+            arrived.add(body.getString("data.content"));
+        }
+        assertEquals(sent, arrived);
+    }
+
+    @Test
+    void aDeliveryAnsweredWith500IsRetriedWithTheSameId() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        receiver.answer(request -> calls.getAndIncrement() == 0
+                ? new WebhookReceiver.Answer(500, "{\"error\":\"busy\"}", 0) : WebhookReceiver.Answer.ok("{}"));
+        String secret = save(settings(receiver.url())).getString("data.secret");
+        api.sendText(alice, bob, "retried");
+        WebhookReceiver.Received first = receiver.next(30);
+        WebhookReceiver.Received again = receiver.next(30);
+        assertNotNull(first);
+        assertNotNull(again, "retried after the 500");
+        assertEquals(first.header("webhook-id"), again.header("webhook-id"));
+        new Webhook(secret).verify(again.body(), again.headers());
+        JsonPath log = null;
+        for (int i = 0; i < 100; i++) { // the outcome is recorded right after the answer
+            log = api.asAdmin().get("/app/webhook/deliveries").then().statusCode(200).extract().jsonPath();
+            if ("delivered".equals(log.getString("data[0].state"))) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertEquals("delivered", log.getString("data[0].state"));
+        assertEquals(2, log.getInt("data[0].attempts"));
+        assertEquals(200, log.getInt("data[0].last_status"));
+        assertEquals("message.created", log.getString("data[0].type"));
+    }
+}
