@@ -53,6 +53,8 @@ public class Moderation {
         if (app.hook() == null) {
             return CompletableFuture.completedFuture(filtered);
         }
+        // the HTTP client may resolve and connect on the calling thread: never on the event loop
+        NonBlockingAttempt.refuseBlocking();
         return hook.decide(app.hook(), app.hookAddressAllowed(), sender, filtered);
     }
 

@@ -25,7 +25,7 @@ public class DeliveryStore {
 
     /** A delivery claimed for one attempt, with where it goes. */
     public record Claimed(long id, String appId, String eventId, String body, int attempts, Instant createdAt,
-            String url, String secret) {}
+            String url, String secret, int batchSize) {}
 
     /** One attempt's outcome; {@code status} null when no answer came. */
     public record Outcome(long id, boolean delivered, Integer status, int latencyMs, String answer,
@@ -75,7 +75,7 @@ public class DeliveryStore {
                 set lease_until = now() + ? * interval '1 millisecond', attempts = w.attempts + 1
                 from due, webhook_endpoints e
                 where w.id = due.id and e.app_id = w.app_id
-                returning w.id, w.app_id, w.event_id, w.body, w.attempts, w.created_at, e.url, e.secret
+                returning w.id, w.app_id, w.event_id, w.body, w.attempts, w.created_at, e.url, e.secret, e.batch_size
                 """)) {
             s.setInt(1, limit);
             s.setLong(2, lease.toMillis());
@@ -83,7 +83,8 @@ public class DeliveryStore {
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     claimed.add(new Claimed(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getInt(5), rs.getTimestamp(6).toInstant(), rs.getString(7), rs.getString(8)));
+                            rs.getInt(5), rs.getTimestamp(6).toInstant(), rs.getString(7), rs.getString(8),
+                            rs.getInt(9)));
                 }
             }
             return claimed;

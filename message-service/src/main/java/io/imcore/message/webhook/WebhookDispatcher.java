@@ -16,9 +16,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -73,8 +77,8 @@ public class WebhookDispatcher {
         if (!settings.enabled()) {
             return;
         }
-        loop = new PollingLoop("webhook-dispatcher", settings.pollInterval().toMillis(), settings.claimSize(),
-                this::round, LOG);
+        // again at once whenever a round found anything: a conversation's next event is due as soon as one is sent
+        loop = new PollingLoop("webhook-dispatcher", settings.pollInterval().toMillis(), 1, this::round, LOG);
         loop.start();
     }
 
@@ -99,11 +103,19 @@ public class WebhookDispatcher {
         if (claimed.isEmpty()) {
             return 0;
         }
-        List<CompletableFuture<DeliveryStore.Outcome>> attempts = new ArrayList<>();
-        for (DeliveryStore.Claimed delivery : claimed) {
-            attempts.add(attempt(delivery));
+        // an app with a batch size sends several events per request (at most one per conversation: the claim's order)
+        Map<String, List<DeliveryStore.Claimed>> byApp = new LinkedHashMap<>();
+        claimed.forEach(delivery -> byApp.computeIfAbsent(delivery.appId(), app -> new ArrayList<>()).add(delivery));
+        List<CompletableFuture<List<DeliveryStore.Outcome>>> attempts = new ArrayList<>();
+        for (List<DeliveryStore.Claimed> ofApp : byApp.values()) {
+            int batch = Math.max(1, ofApp.get(0).batchSize());
+            for (int from = 0; from < ofApp.size(); from += batch) {
+                attempts.add(attempt(ofApp.subList(from, Math.min(ofApp.size(), from + batch))));
+            }
         }
-        List<DeliveryStore.Outcome> outcomes = attempts.stream().map(CompletableFuture::join).toList();
+        Map<Long, DeliveryStore.Outcome> byId = new HashMap<>();
+        attempts.forEach(attempt -> attempt.join().forEach(outcome -> byId.put(outcome.id(), outcome)));
+        List<DeliveryStore.Outcome> outcomes = claimed.stream().map(delivery -> byId.get(delivery.id())).toList();
         Set<String> givenUp = new LinkedHashSet<>();
         for (int i = 0; i < claimed.size(); i++) {
             DeliveryStore.Claimed delivery = claimed.get(i);
@@ -135,39 +147,62 @@ public class WebhookDispatcher {
         throw new IllegalArgumentException(appId);
     }
 
-    /** One delivery's attempt; never fails: a failure is an outcome with its next attempt. */
-    private CompletableFuture<DeliveryStore.Outcome> attempt(DeliveryStore.Claimed delivery) {
+    /**
+     * One request carrying one delivery (its event as the body) or several of one app (a batch); never fails: a
+     * failure is an outcome per delivery, with its next attempt.
+     */
+    private CompletableFuture<List<DeliveryStore.Outcome>> attempt(List<DeliveryStore.Claimed> deliveries) {
         long start = System.nanoTime();
+        DeliveryStore.Claimed first = deliveries.get(0);
         boolean allowed;
         try {
-            allowed = webhooks.allowedHost(URI.create(delivery.url()).getHost());
+            allowed = webhooks.allowedHost(URI.create(first.url()).getHost());
         } catch (RuntimeException unknownHost) {
             allowed = false;
         }
         if (!allowed) {
-            return CompletableFuture.completedFuture(failure(delivery, null, start,
+            return CompletableFuture.completedFuture(failures(deliveries, null, start,
                     "not sent: the host is not a public address (or does not resolve)"));
         }
-        return client.sendAsync(WebhookSignature.signedPost(delivery.url(), delivery.secret(), delivery.eventId(),
-                delivery.body(), settings.timeout()), HttpResponse.BodyHandlers.ofString())
+        String id = deliveries.size() == 1 ? first.eventId() : "evt_batch_" + UUID.randomUUID();
+        String body = deliveries.size() == 1 ? first.body() : batchBody(deliveries);
+        return client.sendAsync(WebhookSignature.signedPost(first.url(), first.secret(), id, body, settings.timeout()),
+                        HttpResponse.BodyHandlers.ofString())
                 .handle((response, error) -> {
                     if (error != null) {
-                        return failure(delivery, null, start, "no answer: " + describe(error));
+                        return failures(deliveries, null, start, "no answer: " + describe(error));
                     }
                     String answer = excerpt(response.body());
-                    if (response.statusCode() / 100 == 2) {
-                        delivered.increment();
-                        return new DeliveryStore.Outcome(delivery.id(), true, response.statusCode(), elapsedMs(start),
-                                answer, null);
+                    if (response.statusCode() / 100 != 2) {
+                        return failures(deliveries, response.statusCode(), start, answer);
                     }
-                    return failure(delivery, response.statusCode(), start, answer);
+                    int millis = elapsedMs(start);
+                    delivered.increment(deliveries.size());
+                    return deliveries.stream().map(delivery -> new DeliveryStore.Outcome(delivery.id(), true,
+                            response.statusCode(), millis, answer, null)).toList();
                 });
     }
 
-    private DeliveryStore.Outcome failure(DeliveryStore.Claimed delivery, Integer status, long start, String answer) {
-        failed.increment();
-        return new DeliveryStore.Outcome(delivery.id(), false, status, elapsedMs(start), excerpt(answer),
-                Instant.now().plus(retryDelay(delivery.attempts())));
+    /**
+     * Several events in one body: {@code {"type": "batch", "timestamp", "data": {"events": [{"id", "type",
+     * "timestamp", "data"}, ...]}}}, each event with its own id for the receiver's de-duplication.
+     */
+    private String batchBody(List<DeliveryStore.Claimed> deliveries) {
+        StringBuilder events = new StringBuilder();
+        for (DeliveryStore.Claimed delivery : deliveries) {
+            events.append(events.isEmpty() ? "" : ",").append("{\"id\":\"").append(delivery.eventId()).append("\",")
+                    .append(delivery.body(), 1, delivery.body().length());
+        }
+        return "{\"type\":\"" + WebhookEvents.BATCH + "\",\"timestamp\":\"" + Instant.now()
+                + "\",\"data\":{\"events\":[" + events + "]}}";
+    }
+
+    private List<DeliveryStore.Outcome> failures(List<DeliveryStore.Claimed> deliveries, Integer status, long start,
+            String answer) {
+        int millis = elapsedMs(start);
+        failed.increment(deliveries.size());
+        return deliveries.stream().map(delivery -> new DeliveryStore.Outcome(delivery.id(), false, status, millis,
+                excerpt(answer), Instant.now().plus(retryDelay(delivery.attempts())))).toList();
     }
 
     /** The wait before attempt {@code attempts + 1}: doubling from the initial wait, capped, jittered by ±20 %. */

@@ -2,6 +2,7 @@ package io.imcore.message.webhook;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.events.AuthEvent;
 import io.imcore.common.events.MessageEvent;
 import io.imcore.common.events.TopicFeeder;
 import io.smallrye.reactive.messaging.annotations.Blocking;
@@ -31,6 +32,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 public class WebhookEventFeed {
 
     static final String CHANNEL = "webhook-events";
+    static final String AUTH_CHANNEL = "webhook-auth-events";
 
     private final TopicFeeder feeder;
     private final WebhookEndpointStore endpoints;
@@ -64,6 +66,44 @@ public class WebhookEventFeed {
                 }
                 if (endpoint.isPresent() && endpoint.get().wants(MessageEvent.CREATED)) {
                     messageCreated(c, record.key(), event).ifPresent(queued::add);
+                }
+            }
+            if (!queued.isEmpty()) {
+                deliveries.queue(c, queued);
+            }
+        });
+    }
+
+    /**
+     * {@code user.registered} and {@code user.changed} of {@code auth.events} (consumer group
+     * {@code message-service.webhooks-auth}), as they are; the record's place in the topic is the event's id, so a
+     * replayed poll queues nothing twice.
+     */
+    @Incoming(AUTH_CHANNEL)
+    @Blocking
+    public void consumeAuth(ConsumerRecords<String, String> poll) throws InterruptedException {
+        feeder.applyUntilCommitted(AUTH_CHANNEL, poll, (c, batch) -> {
+            Map<String, Optional<WebhookEndpoint>> subscribers = new HashMap<>();
+            List<DeliveryStore.Queued> queued = new ArrayList<>();
+            for (ConsumerRecord<String, String> record : batch) {
+                Optional<AuthEvent> read = feeder.read(record, AuthEvent.class);
+                if (read.isEmpty() || !(AuthEvent.USER_REGISTERED.equals(read.get().type())
+                        || AuthEvent.USER_CHANGED.equals(read.get().type()))) {
+                    continue;
+                }
+                AuthEvent event = read.get();
+                Optional<WebhookEndpoint> endpoint = subscribers.get(event.appId());
+                if (endpoint == null) {
+                    endpoint = endpoints.find(c, event.appId());
+                    subscribers.put(event.appId(), endpoint);
+                }
+                if (endpoint.isPresent() && endpoint.get().wants(event.type())) {
+                    ObjectNode data = mapper.createObjectNode();
+                    data.put("user_id", event.userId());
+                    data.put("disabled", event.disabled());
+                    queued.add(new DeliveryStore.Queued(event.appId(), "evt_auth_" + record.partition() + "_"
+                            + record.offset(), event.type(), record.key(), WebhookEvents.body(mapper, event.type(),
+                            Instant.ofEpochMilli(event.at()), data)));
                 }
             }
             if (!queued.isEmpty()) {

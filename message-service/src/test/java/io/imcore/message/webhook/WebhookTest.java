@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.standardwebhooks.Webhook;
 import io.imcore.message.AppWithUsers;
+import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.testing.TopicWriter;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -26,6 +29,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
 class WebhookTest extends AppWithUsers {
+
+    @Inject
+    DeliveryStore deliveries;
 
     private WebhookReceiver receiver;
 
@@ -133,5 +139,76 @@ class WebhookTest extends AppWithUsers {
         assertEquals(2, log.getInt("data[0].attempts"));
         assertEquals(200, log.getInt("data[0].last_status"));
         assertEquals("message.created", log.getString("data[0].type"));
+    }
+
+    @Test
+    void anAppWithABatchSizeGetsSeveralEventsInOneSignedRequest() throws Exception {
+        Map<String, Object> batched = settings(receiver.url());
+        batched.put("batch_size", 10);
+        String secret = save(batched).getString("data.secret");
+        // three conversations' events queued at once, as a busy app's are: one round claims them together
+        List<DeliveryStore.Queued> events = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            events.add(new DeliveryStore.Queued(api.appId, "evt_batch_test_" + i, "message.created",
+                    api.appId + ":batch-" + i, "{\"type\":\"message.created\",\"timestamp\":\"2026-12-06T00:00:00Z\","
+                    + "\"data\":{\"n\":" + i + "}}"));
+        }
+        database.inTransaction(c -> {
+            deliveries.queue(c, events);
+            return null;
+        });
+        WebhookReceiver.Received batch = receiver.next(30);
+        assertNotNull(batch);
+        new Webhook(secret).verify(batch.body(), batch.headers());
+        JsonPath body = JsonPath.from(batch.body());
+        assertEquals("batch", body.getString("type"));
+        assertEquals(List.of("evt_batch_test_0", "evt_batch_test_1", "evt_batch_test_2"),
+                body.getList("data.events.id"));
+        assertEquals(List.of(0, 1, 2), body.getList("data.events.data.n"));
+        assertEquals(List.of("message.created", "message.created", "message.created"),
+                body.getList("data.events.type"));
+    }
+
+    @Test
+    void groupEventsArriveInOrderWithTheGroupsMessages() throws Exception {
+        Map<String, Object> all = settings(receiver.url());
+        all.put("events", List.of("*"));
+        String secret = save(all).getString("data.secret");
+        long group = api.createGroup(alice, List.of(bob, carol));
+        api.send(alice, MessageApi.toGroup("to the group", group)).body("code", org.hamcrest.Matchers.equalTo(200));
+        api.as(carol).post("/group/leave?group_id=" + group).then().statusCode(200)
+                .body("code", org.hamcrest.Matchers.equalTo(200));
+        List<String> types = new ArrayList<>();
+        List<JsonPath> bodies = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            WebhookReceiver.Received event = receiver.next(30);
+            assertNotNull(event, "event " + i);
+            new Webhook(secret).verify(event.body(), event.headers());
+            bodies.add(JsonPath.from(event.body()));
+            types.add(bodies.get(i).getString("type"));
+        }
+        assertEquals(List.of("group.created", "message.created", "group.members_removed"), types);
+        assertEquals(group, bodies.get(0).getLong("data.group_id"));
+        assertEquals(alice, bodies.get(0).getLong("data.owner_id"));
+        assertEquals("to the group", bodies.get(1).getString("data.content"));
+        assertEquals(List.of((int) carol), bodies.get(2).getList("data.user_ids"));
+        assertEquals("left", bodies.get(2).getString("data.reason"));
+    }
+
+    @Test
+    void userEventsOfAuthServiceArrive() throws Exception {
+        Map<String, Object> users = settings(receiver.url());
+        users.put("events", List.of("user.changed"));
+        String secret = save(users).getString("data.secret");
+        TopicWriter.send("auth.events", api.appId + ":" + carol, "{\"v\":1,\"type\":\"user.changed\",\"app_id\":\""
+                + api.appId + "\",\"user_id\":" + carol + ",\"token_version\":1,\"disabled\":true,\"at\":"
+                + System.currentTimeMillis() + "}");
+        WebhookReceiver.Received event = receiver.next(30);
+        assertNotNull(event);
+        new Webhook(secret).verify(event.body(), event.headers());
+        JsonPath body = JsonPath.from(event.body());
+        assertEquals("user.changed", body.getString("type"));
+        assertEquals(carol, body.getLong("data.user_id"));
+        assertEquals(true, body.getBoolean("data.disabled"));
     }
 }
