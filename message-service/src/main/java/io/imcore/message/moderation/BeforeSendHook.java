@@ -89,9 +89,15 @@ public class BeforeSendHook {
         String body = WebhookEvents.body(mapper, WebhookEvents.MESSAGE_BEFORE_SEND, Instant.now(),
                 data(sender, request));
         long start = System.nanoTime();
-        return client.sendAsync(WebhookSignature.signedPost(endpoint.url(), endpoint.secret(),
-                        "evt_before_send_" + UUID.randomUUID(), body, Duration.ofMillis(endpoint.hookTimeoutMs())),
-                        HttpResponse.BodyHandlers.ofString())
+        CompletableFuture<HttpResponse<String>> call;
+        try {
+            call = client.sendAsync(WebhookSignature.signedPost(endpoint.url(), endpoint.secret(),
+                    "evt_before_send_" + UUID.randomUUID(), body, Duration.ofMillis(endpoint.hookTimeoutMs())),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (RuntimeException unsendable) {
+            call = CompletableFuture.failedFuture(unsendable);
+        }
+        return call
                 .orTimeout(endpoint.hookTimeoutMs(), TimeUnit.MILLISECONDS)
                 .handle((response, error) -> {
                     calls.decrementAndGet();
