@@ -10,6 +10,7 @@ import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicWriter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -32,6 +33,9 @@ class WebhookTest extends AppWithUsers {
 
     @Inject
     DeliveryStore deliveries;
+
+    @Inject
+    MeterRegistry registry;
 
     private WebhookReceiver receiver;
 
@@ -210,5 +214,42 @@ class WebhookTest extends AppWithUsers {
         assertEquals("user.changed", body.getString("type"));
         assertEquals(carol, body.getLong("data.user_id"));
         assertEquals(true, body.getBoolean("data.disabled"));
+    }
+
+    @Test
+    void anEndpointStillFailingADayLaterIsDisabledAndSavingEnablesItAgain() throws Exception {
+        receiver.answer(request -> new WebhookReceiver.Answer(500, "{\"error\":\"down for a day\"}", 0));
+        save(settings(receiver.url()));
+        double disabledBefore = registry.get("imcore.webhook.endpoints.disabled").counter().count();
+        database.inTransaction(c -> {
+            deliveries.queue(c, List.of(new DeliveryStore.Queued(api.appId, "evt_a_day_old", "message.created",
+                    api.appId + ":old", "{\"type\":\"message.created\",\"timestamp\":\"2026-12-05T00:00:00Z\",\"data\":{}}")));
+            try (var s = c.prepareStatement(
+                    "update webhook_deliveries set created_at = now() - interval '25 hours' where app_id = ?")) {
+                s.setString(1, api.appId);
+                s.executeUpdate();
+            }
+            return null;
+        });
+        assertNotNull(receiver.next(30), "attempted once more");
+        JsonPath read = null;
+        for (int i = 0; i < 100; i++) { // the attempt's outcome is recorded right after its answer
+            read = api.asAdmin().get("/app/webhook").then().statusCode(200).extract().jsonPath();
+            if (read.getBoolean("data.disabled")) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertEquals(true, read.getBoolean("data.disabled"));
+        assertTrue(read.getString("data.disabled_reason").contains("down for a day"), read.getString("data.disabled_reason"));
+        assertEquals(disabledBefore + 1, registry.get("imcore.webhook.endpoints.disabled").counter().count());
+
+        receiver.answer(request -> WebhookReceiver.Answer.ok("{}"));
+        String secret = save(settings(receiver.url())).getString("data.secret");
+        WebhookReceiver.Received again = receiver.next(30);
+        assertNotNull(again, "the waiting event goes once the endpoint is enabled again");
+        assertEquals("evt_a_day_old", again.header("webhook-id"));
+        new Webhook(secret).verify(again.body(), again.headers());
+        assertEquals(false, api.asAdmin().get("/app/webhook").then().extract().jsonPath().getBoolean("data.disabled"));
     }
 }
