@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.standardwebhooks.Webhook;
 import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
-import io.imcore.message.webhook.WebhookReceiver;
-import io.imcore.message.webhook.WebhookReceiver.Answer;
+import io.imcore.message.webhook.AppEndpointStub;
+import io.imcore.message.webhook.AppEndpointStub.Answer;
 import io.imcore.testing.InfrastructureResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -34,11 +34,11 @@ class ModerationTest extends AppWithUsers {
     @Inject
     MeterRegistry registry;
 
-    private WebhookReceiver hook;
+    private AppEndpointStub hook;
 
     @BeforeEach
     void startHook() throws Exception {
-        hook = new WebhookReceiver();
+        hook = new AppEndpointStub();
     }
 
     @AfterEach
@@ -85,7 +85,7 @@ class ModerationTest extends AppWithUsers {
         String secret = hookOf(api, 2_000, true);
 
         assertEquals(200, send(api, alice, bob, "hello").getInt("code"));
-        WebhookReceiver.Received asked = hook.next(30);
+        AppEndpointStub.Received asked = hook.next(30);
         new Webhook(secret).verify(asked.body(), asked.headers());
         JsonPath event = JsonPath.from(asked.body());
         assertEquals("message.before_send", event.getString("type"));
@@ -177,7 +177,7 @@ class ModerationTest extends AppWithUsers {
         assertEquals("mask", edited.getString("data.action"));
         assertEquals(List.of("赌博", "Fraud", "博彩"), edited.getList("data.words"));
         assertEquals(200, send(api, alice, bob, "no fraud, 赌博 or 博彩 here").getInt("code"));
-        WebhookReceiver.Received asked = hook.next(30);
+        AppEndpointStub.Received asked = hook.next(30);
         assertNotNull(asked);
         assertEquals("no *****, ** or ** here", JsonPath.from(asked.body()).getString("data.content"),
                 "the hook sees the masked text");

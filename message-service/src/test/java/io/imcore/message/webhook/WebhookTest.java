@@ -37,11 +37,11 @@ class WebhookTest extends AppWithUsers {
     @Inject
     MeterRegistry registry;
 
-    private WebhookReceiver receiver;
+    private AppEndpointStub receiver;
 
     @BeforeEach
     void startReceiver() throws Exception {
-        receiver = new WebhookReceiver();
+        receiver = new AppEndpointStub();
     }
 
     @AfterEach
@@ -104,7 +104,7 @@ class WebhookTest extends AppWithUsers {
         List<String> arrived = new ArrayList<>();
         HashSet<String> ids = new HashSet<>();
         for (int i = 0; i < sent.size(); i++) {
-            WebhookReceiver.Received event = receiver.next(30);
+            AppEndpointStub.Received event = receiver.next(30);
             assertNotNull(event, "event " + i + " arrived");
             verifier.verify(event.body(), event.headers());
             JsonPath body = JsonPath.from(event.body());
@@ -122,11 +122,11 @@ class WebhookTest extends AppWithUsers {
     void aDeliveryAnsweredWith500IsRetriedWithTheSameId() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         receiver.answer(request -> calls.getAndIncrement() == 0
-                ? new WebhookReceiver.Answer(500, "{\"error\":\"busy\"}", 0) : WebhookReceiver.Answer.ok("{}"));
+                ? new AppEndpointStub.Answer(500, "{\"error\":\"busy\"}", 0) : AppEndpointStub.Answer.ok("{}"));
         String secret = save(settings(receiver.url())).getString("data.secret");
         api.sendText(alice, bob, "retried");
-        WebhookReceiver.Received first = receiver.next(30);
-        WebhookReceiver.Received again = receiver.next(30);
+        AppEndpointStub.Received first = receiver.next(30);
+        AppEndpointStub.Received again = receiver.next(30);
         assertNotNull(first);
         assertNotNull(again, "retried after the 500");
         assertEquals(first.header("webhook-id"), again.header("webhook-id"));
@@ -161,7 +161,7 @@ class WebhookTest extends AppWithUsers {
             deliveries.queue(c, events);
             return null;
         });
-        WebhookReceiver.Received batch = receiver.next(30);
+        AppEndpointStub.Received batch = receiver.next(30);
         assertNotNull(batch);
         new Webhook(secret).verify(batch.body(), batch.headers());
         JsonPath body = JsonPath.from(batch.body());
@@ -185,7 +185,7 @@ class WebhookTest extends AppWithUsers {
         List<String> types = new ArrayList<>();
         List<JsonPath> bodies = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            WebhookReceiver.Received event = receiver.next(30);
+            AppEndpointStub.Received event = receiver.next(30);
             assertNotNull(event, "event " + i);
             new Webhook(secret).verify(event.body(), event.headers());
             bodies.add(JsonPath.from(event.body()));
@@ -207,7 +207,7 @@ class WebhookTest extends AppWithUsers {
         TopicWriter.send("auth.events", api.appId + ":" + carol, "{\"v\":1,\"type\":\"user.changed\",\"app_id\":\""
                 + api.appId + "\",\"user_id\":" + carol + ",\"token_version\":1,\"disabled\":true,\"at\":"
                 + System.currentTimeMillis() + "}");
-        WebhookReceiver.Received event = receiver.next(30);
+        AppEndpointStub.Received event = receiver.next(30);
         assertNotNull(event);
         new Webhook(secret).verify(event.body(), event.headers());
         JsonPath body = JsonPath.from(event.body());
@@ -218,7 +218,7 @@ class WebhookTest extends AppWithUsers {
 
     @Test
     void anEndpointStillFailingADayLaterIsDisabledAndSavingEnablesItAgain() throws Exception {
-        receiver.answer(request -> new WebhookReceiver.Answer(500, "{\"error\":\"down for a day\"}", 0));
+        receiver.answer(request -> new AppEndpointStub.Answer(500, "{\"error\":\"down for a day\"}", 0));
         save(settings(receiver.url()));
         double disabledBefore = registry.get("imcore.webhook.endpoints.disabled").counter().count();
         database.inTransaction(c -> {
@@ -244,9 +244,9 @@ class WebhookTest extends AppWithUsers {
         assertTrue(read.getString("data.disabled_reason").contains("down for a day"), read.getString("data.disabled_reason"));
         assertEquals(disabledBefore + 1, registry.get("imcore.webhook.endpoints.disabled").counter().count());
 
-        receiver.answer(request -> WebhookReceiver.Answer.ok("{}"));
+        receiver.answer(request -> AppEndpointStub.Answer.ok("{}"));
         String secret = save(settings(receiver.url())).getString("data.secret");
-        WebhookReceiver.Received again = receiver.next(30);
+        AppEndpointStub.Received again = receiver.next(30);
         assertNotNull(again, "the waiting event goes once the endpoint is enabled again");
         assertEquals("evt_a_day_old", again.header("webhook-id"));
         new Webhook(secret).verify(again.body(), again.headers());

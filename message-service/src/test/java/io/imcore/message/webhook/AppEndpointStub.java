@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /** An app's endpoint in a test: records every request and answers as the test says. */
-public final class WebhookReceiver implements AutoCloseable {
+public final class AppEndpointStub implements AutoCloseable {
 
     /** One request as it arrived. */
     public record Received(Map<String, List<String>> headers, String body) {
@@ -38,7 +38,7 @@ public final class WebhookReceiver implements AutoCloseable {
     private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
     private volatile Function<Received, Answer> answers = request -> Answer.ok("{}");
 
-    public WebhookReceiver() throws IOException {
+    public AppEndpointStub() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/", exchange -> {
