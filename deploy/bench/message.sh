@@ -25,6 +25,13 @@
 # unset: this checkout alone) on one stack: per round, each build's message-service is restarted and runs AB_PHASE
 # (send-closed: the closed-loop 1:1 sends; conversation: the pages; ws-idle: the WebSocket connects) AB_RUNS times;
 # the summary gives each build's first run after its start (JIT still compiling) and its warm runs (3rd on).
+# PHASES=webhook measures the apps' webhooks (docs/webhooks.md) on the demo app, whose endpoint is the local stack's
+# receiver (push-simulators' WebhookReceiver): the closed-loop 1:1 sends without a before-send hook, then with one
+# that answers after WEBHOOK_HOOK_MS (5) ms (the receiver's delay_ms), the second's rate as a share of the first's
+# (issue 51: >= 50 %); then how fast message-service's one dispatcher delivers the events those sends queued
+# (message.created, one per send): delivered per second over WEBHOOK_DRAIN (20) seconds, read from
+# imcore_webhook_deliveries_total, with WEBHOOK_BATCH (1) events per request. The demo app's settings of up.sh
+# (all events, no hook) are restored at the end.
 # Setup (users, tokens, the group, 20 messages per conversation) is kept in $LOCAL/bench/message-state.properties
 # and reused while its tokens work (BENCH_FORCE_SETUP=1 makes new users).
 # Usage: deploy/bench/message.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
@@ -36,7 +43,7 @@
 #        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_PHASE (send-closed), AB_ROUNDS (2), AB_RUNS (5),
 #        OFFLINE_SETTLE (900: seconds to wait for push-service's offline push before the first phase and after the
 #        group phase, whose 500 recipients per message are each a trace row), OTHER_APP_DEVICES (1000000),
-#        FULL_READ_BLOCKS (5000).
+#        FULL_READ_BLOCKS (5000), WEBHOOK_HOOK_MS (5), WEBHOOK_DRAIN (20), WEBHOOK_BATCH (1).
 # PHASES=offline-push and live first make sure the push database holds OTHER_APP_DEVICES devices of another app
 # (bench-other-app; push.sh's mix, deploy/bench/seed-push-devices.sql, ~30 s once, kept between runs), as a
 # production database holds millions: a statement whose cost grows with the tables shows here. Around their measured
@@ -74,8 +81,11 @@ LIVE_ACK="${LIVE_ACK:-1}"
 OFFLINE_SETTLE="${OFFLINE_SETTLE:-900}"
 OTHER_APP_DEVICES="${OTHER_APP_DEVICES:-1000000}"
 FULL_READ_BLOCKS="${FULL_READ_BLOCKS:-5000}"
-[[ "$PHASES" =~ ^(message|offline-push|live|ab)$ ]] ||
-  { echo "PHASES must be message, offline-push, live or ab" >&2; exit 2; }
+WEBHOOK_HOOK_MS="${WEBHOOK_HOOK_MS:-5}"
+WEBHOOK_DRAIN="${WEBHOOK_DRAIN:-20}"
+WEBHOOK_BATCH="${WEBHOOK_BATCH:-1}"
+[[ "$PHASES" =~ ^(message|offline-push|live|ab|webhook)$ ]] ||
+  { echo "PHASES must be message, offline-push, live, ab or webhook" >&2; exit 2; }
 [[ "$AB_PHASE" =~ ^(send-closed|conversation|ws-idle)$ ]] ||
   { echo "AB_PHASE must be send-closed, conversation or ws-idle" >&2; exit 2; }
 if [[ "$PHASES" == ab && -n "${AB_CHECKOUT:-}" && ! -f "$AB_CHECKOUT/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
@@ -155,6 +165,20 @@ run() {
   out="$(load "$@")"
   echo "$out"
   mapfile -t -O "${#lines[@]}" lines <<<"$out"
+}
+# value_of FIELD_INDEX NAME_PREFIX NTH: a field of the NTH RESULT line whose name starts with NAME_PREFIX
+value_of() {
+  local line found=0
+  for line in "${lines[@]}"; do
+    if [[ "$line" == "RESULT|$2"* ]]; then
+      found=$((found + 1))
+      if ((found == $3)); then
+        cut -d'|' -f"$1" <<<"$line"
+        return
+      fi
+    fi
+  done
+  echo nan
 }
 # scrape FILE: message-service's metrics, straight from its port, and how long the threads of message-service and
 # of PostgreSQL have waited for a CPU so far (the kernel's run-queue time per thread, /proc/PID/task/*/schedstat) as
@@ -357,6 +381,50 @@ if [[ "$PHASES" == live ]]; then
   exit
 fi
 
+# webhook_settings JSON: saves the demo app's webhook and gives the receiver its new secret (each save rotates it).
+webhook_settings() {
+  local response secret
+  response="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
+    -H 'Content-Type: application/json' -d "$1" "$BASE_URL/app/webhook")"
+  secret="$(json_get "$response" 'd["data"]["secret"]')" || { echo "POST /app/webhook answered: $response" >&2; exit 1; }
+  curl -fsS --max-time 5 -X POST -H 'Content-Type: application/json' --data "{\"secret\":\"$secret\"}" \
+    "$WEBHOOK_RECEIVER_URL/_sim/secret" >/dev/null
+}
+
+# delivered: events message-service's dispatcher delivered so far (its imcore_webhook_deliveries_total).
+delivered() {
+  curl -sS --max-time 10 "http://127.0.0.1:${SERVICE_PORT[message-service]}/q/metrics" |
+    awk '/^imcore_webhook_deliveries_total\{.*outcome="delivered"/ { n += $2 } END { printf "%.0f", n }'
+}
+
+if [[ "$PHASES" == webhook ]]; then
+  receiver="$WEBHOOK_RECEIVER_URL/demo"
+  trap 'webhook_settings "{\"url\":\"$receiver\",\"events\":[\"*\"]}"; cleanup' EXIT
+  webhook_settings "{\"url\":\"$receiver\",\"events\":[\"*\"],\"batch_size\":$WEBHOOK_BATCH}"
+  run send-closed c="$SEND_CONCURRENCY"
+  without="$(value_of 3 '1:1 send, closed loop' 1)"
+  webhook_settings "{\"url\":\"$receiver?delay_ms=$WEBHOOK_HOOK_MS\",\"events\":[\"*\"],\"before_send\":true,\"batch_size\":$WEBHOOK_BATCH}"
+  run send-closed c="$SEND_CONCURRENCY"
+  with="$(value_of 3 '1:1 send, closed loop' 2)"
+  # the sends queued one message.created each: the dispatcher is behind now, so this window measures its pace
+  first="$(delivered)"
+  start_ns="$(date +%s%N)"
+  sleep "$WEBHOOK_DRAIN"
+  last="$(delivered)"
+  end_ns="$(date +%s%N)"
+  print_tables
+  echo
+  awk -v w="$with" -v o="$without" -v ms="$WEBHOOK_HOOK_MS" 'BEGIN {
+    printf "target: closed-loop 1:1 sends with a %d ms before-send hook >= 50 %% of those without: %.1f / %.1f = %.0f %% -> %s\n",
+      ms, w, o, (o > 0 ? 100 * w / o : 0), (o > 0 && w >= 0.5 * o ? "met" : "MISSED")
+  }'
+  awk -v a="$first" -v b="$last" -v s="$start_ns" -v e="$end_ns" -v batch="$WEBHOOK_BATCH" 'BEGIN {
+    printf "webhook events delivered by one message-service replica (one dispatcher), %d per request: %.1f per second (%d in %.1f s)\n",
+      batch, (b - a) / ((e - s) / 1e9), b - a, (e - s) / 1e9
+  }'
+  exit 0
+fi
+
 if [[ "$PHASES" == ab ]]; then
   case "$AB_PHASE" in
     send-closed) ab_load=(send-closed c="$SEND_CONCURRENCY") ;;
@@ -410,14 +478,7 @@ run ws-idle conns="$WS_CONNECTIONS" hold="$WS_HOLD"
 
 # value FIELD_INDEX NAME_PREFIX: a field of the first RESULT line whose name starts with NAME_PREFIX
 value() {
-  local line
-  for line in "${lines[@]}"; do
-    if [[ "$line" == "RESULT|$2"* ]]; then
-      cut -d'|' -f"$1" <<<"$line"
-      return
-    fi
-  done
-  echo nan
+  value_of "$1" "$2" 1
 }
 
 print_tables

@@ -20,6 +20,9 @@ GATEWAY_PORT="${GATEWAY_PORT:-8080}"
 # ios, cloud, vendor_a, vendor_b, vendor_c, vendor_d, vendor_e
 SIMULATOR_PORT="${SIMULATOR_PORT:-18441}"
 SIMULATOR_CHANNELS=(ios cloud vendor_a vendor_b vendor_c vendor_d vendor_e)
+# the demo app's webhook receiver (push-simulators' WebhookReceiver) listens right after them
+WEBHOOK_RECEIVER_PORT=$((SIMULATOR_PORT + ${#SIMULATOR_CHANNELS[@]}))
+WEBHOOK_RECEIVER_URL="http://127.0.0.1:$WEBHOOK_RECEIVER_PORT"
 BASE_URL="http://127.0.0.1:$GATEWAY_PORT"
 
 SERVICES=(auth-service message-service push-service push-worker)

@@ -406,6 +406,54 @@ step_push_opt_out() {
   expect "push_disabled is false" 'd["code"] == 200 and d["data"]["push_disabled"] is False'
 }
 
+# ---- webhooks (docs/webhooks.md) ------------------------------------------------------------------------------
+
+# webhook_settings BODY: saves the demo app's webhook and gives the new secret to the receiver (each save rotates it).
+webhook_settings() {
+  call POST /app/webhook "$1" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "webhook saved, a whsec_ secret answered" 'd["code"] == 200 and d["data"]["secret"].startswith("whsec_")'
+  curl -fsS --max-time 5 -X POST -H 'Content-Type: application/json' \
+    --data "{\"secret\":\"$(json_get "$RESPONSE" 'd["data"]["secret"]')\"}" "$WEBHOOK_RECEIVER_URL/_sim/secret" >/dev/null
+}
+
+# received_until TYPE PYEXPR: polls the demo receiver's events of TYPE (a list, newest last) until PYEXPR holds on
+# it, or 20 s; the list lands in RESPONSE.
+received_until() {
+  local deadline=$((SECONDS + 20))
+  while :; do
+    RESPONSE="$(curl -sS --max-time 5 "$WEBHOOK_RECEIVER_URL/_sim/received?type=$1")" || RESPONSE="(curl failed)"
+    [[ "$(json_get "$RESPONSE" "bool($2)" 2>/dev/null)" == True ]] && return
+    ((SECONDS < deadline)) || return 0
+    sleep 0.3
+  done
+}
+
+# A send through the gateway reaches the demo app's receiver as a signed message.created (up.sh pointed the demo
+# app at it); with before_send on, the send asks the receiver first (a signed message.before_send, allowed).
+step_webhook() {
+  local marker="webhook smoke $RANDOM$RANDOM" url="$WEBHOOK_RECEIVER_URL/demo"
+  webhook_settings "{\"url\":\"$url\",\"events\":[\"*\"],\"before_send\":true}"
+  call GET /app/webhook "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "the settings read back, secret masked" \
+    "d['data']['url'] == '$url' and d['data']['before_send'] and d['data']['secret'].startswith('whsec_****')"
+  call POST /message/send "{\"content_type\":0,\"content\":\"$marker\",\"targets\":[${PEERS[0]}],\"type\":1}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "the send allowed by the hook" 'd["code"] == 200 and d["data"] is True'
+  received_until message.before_send "any(e['verified'] and '$marker' in e['body'] for e in d)"
+  expect "the receiver was asked first, signature verified" \
+    "any(e['verified'] and '$marker' in e['body'] for e in d)"
+  received_until message.created "any(e['verified'] and '$marker' in e['body'] for e in d)"
+  expect "message.created arrived at the receiver, signature verified" \
+    "any(e['verified'] and '$marker' in e['body'] for e in d)"
+  call GET /app/webhook/deliveries "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "the delivery log shows it delivered" \
+    "any(x['type'] == 'message.created' and x['state'] == 'delivered' and x['last_status'] == 200 for x in d['data'])"
+  call POST /app/webhook "{\"url\":\"http://169.254.169.254/latest\"}" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
+  expect "a metadata address is refused" 'd["code"] == 10002 and d["message"].startswith("url:")'
+  # back to the demo app's settings of up.sh: events only, no hook on the demo app's sends
+  webhook_settings "{\"url\":\"$url\",\"events\":[\"*\"]}"
+}
+
 # ---- offline push of chat messages (docs/offline-push.md) ------------------------------------------------------
 
 # smoke_user NAME CHANNEL: registers NAME, logs its phone in (device_sn 1) and binds a CHANNEL token ("" for none);
@@ -748,7 +796,7 @@ step_ingress_error_backend() {
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
   conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
-  push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push
+  push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push webhook
   password_change_revokes disable_closes_socket wrong_password password_guessing_throttled unknown_path health console_sign_in
   ingress_error_backend monitoring_series console_system_history)
 

@@ -10,7 +10,7 @@
 #   SERVICE_PORT_BASE       auth-service, message-service, push-service, push-worker on BASE .. BASE+3 (8081)
 #                           (second replicas of the benchmarks, lib.sh: push-worker on BASE+4, message-service on BASE+6)
 #   CONSOLE_PORT            the administration console (BASE+5), served through the gateway at /console
-#   SIMULATOR_PORT          the seven provider simulators on SIMULATOR_PORT .. +6 (18441)
+#   SIMULATOR_PORT          the seven provider simulators on SIMULATOR_PORT .. +6 (18441), the demo webhook receiver on +7
 #   MONITORING_PORT_BASE    Prometheus, the PostgreSQL and nginx exporters, nginx's stub_status on BASE .. BASE+3
 #                           (GATEWAY_PORT+10)
 #   MONITORING=0            start no Prometheus and no exporters (a benchmark's A/B against a build without them)
@@ -432,7 +432,8 @@ start_simulators() {
   for i in "${!SIMULATOR_CHANNELS[@]}"; do
     require_free_port "simulator ${SIMULATOR_CHANNELS[$i]}" "$((SIMULATOR_PORT + i))" SIMULATOR_PORT
   done
-  log "provider simulators: starting on 127.0.0.1:$SIMULATOR_PORT..$((SIMULATOR_PORT + 6))"
+  require_free_port "demo webhook receiver" "$WEBHOOK_RECEIVER_PORT" SIMULATOR_PORT
+  log "provider simulators: starting on 127.0.0.1:$SIMULATOR_PORT..$((SIMULATOR_PORT + 6)), the demo webhook receiver on $WEBHOOK_RECEIVER_PORT"
   launch simulators java -Xmx512m -jar "$jar" "$LOCAL/simulators" "$SIMULATOR_PORT"
   wait_for simulators 30 log_contains simulators "simulators started"
 }
@@ -530,6 +531,9 @@ start_services() {
           IM_PUSH_FANOUT_COMPRESSION=none
           IM_PUSH_RECEIPT_BASE_URL="http://127.0.0.1:$GATEWAY_PORT" IM_PUSH_WORKER_URL="http://127.0.0.1:${SERVICE_PORT[push-worker]}"
           IM_PUSH_CERTIFICATE_CLOUD_TOKEN_URI="$(simulator_url cloud)/token")
+      elif [[ "$s" == message-service ]]; then
+        # the demo app's webhook endpoint is the receiver beside the simulators, on loopback (docs/webhooks.md)
+        extra_env+=(IM_WEBHOOKS_LOOPBACK_ALLOWED=true)
       elif [[ "$s" == push-worker ]]; then
         extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)
@@ -756,6 +760,20 @@ ensure_demo_receipts() {
   log "demo app: vendor_a's delivery receipts go to $url"
 }
 
+# The demo app's webhook: every event to the receiver beside the simulators, which logs it (.local/logs/simulators.log)
+# and verifies its signature with the secret it is given here. Every start: the receiver forgets the secret when it
+# stops, and posting the settings again rotates it (docs/webhooks.md "Trying it").
+ensure_demo_webhook() {
+  local response secret
+  response="$(curl -sS --max-time 10 -X POST -H "app_id: $APP_ID" -H "access-token: $ADMIN_TOKEN" \
+    -H 'Content-Type: application/json' -d "{\"url\":\"$WEBHOOK_RECEIVER_URL/demo\",\"events\":[\"*\"]}" \
+    "$BASE_URL/app/webhook")"
+  secret="$(json_get "$response" 'd["data"]["secret"]' 2>/dev/null)" || die "POST /app/webhook answered: $response"
+  curl -fsS --max-time 5 -X POST -H 'Content-Type: application/json' --data "{\"secret\":\"$secret\"}" \
+    "$WEBHOOK_RECEIVER_URL/_sim/secret" >/dev/null || die "the webhook receiver refused the demo app's secret"
+  log "demo app: webhook events go to $WEBHOOK_RECEIVER_URL/demo (logged in $LOGS/simulators.log, signatures verified)"
+}
+
 # One demo user per channel, each with a phone whose provider token is bound to the demo certificate of that
 # channel, so that a push to "all" from the console (or /push/notify) travels to every simulator without any other
 # setup. Created once: a user name already taken means an earlier run made them.
@@ -799,6 +817,7 @@ start_gateway
 ensure_demo_app
 ensure_demo_push
 ensure_demo_receipts
+ensure_demo_webhook
 ensure_demo_phones
 log "stack up in $((SECONDS - started)) s; source $LOCAL/env for:"
 cat "$LOCAL/env"

@@ -6,6 +6,7 @@ import io.imcore.simulators.huawei.HuaweiSimulator;
 import io.imcore.simulators.meizu.MeizuSimulator;
 import io.imcore.simulators.oppo.OppoSimulator;
 import io.imcore.simulators.vivo.VivoSimulator;
+import io.imcore.simulators.webhook.WebhookReceiver;
 import io.imcore.simulators.xiaomi.XiaomiSimulator;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
@@ -19,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The seven provider simulators, started together: in a test JVM ({@link #start}) or as the local stack's process
  * ({@link #main}: {@code java -jar push-simulators.jar <work dir> [first port]}, ports first..first+6 in the order
- * of {@link #all()}; it writes {@code <work dir>/ports.properties} and then prints "simulators started").
+ * of {@link #all()}, and first+7 for the demo app's webhook receiver ({@link WebhookReceiver}); it writes
+ * {@code <work dir>/ports.properties} and then prints "simulators started").
  */
 public final class Simulators implements AutoCloseable {
 
@@ -81,9 +83,15 @@ public final class Simulators implements AutoCloseable {
             System.exit(2);
         }
         Path workDir = Path.of(args[0]);
-        Simulators simulators = start(workDir, args.length > 1 ? Integer.parseInt(args[1]) : 0);
+        int firstPort = args.length > 1 ? Integer.parseInt(args[1]) : 0;
+        Simulators simulators = start(workDir, firstPort);
         StringBuilder ports = new StringBuilder();
         simulators.byChannel.forEach((channel, s) -> ports.append(channel).append('=').append(s.port()).append('\n'));
+        // the demo app's webhook endpoint, after the seven providers
+        WebhookReceiver webhooks = new WebhookReceiver();
+        int webhooksPort = webhooks.start(simulators.vertx, "127.0.0.1", firstPort == 0 ? 0 : firstPort + all().size())
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        ports.append("webhooks=").append(webhooksPort).append('\n');
         Files.writeString(workDir.resolve("ports.properties"), ports);
         System.out.print(ports);
         System.out.println("simulators started");

@@ -16,6 +16,10 @@ public record ApiResponse<T>(int code, T data, String message) {
     }
 
     public static ApiResponse<Object> error(ErrorCode code, String message) {
-        return new ApiResponse<>(code.code(), null, message);
+        return error(code, null, message);
+    }
+
+    public static ApiResponse<Object> error(ErrorCode code, Object data, String message) {
+        return new ApiResponse<>(code.code(), data, message);
     }
 }

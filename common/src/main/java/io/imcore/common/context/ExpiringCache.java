@@ -50,4 +50,8 @@ public final class ExpiringCache<K, V> {
         }
         entries.put(key, new Entry<>(value, nanoClock.getAsLong() + ttlNanos));
     }
+
+    public void remove(K key) {
+        entries.remove(key);
+    }
 }

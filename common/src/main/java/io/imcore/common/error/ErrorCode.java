@@ -19,6 +19,8 @@ public enum ErrorCode {
     PUSH_TASK_NOT_SCHEDULED(12007, "push task is no longer scheduled"),
     GROUP_NOT_FOUND(20001, "group does not exist"),
     NOT_GROUP_MEMBER(20002, "user is not a member of the group"),
+    MESSAGE_REFUSED(21001, "message refused by the app's moderation"),
+    MODERATION_UNAVAILABLE(21002, "the app's before-send hook did not answer; the message was not sent"),
     APP_NOT_FOUND(40000, "app_id does not exist"),
     INTERNAL(50000, "internal error"),
     UNAVAILABLE(50003, "a dependency is unavailable; safe to retry");

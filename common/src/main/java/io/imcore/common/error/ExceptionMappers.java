@@ -29,7 +29,7 @@ public class ExceptionMappers {
 
     @ServerExceptionMapper
     public Response api(ApiException e) {
-        return envelope(e.errorCode(), e.getMessage());
+        return toResponse(ApiResponse.error(e.errorCode(), e.data(), e.getMessage()));
     }
 
     /** 10015 also tells HTTP clients and proxies when to come back: {@code Retry-After} beside the envelope. */
@@ -100,7 +100,7 @@ public class ExceptionMappers {
      */
     public static ApiResponse<Object> answerFor(Throwable e, String correlationId) {
         if (e instanceof ApiException api) {
-            return ApiResponse.error(api.errorCode(), api.getMessage());
+            return ApiResponse.error(api.errorCode(), api.data(), api.getMessage());
         }
         if (e instanceof JsonProcessingException json) {
             return ApiResponse.error(ErrorCode.BAD_PARAMETER, describe(json));

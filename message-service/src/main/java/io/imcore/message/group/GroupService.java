@@ -1,5 +1,6 @@
 package io.imcore.message.group;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
@@ -10,6 +11,8 @@ import io.imcore.message.conversation.AppUsers;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationStore;
 import io.imcore.message.conversation.ConversationStore.Key;
+import io.imcore.message.webhook.WebhookEventQueue;
+import io.imcore.message.webhook.WebhookEvents;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -36,9 +39,11 @@ public class GroupService {
     private final ConversationStore conversations;
     private final GroupStore groups;
     private final MessageConfig config;
+    private final WebhookEventQueue webhooks;
 
     public GroupService(AppUsers users, Database database, ConversationStore conversations, GroupStore groups,
-            MessageConfig config) {
+            MessageConfig config, WebhookEventQueue webhooks) {
+        this.webhooks = webhooks;
         this.users = users;
         this.database = database;
         this.conversations = conversations;
@@ -87,6 +92,11 @@ public class GroupService {
             addMembers(group, others, GroupMembership.ROLE_MEMBER);
             // the owner and the member count are read from the member rows just written
             groups.refresh(group);
+            ObjectNode created = groupEvent(group);
+            created.put("name", group.name);
+            created.put("owner_id", owner);
+            created.set("user_ids", created.arrayNode().addAll(others.stream().map(created::numberNode).toList()));
+            webhooks.queue(group.appId, WebhookEvents.GROUP_CREATED, eventKey(group), created);
             return info(group);
         });
     }
@@ -103,6 +113,7 @@ public class GroupService {
                 throw ApiException.badParameter("user_list", "a group has at most " + config.groupMaxMembers()
                         + " members");
             }
+            membersEvent(group, WebhookEvents.GROUP_MEMBERS_ADDED, invited, null);
         });
         return true;
     }
@@ -118,6 +129,7 @@ public class GroupService {
         if (group.ownerId != null && kicked.contains(group.ownerId)) {
             groups.promoteOldestMember(group.conversationId);
         }
+        membersEvent(group, WebhookEvents.GROUP_MEMBERS_REMOVED, kicked, "kicked");
         return true;
     }
 
@@ -133,6 +145,7 @@ public class GroupService {
         if (group.ownerId != null && group.ownerId == user) {
             groups.promoteOldestMember(group.conversationId);
         }
+        membersEvent(group, WebhookEvents.GROUP_MEMBERS_REMOVED, List.of(user), "left");
         return true;
     }
 
@@ -144,7 +157,30 @@ public class GroupService {
         requireOwner(caller, group);
         group.destroyedAt = Instant.now();
         groups.removeAllMembers(group.conversationId);
+        webhooks.queue(group.appId, WebhookEvents.GROUP_DESTROYED, eventKey(group), groupEvent(group));
         return true;
+    }
+
+    /** A webhook event of the group: {@code group_id} and what the caller adds. */
+    private ObjectNode groupEvent(Group group) {
+        ObjectNode data = webhooks.data();
+        data.put("group_id", group.groupId);
+        return data;
+    }
+
+    /** The group's events keep their order with its messages' ({@code message.created} has the same key). */
+    private static String eventKey(Group group) {
+        return group.appId + ":" + group.conversationId;
+    }
+
+    /** {@code reason}: why members were removed (kicked, left); null for additions. */
+    private void membersEvent(Group group, String type, List<Long> userIds, String reason) {
+        ObjectNode data = groupEvent(group);
+        data.set("user_ids", data.arrayNode().addAll(userIds.stream().map(data::numberNode).toList()));
+        if (reason != null) {
+            data.put("reason", reason);
+        }
+        webhooks.queue(group.appId, type, eventKey(group), data);
     }
 
     @Transactional

@@ -16,6 +16,7 @@ import io.imcore.message.conversation.ConversationStore;
 import io.imcore.message.conversation.PlacedMessage;
 import io.imcore.message.group.GroupStore;
 import io.imcore.message.live.LiveRouter;
+import io.imcore.message.moderation.Moderation;
 import io.imcore.message.offlinepush.OfflinePushQueue;
 import io.imcore.message.send.SendPlan.DirectSend;
 import io.imcore.message.send.SendPlan.GroupCommitted;
@@ -24,6 +25,7 @@ import io.imcore.message.send.SendPlan.Repeated;
 import io.imcore.message.send.SendPlan.StoredAlone;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -70,10 +72,12 @@ public class SendService {
     private final OfflinePushQueue offlinePush;
     private final MessageConfig config;
     private final MeterRegistry registry;
+    private final Moderation moderation;
 
     public SendService(Database database, IdentityDirectory directory, AppUsers users, ConversationStore conversations,
             SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
-            OfflinePushQueue offlinePush, MessageConfig config, MeterRegistry registry) {
+            OfflinePushQueue offlinePush, MessageConfig config, MeterRegistry registry, Moderation moderation) {
+        this.moderation = moderation;
         this.database = database;
         this.directory = directory;
         this.users = users;
@@ -99,10 +103,29 @@ public class SendService {
     public CompletableFuture<Boolean> send(Operation operation, RequestContext caller, SendRequest body) {
         SendRequest request = validate(body);
         checkActingGroup(caller, request);
-        SendPlan plan = operation == Operation.NOTIFY
-                ? plan(caller.appId(), SYSTEM_SENDER, null, request, true)
-                : plan(caller.appId(), sender(caller, request), caller.isAdmin() ? null : caller.deviceSn(), request,
-                        caller.isAdmin());
+        if (operation == Operation.NOTIFY) {
+            return stored(operation, request, plan(caller.appId(), SYSTEM_SENDER, null, request, true));
+        }
+        long sender = sender(caller, request);
+        Integer senderDevice = caller.isAdmin() ? null : caller.deviceSn();
+        CompletableFuture<SendRequest> moderated = moderation.moderate(caller.appId(), sender, request);
+        if (moderated.isDone() && !moderated.isCompletedExceptionally()) {
+            // no hook was called: go on here (an attempt on the event loop may still stop at the plan's reads)
+            return moderatedSend(operation, caller, sender, senderDevice, request, moderated.join());
+        }
+        // the hook answers on the HTTP client's thread: the plan's reads and the write go on on a worker
+        return moderated.thenComposeAsync(allowed -> moderatedSend(operation, caller, sender, senderDevice, request,
+                allowed), Infrastructure.getDefaultWorkerPool());
+    }
+
+    /** The send of what moderation let through; a masked or replaced message is checked again. */
+    private CompletableFuture<Boolean> moderatedSend(Operation operation, RequestContext caller, long sender,
+            Integer senderDevice, SendRequest request, SendRequest allowed) {
+        SendRequest checked = allowed == request ? request : validate(allowed);
+        return stored(operation, checked, plan(caller.appId(), sender, senderDevice, checked, caller.isAdmin()));
+    }
+
+    private CompletableFuture<Boolean> stored(Operation operation, SendRequest request, SendPlan plan) {
         return write(plan).thenApply(first -> {
             if (first.isPresent()) {
                 return Boolean.parseBoolean(first.get());

@@ -2,9 +2,9 @@ package io.imcore.push.notify;
 
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
+import io.imcore.common.security.PublicAddresses;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
@@ -124,26 +124,15 @@ public class AttachmentCheck {
         if (privateAddressesAllowed) {
             return;
         }
-        InetAddress[] addresses;
+        boolean allPublic;
         try {
-            addresses = InetAddress.getAllByName(uri.getHost());
+            allPublic = PublicAddresses.allPublic(uri.getHost(), false);
         } catch (UnknownHostException e) {
             throw unreachable("unknown host");
         }
-        for (InetAddress address : addresses) {
-            if (!isPublic(address)) {
-                throw unreachable("the host is not a public address");
-            }
+        if (!allPublic) {
+            throw unreachable("the host is not a public address");
         }
-    }
-
-    /** Not loopback, wildcard, private, link-local, multicast, carrier-grade NAT or IPv6 unique-local. */
-    static boolean isPublic(InetAddress address) {
-        byte[] bytes = address.getAddress();
-        boolean carrierNat = bytes.length == 4 && (bytes[0] & 0xff) == 100 && (bytes[1] & 0xc0) == 64;
-        boolean uniqueLocal = bytes.length == 16 && (bytes[0] & 0xfe) == 0xfc;
-        return !(address.isLoopbackAddress() || address.isAnyLocalAddress() || address.isSiteLocalAddress()
-                || address.isLinkLocalAddress() || address.isMulticastAddress() || carrierNat || uniqueLocal);
     }
 
     private <T> HttpResponse<T> sendOnce(HttpRequest.Builder request, long deadline,

@@ -1,0 +1,255 @@
+package io.imcore.message.webhook;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.standardwebhooks.Webhook;
+import io.imcore.message.AppWithUsers;
+import io.imcore.message.MessageApi;
+import io.imcore.testing.InfrastructureResource;
+import io.imcore.testing.TopicWriter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** An app's webhook: its settings, and its events out, signed, in order, retried (docs/webhooks.md). */
+@QuarkusTest
+@QuarkusTestResource(InfrastructureResource.class)
+class WebhookTest extends AppWithUsers {
+
+    @Inject
+    DeliveryStore deliveries;
+
+    @Inject
+    MeterRegistry registry;
+
+    private AppEndpointStub receiver;
+
+    @BeforeEach
+    void startReceiver() throws Exception {
+        receiver = new AppEndpointStub();
+    }
+
+    @AfterEach
+    void stopReceiver() {
+        receiver.close();
+    }
+
+    private JsonPath save(Map<String, Object> settings) {
+        return api.asAdmin().body(settings).post("/app/webhook").then().statusCode(200).extract().jsonPath();
+    }
+
+    private Map<String, Object> settings(String url) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("url", url);
+        settings.put("events", List.of("message.created"));
+        return settings;
+    }
+
+    @Test
+    void savingAnswersANewSecretOnceAndReadingMasksIt() {
+        String first = save(settings(receiver.url())).getString("data.secret");
+        assertTrue(first.startsWith("whsec_"), first);
+        assertEquals(32, Base64.getDecoder().decode(first.substring("whsec_".length())).length);
+        JsonPath read = api.asAdmin().get("/app/webhook").then().statusCode(200).extract().jsonPath();
+        assertEquals(200, read.getInt("code"));
+        assertEquals(receiver.url(), read.getString("data.url"));
+        assertEquals(500, read.getInt("data.hook_timeout_ms"));
+        assertEquals(true, read.getBoolean("data.hook_fail_open"));
+        assertEquals("whsec_****" + first.substring(first.length() - 4), read.getString("data.secret"));
+        String second = save(settings(receiver.url())).getString("data.secret");
+        assertNotEquals(first, second, "saving again rotates the secret");
+        api.as(alice).get("/app/webhook").then().statusCode(200)
+                .body("code", org.hamcrest.Matchers.equalTo(10010));
+    }
+
+    @Test
+    void privateAndMetadataAddressesAreRefused() {
+        for (String url : List.of("http://10.1.2.3/hook", "http://169.254.169.254/latest/meta-data",
+                "http://192.168.0.10/hook", "http://[fd00::1]/hook", "ftp://example.com/hook")) {
+            JsonPath refused = save(settings(url));
+            assertEquals(10002, refused.getInt("code"), url);
+            assertTrue(refused.getString("message").startsWith("url: "), refused.getString("message"));
+        }
+        Map<String, Object> slow = settings(receiver.url());
+        slow.put("hook_timeout_ms", 2001);
+        assertEquals("hook_timeout_ms: must be 1 to 2000", save(slow).getString("message"));
+        Object saved = api.asAdmin().get("/app/webhook").then().extract().path("data");
+        assertEquals(null, saved, "nothing was saved");
+    }
+
+    @Test
+    void eventsArriveSignedAndInOrderPerConversation() throws Exception {
+        String secret = save(settings(receiver.url())).getString("data.secret");
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            sent.add("in order " + i);
+            api.sendText(alice, bob, sent.get(i));
+        }
+        Webhook verifier = new Webhook(secret); // the Standard Webhooks reference library, not our signer
+        List<String> arrived = new ArrayList<>();
+        HashSet<String> ids = new HashSet<>();
+        for (int i = 0; i < sent.size(); i++) {
+            AppEndpointStub.Received event = receiver.next(30);
+            assertNotNull(event, "event " + i + " arrived");
+            verifier.verify(event.body(), event.headers());
+            JsonPath body = JsonPath.from(event.body());
+            assertEquals("message.created", body.getString("type"));
+            assertNotNull(body.getString("timestamp"));
+            assertEquals(alice, body.getLong("data.from_user_id"));
+            assertEquals(bob, body.getLong("data.to_id"));
+            assertTrue(ids.add(event.header("webhook-id")), "each event has its own id");
+            arrived.add(body.getString("data.content"));
+        }
+        assertEquals(sent, arrived);
+    }
+
+    @Test
+    void aDeliveryAnsweredWith500IsRetriedWithTheSameId() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        receiver.answer(request -> calls.getAndIncrement() == 0
+                ? new AppEndpointStub.Answer(500, "{\"error\":\"busy\"}", 0) : AppEndpointStub.Answer.ok("{}"));
+        String secret = save(settings(receiver.url())).getString("data.secret");
+        api.sendText(alice, bob, "retried");
+        AppEndpointStub.Received first = receiver.next(30);
+        AppEndpointStub.Received again = receiver.next(30);
+        assertNotNull(first);
+        assertNotNull(again, "retried after the 500");
+        assertEquals(first.header("webhook-id"), again.header("webhook-id"));
+        new Webhook(secret).verify(again.body(), again.headers());
+        JsonPath log = null;
+        for (int i = 0; i < 100; i++) { // the outcome is recorded right after the answer
+            log = api.asAdmin().get("/app/webhook/deliveries").then().statusCode(200).extract().jsonPath();
+            if ("delivered".equals(log.getString("data[0].state"))) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertEquals("delivered", log.getString("data[0].state"));
+        assertEquals(2, log.getInt("data[0].attempts"));
+        assertEquals(200, log.getInt("data[0].last_status"));
+        assertEquals("message.created", log.getString("data[0].type"));
+    }
+
+    @Test
+    void anAppWithABatchSizeGetsSeveralEventsInOneSignedRequest() throws Exception {
+        Map<String, Object> batched = settings(receiver.url());
+        batched.put("batch_size", 10);
+        String secret = save(batched).getString("data.secret");
+        // three conversations' events queued at once, as a busy app's are: one round claims them together
+        List<DeliveryStore.Queued> events = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            events.add(new DeliveryStore.Queued(api.appId, "evt_batch_test_" + i, "message.created",
+                    api.appId + ":batch-" + i, "{\"type\":\"message.created\",\"timestamp\":\"2026-12-06T00:00:00Z\","
+                    + "\"data\":{\"n\":" + i + "}}"));
+        }
+        database.inTransaction(c -> {
+            deliveries.queue(c, events);
+            return null;
+        });
+        AppEndpointStub.Received batch = receiver.next(30);
+        assertNotNull(batch);
+        new Webhook(secret).verify(batch.body(), batch.headers());
+        JsonPath body = JsonPath.from(batch.body());
+        assertEquals("batch", body.getString("type"));
+        assertEquals(List.of("evt_batch_test_0", "evt_batch_test_1", "evt_batch_test_2"),
+                body.getList("data.events.id"));
+        assertEquals(List.of(0, 1, 2), body.getList("data.events.data.n"));
+        assertEquals(List.of("message.created", "message.created", "message.created"),
+                body.getList("data.events.type"));
+    }
+
+    @Test
+    void groupEventsArriveInOrderWithTheGroupsMessages() throws Exception {
+        Map<String, Object> all = settings(receiver.url());
+        all.put("events", List.of("*"));
+        String secret = save(all).getString("data.secret");
+        long group = api.createGroup(alice, List.of(bob, carol));
+        api.send(alice, MessageApi.toGroup("to the group", group)).body("code", org.hamcrest.Matchers.equalTo(200));
+        api.as(carol).post("/group/leave?group_id=" + group).then().statusCode(200)
+                .body("code", org.hamcrest.Matchers.equalTo(200));
+        List<String> types = new ArrayList<>();
+        List<JsonPath> bodies = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            AppEndpointStub.Received event = receiver.next(30);
+            assertNotNull(event, "event " + i);
+            new Webhook(secret).verify(event.body(), event.headers());
+            bodies.add(JsonPath.from(event.body()));
+            types.add(bodies.get(i).getString("type"));
+        }
+        assertEquals(List.of("group.created", "message.created", "group.members_removed"), types);
+        assertEquals(group, bodies.get(0).getLong("data.group_id"));
+        assertEquals(alice, bodies.get(0).getLong("data.owner_id"));
+        assertEquals("to the group", bodies.get(1).getString("data.content"));
+        assertEquals(List.of((int) carol), bodies.get(2).getList("data.user_ids"));
+        assertEquals("left", bodies.get(2).getString("data.reason"));
+    }
+
+    @Test
+    void userEventsOfAuthServiceArrive() throws Exception {
+        Map<String, Object> users = settings(receiver.url());
+        users.put("events", List.of("user.changed"));
+        String secret = save(users).getString("data.secret");
+        TopicWriter.send("auth.events", api.appId + ":" + carol, "{\"v\":1,\"type\":\"user.changed\",\"app_id\":\""
+                + api.appId + "\",\"user_id\":" + carol + ",\"token_version\":1,\"disabled\":true,\"at\":"
+                + System.currentTimeMillis() + "}");
+        AppEndpointStub.Received event = receiver.next(30);
+        assertNotNull(event);
+        new Webhook(secret).verify(event.body(), event.headers());
+        JsonPath body = JsonPath.from(event.body());
+        assertEquals("user.changed", body.getString("type"));
+        assertEquals(carol, body.getLong("data.user_id"));
+        assertEquals(true, body.getBoolean("data.disabled"));
+    }
+
+    @Test
+    void anEndpointStillFailingADayLaterIsDisabledAndSavingEnablesItAgain() throws Exception {
+        receiver.answer(request -> new AppEndpointStub.Answer(500, "{\"error\":\"down for a day\"}", 0));
+        save(settings(receiver.url()));
+        double disabledBefore = registry.get("imcore.webhook.endpoints.disabled").counter().count();
+        database.inTransaction(c -> {
+            deliveries.queue(c, List.of(new DeliveryStore.Queued(api.appId, "evt_a_day_old", "message.created",
+                    api.appId + ":old", "{\"type\":\"message.created\",\"timestamp\":\"2026-12-05T00:00:00Z\",\"data\":{}}")));
+            try (var s = c.prepareStatement(
+                    "update webhook_deliveries set created_at = now() - interval '25 hours' where app_id = ?")) {
+                s.setString(1, api.appId);
+                s.executeUpdate();
+            }
+            return null;
+        });
+        assertNotNull(receiver.next(30), "attempted once more");
+        JsonPath read = null;
+        for (int i = 0; i < 100; i++) { // the attempt's outcome is recorded right after its answer
+            read = api.asAdmin().get("/app/webhook").then().statusCode(200).extract().jsonPath();
+            if (read.getBoolean("data.disabled")) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertEquals(true, read.getBoolean("data.disabled"));
+        assertTrue(read.getString("data.disabled_reason").contains("down for a day"), read.getString("data.disabled_reason"));
+        assertEquals(disabledBefore + 1, registry.get("imcore.webhook.endpoints.disabled").counter().count());
+
+        receiver.answer(request -> AppEndpointStub.Answer.ok("{}"));
+        String secret = save(settings(receiver.url())).getString("data.secret");
+        AppEndpointStub.Received again = receiver.next(30);
+        assertNotNull(again, "the waiting event goes once the endpoint is enabled again");
+        assertEquals("evt_a_day_old", again.header("webhook-id"));
+        new Webhook(secret).verify(again.body(), again.headers());
+        assertEquals(false, api.asAdmin().get("/app/webhook").then().extract().jsonPath().getBoolean("data.disabled"));
+    }
+}
