@@ -54,18 +54,24 @@ public class WebhookEventFeed {
             Map<String, Optional<WebhookEndpoint>> subscribers = new HashMap<>();
             List<DeliveryStore.Queued> queued = new ArrayList<>();
             for (ConsumerRecord<String, String> record : batch) {
-                Optional<MessageEvent> read = feeder.read(record, MessageEvent.class);
-                if (read.isEmpty() || !MessageEvent.CREATED.equals(read.get().type())) {
+                // the key starts with the app: an app without a subscription costs no parse of the event
+                String key = record.key();
+                int colon = key == null ? -1 : key.indexOf(':');
+                if (colon <= 0) {
                     continue;
                 }
-                MessageEvent event = read.get();
-                Optional<WebhookEndpoint> endpoint = subscribers.get(event.appId());
+                String appId = key.substring(0, colon);
+                Optional<WebhookEndpoint> endpoint = subscribers.get(appId);
                 if (endpoint == null) {
-                    endpoint = endpoints.find(c, event.appId());
-                    subscribers.put(event.appId(), endpoint);
+                    endpoint = endpoints.find(c, appId);
+                    subscribers.put(appId, endpoint);
                 }
-                if (endpoint.isPresent() && endpoint.get().wants(MessageEvent.CREATED)) {
-                    messageCreated(c, record.key(), event).ifPresent(queued::add);
+                if (endpoint.isEmpty() || !endpoint.get().wants(MessageEvent.CREATED)) {
+                    continue;
+                }
+                Optional<MessageEvent> read = feeder.read(record, MessageEvent.class);
+                if (read.isPresent() && MessageEvent.CREATED.equals(read.get().type())) {
+                    messageCreated(c, key, read.get()).ifPresent(queued::add);
                 }
             }
             if (!queued.isEmpty()) {
