@@ -14,6 +14,7 @@ import io.imcore.message.conversation.ContentType;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationStore;
 import io.imcore.message.conversation.PlacedMessage;
+import io.imcore.message.file.FileAttachments;
 import io.imcore.message.group.GroupStore;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.offlinepush.OfflinePushQueue;
@@ -68,12 +69,13 @@ public class SendService {
     private final LiveRouter live;
     private final SendCommitter committer;
     private final OfflinePushQueue offlinePush;
+    private final FileAttachments attachments;
     private final MessageConfig config;
     private final MeterRegistry registry;
 
     public SendService(Database database, IdentityDirectory directory, AppUsers users, ConversationStore conversations,
             SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
-            OfflinePushQueue offlinePush, MessageConfig config, MeterRegistry registry) {
+            OfflinePushQueue offlinePush, FileAttachments attachments, MessageConfig config, MeterRegistry registry) {
         this.database = database;
         this.directory = directory;
         this.users = users;
@@ -84,6 +86,7 @@ public class SendService {
         this.live = live;
         this.committer = committer;
         this.offlinePush = offlinePush;
+        this.attachments = attachments;
         this.config = config;
         this.registry = registry;
     }
@@ -211,6 +214,9 @@ public class SendService {
                 return new Repeated(first.get());
             }
         }
+        // a file's attachment: one indexed look-up of the file (none for the other attachments)
+        SendStore.Message message = message(sender, senderDevice, request,
+                attachments.resolve(appId, sender, request.contentType(), request.attachment()));
         List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
         int n = targets.size();
         if (request.type() == TYPE_GROUP) {
@@ -220,7 +226,7 @@ public class SendService {
                     throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + groupId);
                 }
                 // the committer checks the group and the membership in the transaction that stores the message
-                return new GroupSend(appId, groupId, message(sender, senderDevice, request), !admin, transactionId,
+                return new GroupSend(appId, groupId, message, !admin, transactionId,
                         ANSWER);
             }
             checkGroups(appId, targets, sender, admin);
@@ -229,14 +235,14 @@ public class SendService {
                 groupIds[i] = targets.get(i);
             }
             return new StoredAlone(appId, ConversationKind.GROUP, groupIds, new long[n],
-                    message(sender, senderDevice, request), transactionId);
+                    message, transactionId);
         }
         // type 1: every target must be a user of the app, else nothing is sent
         users.requireExisting(appId, targets, "targets");
         if (sender != SYSTEM_SENDER && n == 1) {
             long peer = targets.get(0);
             return new DirectSend(new SendStore.DirectMessage(appId, Math.min(sender, peer), Math.max(sender, peer),
-                    message(sender, senderDevice, request)), transactionId, ANSWER);
+                    message), transactionId, ANSWER);
         }
         long[] lows = new long[n];
         long[] highs = new long[n];
@@ -245,14 +251,14 @@ public class SendService {
             for (int i = 0; i < n; i++) {
                 lows[i] = targets.get(i);
             }
-            return new StoredAlone(appId, ConversationKind.SYSTEM, lows, highs, message(sender, senderDevice, request),
+            return new StoredAlone(appId, ConversationKind.SYSTEM, lows, highs, message,
                     transactionId);
         }
         for (int i = 0; i < n; i++) {
             lows[i] = Math.min(sender, targets.get(i));
             highs[i] = Math.max(sender, targets.get(i));
         }
-        return new StoredAlone(appId, ConversationKind.DIRECT, lows, highs, message(sender, senderDevice, request),
+        return new StoredAlone(appId, ConversationKind.DIRECT, lows, highs, message,
                 transactionId);
     }
 
@@ -329,9 +335,10 @@ public class SendService {
         return result.placed();
     }
 
-    private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request) {
+    private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request,
+            String attachment) {
         return new SendStore.Message(sender, senderDevice, request.contentType(),
-                request.content() == null ? "" : request.content(), request.attachment(), request.config(),
+                request.content() == null ? "" : request.content(), attachment, request.config(),
                 request.ext(), System.currentTimeMillis());
     }
 }
