@@ -38,6 +38,16 @@ public class FileStore {
 
     public record Usage(long files, long bytes) {}
 
+    /** {@link #viewable}'s statement: viewer, file_id, app_id. */
+    static final String VIEWABLE = """
+            select 1 from messages m
+            join conversations v on v.id = m.conversation_id
+            join conversation_members cm on cm.conversation_id = m.conversation_id and cm.user_id = ?
+            where (substring(m.attachment from '^\\{"file_id":([0-9]{1,18})[,}]')::bigint) = ?
+              and m.attachment like '{"file_id":%'
+              and v.app_id = ? and (v.kind <> 2 or cm.floor_seq < m.seq)
+            limit 1""";
+
     private static final String COLUMNS = "file_id, app_id, owner_id, object_key, name, declared_size, size, sha256, "
             + "content_type, kind, state, width, height, thumbnail_key";
 
@@ -149,14 +159,7 @@ public class FileStore {
      * the conversation) is below the message. Uses messages_by_file, whose expression this repeats exactly.
      */
     boolean viewable(Connection c, String appId, long fileId, long viewer) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("""
-                select 1 from messages m
-                join conversations v on v.id = m.conversation_id
-                join conversation_members cm on cm.conversation_id = m.conversation_id and cm.user_id = ?
-                where (substring(m.attachment from '^\\{"file_id":([0-9]{1,18})[,}]')::bigint) = ?
-                  and m.attachment like '{"file_id":%'
-                  and v.app_id = ? and (v.kind <> 2 or cm.floor_seq < m.seq)
-                limit 1""")) {
+        try (PreparedStatement s = c.prepareStatement(VIEWABLE)) {
             s.setLong(1, viewer);
             s.setLong(2, fileId);
             s.setString(3, appId);

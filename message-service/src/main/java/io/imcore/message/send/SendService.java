@@ -226,16 +226,14 @@ public class SendService {
                     throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + groupId);
                 }
                 // the committer checks the group and the membership in the transaction that stores the message
-                return new GroupSend(appId, groupId, message, !admin, transactionId,
-                        ANSWER);
+                return new GroupSend(appId, groupId, message, !admin, transactionId, ANSWER);
             }
             checkGroups(appId, targets, sender, admin);
             long[] groupIds = new long[n];
             for (int i = 0; i < n; i++) {
                 groupIds[i] = targets.get(i);
             }
-            return new StoredAlone(appId, ConversationKind.GROUP, groupIds, new long[n],
-                    message, transactionId);
+            return new StoredAlone(appId, ConversationKind.GROUP, groupIds, new long[n], message, transactionId);
         }
         // type 1: every target must be a user of the app, else nothing is sent
         users.requireExisting(appId, targets, "targets");
@@ -251,15 +249,13 @@ public class SendService {
             for (int i = 0; i < n; i++) {
                 lows[i] = targets.get(i);
             }
-            return new StoredAlone(appId, ConversationKind.SYSTEM, lows, highs, message,
-                    transactionId);
+            return new StoredAlone(appId, ConversationKind.SYSTEM, lows, highs, message, transactionId);
         }
         for (int i = 0; i < n; i++) {
             lows[i] = Math.min(sender, targets.get(i));
             highs[i] = Math.max(sender, targets.get(i));
         }
-        return new StoredAlone(appId, ConversationKind.DIRECT, lows, highs, message,
-                transactionId);
+        return new StoredAlone(appId, ConversationKind.DIRECT, lows, highs, message, transactionId);
     }
 
     /**

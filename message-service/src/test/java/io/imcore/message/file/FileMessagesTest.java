@@ -18,6 +18,7 @@ import io.imcore.testing.TestObjectStore;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -46,6 +47,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(InfrastructureResource.class)
 @QuarkusTestResource(value = ObjectStoreResource.class, parallel = true)
 class FileMessagesTest extends AppWithUsers {
+
+    @Inject
+    FileService fileService;
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -173,6 +177,24 @@ class FileMessagesTest extends AppWithUsers {
         asVideo.put("content_type", 3);
         api.send(alice, asVideo).body("code", equalTo(10002));
         api.page(bob, alice, 0, 20).body("data.messages_size", equalTo(0));
+    }
+
+    @Test
+    void uploadsNeverCompletedAreSweptWithTheirObjectsAfterTheRetention() throws Exception {
+        long stale = uploadAndPut(alice, "old.png", "image/png", png(4, 4));
+        long fresh = uploadAndPut(alice, "new.png", "image/png", png(4, 4));
+        long done = completedImage(alice);
+        database.autoCommit(c -> c.createStatement().executeUpdate(
+                "update files set created_at = now() - interval '25 hours' where file_id in (" + stale + ", " + done
+                        + ")"));
+
+        fileService.sweepIncomplete();
+
+        assertFalse(objectExists(stale));
+        api.as(alice).body(Map.of("file_id", stale)).post("/file/complete").then().body("code", equalTo(13001));
+        assertTrue(objectExists(fresh));
+        assertTrue(objectExists(done));
+        api.as(alice).queryParam("file_id", done).get("/file/download").then().body("code", equalTo(200));
     }
 
     private long completedImage(long owner) throws Exception {
