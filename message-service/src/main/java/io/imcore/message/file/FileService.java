@@ -11,7 +11,6 @@ import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -21,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * Files of messages (docs/files.md): an upload is declared ({@link #upload}), its bytes go straight from the
@@ -198,8 +198,8 @@ public class FileService {
                     break;
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading file " + file.fileId() + " from the store", e);
+        } catch (IOException | SdkClientException e) {
+            throw ObjectStore.unavailable(e);
         }
         if (size != file.declaredSize()) {
             throw new ApiException(ErrorCode.FILE_CONTENT_MISMATCH, "size: declared " + file.declaredSize()
@@ -222,18 +222,21 @@ public class FileService {
         return thumbnail(file, size, contentType, detected.kind());
     }
 
-    /** JPEG and PNG: dimensions and a thumbnail, stored beside the file. */
+    /**
+     * JPEG and PNG: dimensions and a thumbnail, stored beside the file. An image that does not decode (corrupt after
+     * its signature, or the store failing mid-read) is kept without them: its bytes passed every check.
+     */
     private Measured thumbnail(FileRow file, long size, String contentType, FileKind kind) {
         Optional<Thumbnails.Result> image;
         try (InputStream in = store.open(file.objectKey()).orElseThrow(() -> new ApiException(
                 ErrorCode.FILE_NOT_COMPLETED, "file_id: file " + file.fileId() + " disappeared from the store"))) {
             image = Thumbnails.of(in, contentType, config.thumbnailSize(), config.thumbnailMaxPixels());
         } catch (IOException e) {
-            throw new UncheckedIOException("reading image " + file.fileId() + " from the store", e);
+            image = Optional.empty();
         }
         if (image.isEmpty()) {
-            throw new ApiException(ErrorCode.FILE_TYPE_REFUSED, "content_type: the bytes do not decode as "
-                    + contentType);
+            LOG.infof("file %d: %s that does not decode, kept without a thumbnail", file.fileId(), contentType);
+            return new Measured(size, contentType, kind, null, null, null);
         }
         String thumbnailKey = null;
         if (image.get().thumbnail().isPresent()) {

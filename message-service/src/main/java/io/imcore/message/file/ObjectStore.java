@@ -143,13 +143,17 @@ public class ObjectStore {
         }
     }
 
-    /** The store unreachable or failing is 50003 (retry later), as a database would be; the cause is logged. */
     private static <T> T call(Supplier<T> operation) {
         try {
             return operation.get();
         } catch (SdkClientException | SdkServiceException e) {
-            LOG.warn("object store call failed", e);
-            throw new ApiException(ErrorCode.UNAVAILABLE, "the file store is unavailable; safe to retry");
+            throw unavailable(e);
         }
+    }
+
+    /** The store unreachable or failing is 50003 (retry later), as a database would be; the cause is logged. */
+    static ApiException unavailable(Exception cause) {
+        LOG.warn("object store call failed", cause);
+        return new ApiException(ErrorCode.UNAVAILABLE, "the file store is unavailable; safe to retry");
     }
 }
