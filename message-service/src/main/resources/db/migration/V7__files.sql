@@ -24,9 +24,3 @@ create table files (
 create index files_by_app on files (app_id, state) include (size);
 -- the sweep of uploads never completed
 create index files_uploading on files (created_at) where state = 0;
-
--- Which messages carry a file, for the download check. A send stores a file's attachment in one canonical form that
--- starts with {"file_id":N, (file.FileAttachments), so the index covers those messages only and costs nothing to
--- the others.
-create index messages_by_file on messages ((substring(attachment from '^\{"file_id":([0-9]{1,18})[,}]')::bigint))
-    where attachment like '{"file_id":%';
