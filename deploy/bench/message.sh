@@ -21,6 +21,11 @@
 # start to the `message` frame on the recipient's socket (acked as a client does), LIVE_ROUNDS times (the first cold,
 # the second replica just started; the next warm). Frames still missing after LIVE_GRACE seconds are reported. The
 # second replica is stopped at the end when this run started it.
+# PHASES=files measures files (deploy/bench/load/FileWorkload.java, docs/files.md): upload-URL issuance
+# (POST /file/upload) and completion (POST /file/complete of FILES distinct 1 KiB files PUT to the object store
+# beforehand), SEND_CONCURRENCY callers each, closed loop; then one FILE_MB MiB file PUT straight to the object store
+# and completed, with message-service's VmRSS before, at its peaks and after (the bytes never pass through the
+# service on upload; completion streams them once through a 64 KiB buffer to hash them).
 # PHASES=ab compares this checkout's message-service with AB_CHECKOUT's (another checkout, message-service built;
 # unset: this checkout alone) on one stack: per round, each build's message-service is restarted and runs AB_PHASE
 # (send-closed: the closed-loop 1:1 sends; conversation: the pages; ws-idle: the WebSocket connects) AB_RUNS times;
@@ -38,12 +43,13 @@
 # Knobs: DURATION (default 20), WARMUP (3), SEND_CONCURRENCY (100), RATE (1000), RATE_CONNECTIONS (100),
 #        GROUP_SIZE (500), GROUP_CONCURRENCY (10), READ_CONCURRENCY (64), WS_CONNECTIONS (2000), WS_HOLD (20),
 #        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS,
-#        PHASES (message; offline-push; live; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
+#        PHASES (message; offline-push; live; files; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
 #        LIVE_ROUNDS (2), LIVE_GRACE (10), LIVE_ACK (1: the devices ack each message frame; 0: no acks),
 #        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_PHASE (send-closed), AB_ROUNDS (2), AB_RUNS (5),
 #        OFFLINE_SETTLE (900: seconds to wait for push-service's offline push before the first phase and after the
 #        group phase, whose 500 recipients per message are each a trace row), OTHER_APP_DEVICES (1000000),
-#        FULL_READ_BLOCKS (5000), WEBHOOK_HOOK_MS (5), WEBHOOK_DRAIN (20), WEBHOOK_BATCH (1).
+#        FULL_READ_BLOCKS (5000), WEBHOOK_HOOK_MS (5), WEBHOOK_DRAIN (20), WEBHOOK_BATCH (1), FILES (20000),
+#        FILE_MB (100).
 # PHASES=offline-push and live first make sure the push database holds OTHER_APP_DEVICES devices of another app
 # (bench-other-app; push.sh's mix, deploy/bench/seed-push-devices.sql, ~30 s once, kept between runs), as a
 # production database holds millions: a statement whose cost grows with the tables shows here. Around their measured
@@ -84,8 +90,10 @@ FULL_READ_BLOCKS="${FULL_READ_BLOCKS:-5000}"
 WEBHOOK_HOOK_MS="${WEBHOOK_HOOK_MS:-5}"
 WEBHOOK_DRAIN="${WEBHOOK_DRAIN:-20}"
 WEBHOOK_BATCH="${WEBHOOK_BATCH:-1}"
-[[ "$PHASES" =~ ^(message|offline-push|live|ab|webhook)$ ]] ||
-  { echo "PHASES must be message, offline-push, live, ab or webhook" >&2; exit 2; }
+FILES="${FILES:-20000}"
+FILE_MB="${FILE_MB:-100}"
+[[ "$PHASES" =~ ^(message|offline-push|live|files|ab|webhook)$ ]] ||
+  { echo "PHASES must be message, offline-push, live, files, ab or webhook" >&2; exit 2; }
 [[ "$AB_PHASE" =~ ^(send-closed|conversation|ws-idle)$ ]] ||
   { echo "AB_PHASE must be send-closed, conversation or ws-idle" >&2; exit 2; }
 if [[ "$PHASES" == ab && -n "${AB_CHECKOUT:-}" && ! -f "$AB_CHECKOUT/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
@@ -346,6 +354,20 @@ if [[ "$PHASES" == offline-push ]]; then
   }'
   statement_times "$metrics_dir/reads.before" "$metrics_dir/reads.after"
   full_reads "$metrics_dir/reads.before" "$metrics_dir/reads.after"
+  exit
+fi
+
+if [[ "$PHASES" == files ]]; then
+  run file-upload c="$SEND_CONCURRENCY"
+  run file-complete c="$SEND_CONCURRENCY" files="$FILES"
+  run file-large mb="$FILE_MB"
+  print_tables
+  echo
+  for line in "${lines[@]}"; do
+    [[ "$line" != RSS\|* ]] || echo "$line"
+  done
+  awk -F'|' '$1 == "RESULT" && $2 ~ /^file (upload|completion)/ {
+    printf "target: %s >= 1,000/s warm: %.0f/s -> %s\n", $2, $3, ($3 >= 1000 ? "met" : "MISSED") }' <<<"$(printf '%s\n' "${lines[@]}")"
   exit
 fi
 

@@ -27,7 +27,7 @@
 #   PROVIDER_FAILURES (500), WORKER_KILL_AFTER (3), OFFLINE_SETTLE_SECONDS (120), KEEP_STACK=1
 #   (leave the stack running at the end; by default it is stopped, its data kept: rm -rf .local-chaos deletes it).
 # Its stack runs beside the default one (deploy/local/up.sh): LOCAL_DIR .local-chaos, gateway 28080, services
-# 28081.., PostgreSQL 25432, Kafka 29092/29093, simulators 28441..; each can be overridden the same way.
+# 28081.., PostgreSQL 25432, Kafka 29092/29093, object store 29100, simulators 28441..; each can be overridden the same way.
 # Figures: a table on stdout, and $LOCAL_DIR/chaos/results.md and results.tsv. Not run in CI (it takes ~30 min).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,6 +35,7 @@ export LOCAL_DIR="${LOCAL_DIR:-$HERE/../../.local-chaos}"
 export GATEWAY_PORT="${GATEWAY_PORT:-28080}" SERVICE_PORT_BASE="${SERVICE_PORT_BASE:-28081}"
 export PG_PORT="${PG_PORT:-25432}" KAFKA_PORT="${KAFKA_PORT:-29092}"
 export KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-29093}"
+export OBJECT_STORE_PORT="${OBJECT_STORE_PORT:-29100}"
 export SIMULATOR_PORT="${SIMULATOR_PORT:-28441}" SKIP_BUILD="${SKIP_BUILD:-1}"
 source "$HERE/../local/lib.sh"
 cd "$ROOT"

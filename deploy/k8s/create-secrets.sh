@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generates the Secrets the manifests reference and creates them in NAMESPACE with kubectl (current context).
-# Usage: create-secrets.sh NAMESPACE [--dev]
+# Usage: [FILE_STORE_ACCESS_KEY=... FILE_STORE_SECRET_KEY=...] create-secrets.sh NAMESPACE [--dev]
 #   --dev also creates the database credentials that CloudNativePG generates in prod: imcore-{auth,message,push}-db-app
 #   and the dev PostgreSQL superuser password (imcore-dev-postgres).
 # An existing Secret is left alone: regenerating the token keys would invalidate every token; they are rotated with
@@ -55,6 +55,19 @@ create imcore-internal --from-file=internal-key="$work/internal-key"
 # 32 random bytes, base64: encrypts push channel credentials at rest
 openssl rand -base64 32 | tr -d '\n' >"$work/certificate-key"
 create imcore-push-certificates --from-file=certificate-key="$work/certificate-key"
+# The object store's credentials (docs/files.md): the operator's, from the store (an IAM user's key limited to the
+# bucket, a MinIO or Ceph user), given as FILE_STORE_ACCESS_KEY and FILE_STORE_SECRET_KEY; the prod overlay reads them
+if exists imcore-file-store; then
+  echo "secret imcore-file-store exists: kept"
+elif [[ -n "${FILE_STORE_ACCESS_KEY:-}" && -n "${FILE_STORE_SECRET_KEY:-}" ]]; then
+  printf '%s' "$FILE_STORE_ACCESS_KEY" >"$work/file-store-access-key"
+  printf '%s' "$FILE_STORE_SECRET_KEY" >"$work/file-store-secret-key"
+  create imcore-file-store --from-file=access-key="$work/file-store-access-key" \
+    --from-file=secret-key="$work/file-store-secret-key"
+elif [[ "$dev" != --dev ]]; then
+  echo "WARNING: secret imcore-file-store not created: set FILE_STORE_ACCESS_KEY and FILE_STORE_SECRET_KEY" \
+    "(the object store's credentials) and run again; message-service will not start without it" >&2
+fi
 
 if [[ "$dev" == --dev ]]; then
   for db in auth message push postgres; do

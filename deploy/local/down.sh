@@ -48,6 +48,7 @@ for s in "${SERVICES[@]}" push-worker-2 message-service-2 console; do
 done
 wait
 stop simulators
+stop object-store
 stop kafka
 stop embedded-pg
 stop postgres

@@ -16,6 +16,9 @@ PG_PORT="${PG_PORT:-15432}"
 KAFKA_PORT="${KAFKA_PORT:-19092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-19093}"
 GATEWAY_PORT="${GATEWAY_PORT:-8080}"
+# the object store of file messages (s3proxy, docs/files.md): its S3 endpoint and bucket
+OBJECT_STORE_PORT="${OBJECT_STORE_PORT:-19100}"
+OBJECT_STORE_BUCKET=imcore-files
 # the seven push provider simulators (push-simulators) listen on SIMULATOR_PORT .. SIMULATOR_PORT+6, in the order
 # ios, cloud, vendor_a, vendor_b, vendor_c, vendor_d, vendor_e
 SIMULATOR_PORT="${SIMULATOR_PORT:-18441}"
@@ -69,6 +72,7 @@ marker() {
     postgres) echo "-D $LOCAL/pgdata" ;;
     embedded-pg) echo "$LOCAL/embedded-pg/target/embedded-pg.jar" ;;
     kafka) echo "$LOCAL/kafka/server.properties" ;;
+    object-store) echo "$LOCAL/object-store/s3proxy.conf" ;;
     gateway) echo "$LOCAL/nginx/nginx.conf" ;;
     simulators) echo "$ROOT/push-simulators/target/push-simulators.jar" ;;
     push-worker-2) echo "$ROOT/push-worker/target/quarkus-app/quarkus-run.jar" ;;

@@ -145,6 +145,68 @@ step_group() {
   expect "online status answers (no device connected)" 'd["code"] == 200 and d["data"]["online"] is False'
 }
 
+# ---- files (docs/files.md) ----------------------------------------------------------------------------------
+
+# An image message: the sender declares the upload, PUTs the bytes straight to the object store with the signed
+# headers, completes it (checked, thumbnail made), sends it to a peer, who downloads it; a user outside the
+# conversation is refused.
+step_file_message() {
+  local dir peer="${PEERS[0]}" stranger="${PEERS[1]}" sha body file_id status header headers=() url thumbnail
+  dir="$(mktemp -d)"
+  python3 - "$dir/photo.png" <<'PY'
+import struct, sys, zlib
+width, height = 64, 48
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+rows = b"".join(b"\x00" + bytes((200, 120, 40)) * width for _ in range(height))
+png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+       + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+open(sys.argv[1], "wb").write(png)
+PY
+  sha="$(sha256sum "$dir/photo.png" | cut -d' ' -f1)"
+  call POST /file/upload "{\"name\":\"photo.png\",\"content_type\":\"image/png\",\"size\":$(stat -c %s "$dir/photo.png"),\"sha256\":\"$sha\"}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "upload declared: a presigned URL and its headers" 'd["code"] == 200 and d["data"]["upload_url"].startswith("http")'
+  file_id="$(json_get "$RESPONSE" 'd["data"]["file_id"]')"
+  url="$(json_get "$RESPONSE" 'd["data"]["upload_url"]')"
+  # the signed headers, but Content-Length: curl sends the file's own
+  mapfile -t headers < <(json_get "$RESPONSE" \
+    '"\n".join(k + ": " + v for k, v in d["data"]["upload_headers"].items() if k.lower() != "content-length")')
+  local args=()
+  for header in "${headers[@]}"; do
+    [[ -z "$header" ]] || args+=(-H "$header")
+  done
+  echo "  PUT (object store) $file_id"
+  status="$(curl -sS --max-time 20 -o "$dir/put.out" -w '%{http_code}' -X PUT "${args[@]}" \
+    --data-binary "@$dir/photo.png" "$url")" || status="(curl failed)"
+  RESPONSE="{\"status\": \"$status\"}"
+  expect "the object store took the bytes" 'd["status"] == "200"'
+  call POST /file/complete "{\"file_id\":$file_id}" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "completed: an image of 64x48" \
+    'd["code"] == 200 and d["data"]["type"] == "image" and (d["data"]["width"], d["data"]["height"]) == (64, 48)'
+  body="$(python3 -c 'import json, sys; print(json.dumps({"content_type": 1, "content": "", "type": 1,
+    "targets": [int(sys.argv[2])], "attachment": json.dumps({"file_id": int(sys.argv[1])})}))' "$file_id" "$peer")"
+  call POST /message/send "$body" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "image message sent" 'd["code"] == 200 and d["data"] is True'
+  call GET "/message/conversation?opposite_id=$USER_ID&limit=1" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
+    "user_id: $peer"
+  expect "the peer's page shows the image's attachment" \
+    "__import__('json').loads(d['data']['messages'][0]['attachment'])['file_id'] == $file_id and d['data']['messages'][0]['ctype'] == 'IMAGE'"
+  call GET "/file/download?file_id=$file_id" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $peer"
+  expect "the recipient gets a download URL and a thumbnail URL" 'd["code"] == 200 and d["data"]["thumbnail_url"]'
+  url="$(json_get "$RESPONSE" 'd["data"]["url"]')"
+  thumbnail="$(json_get "$RESPONSE" 'd["data"]["thumbnail_url"]')"
+  echo "  GET (object store) $file_id"
+  curl -sS --max-time 20 -o "$dir/downloaded.png" "$url" || true
+  curl -sS --max-time 20 -o "$dir/thumbnail.png" "$thumbnail" || true
+  RESPONSE="{\"same\": $([[ "$(sha256sum <"$dir/downloaded.png" | cut -d' ' -f1)" == "$sha" ]] && echo true || echo false),
+    \"thumbnail\": $([[ "$(head -c 4 "$dir/thumbnail.png" | od -An -tx1 | tr -d ' \n')" == 89504e47 ]] && echo true || echo false)}"
+  expect "the recipient downloaded the same bytes, and a PNG thumbnail" 'd["same"] and d["thumbnail"]'
+  call GET "/file/download?file_id=$file_id" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $stranger"
+  expect "a user outside the conversation gets 13006" 'd["code"] == 13006'
+  rm -rf "$dir"
+}
+
 # ---- push (docs/push-certificates.md, docs/push-devices.md, docs/push-notify.md) ----------------------------
 
 # poll_task TASK_ID EXPR: POST /push/task/detail every 0.2 s until EXPR holds on the answer (at most 15 s); the
@@ -795,7 +857,7 @@ step_ingress_error_backend() {
 }
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
-  conversation_and_receipt group push_enable_and_certificate push_registry push_notify push_every_channel
+  conversation_and_receipt group file_message push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push webhook
   password_change_revokes disable_closes_socket wrong_password password_guessing_throttled unknown_path health console_sign_in
   ingress_error_backend monitoring_series console_system_history)

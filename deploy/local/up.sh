@@ -7,6 +7,7 @@
 # Environment:
 #   SKIP_BUILD=1            do not run the Maven build (the jars must exist)
 #   PG_PORT, KAFKA_PORT, KAFKA_CONTROLLER_PORT, GATEWAY_PORT   (15432, 19092, 19093, 8080)
+#   OBJECT_STORE_PORT       the object store of file messages, s3proxy (19100)
 #   SERVICE_PORT_BASE       auth-service, message-service, push-service, push-worker on BASE .. BASE+3 (8081)
 #                           (second replicas of the benchmarks, lib.sh: push-worker on BASE+4, message-service on BASE+6)
 #   CONSOLE_PORT            the administration console (BASE+5), served through the gateway at /console
@@ -327,6 +328,47 @@ start_embedded_postgres() {
   wait_for embedded-pg 120 log_contains embedded-pg "embedded-pg ready"
 }
 
+# ---- object store ------------------------------------------------------------------------------------------
+
+# s3proxy (an S3 server) with its filesystem backend, from the jar the build fetched for test-support (its path is in
+# test-support's imcore-object-store.properties): files of messages live in .local/object-store/data, one directory
+# per bucket. Its credentials are made once into .local/keys and given to message-service only.
+start_object_store() {
+  local dir="$LOCAL/object-store" properties="$ROOT/test-support/target/classes/imcore-object-store.properties" jar
+  OBJECT_STORE_ACCESS_KEY=imcore-local
+  if [[ ! -f "$KEYS/object-store-secret" ]]; then
+    openssl rand -hex 32 >"$KEYS/object-store-secret.tmp"
+    mv "$KEYS/object-store-secret.tmp" "$KEYS/object-store-secret"
+  fi
+  OBJECT_STORE_SECRET="$(<"$KEYS/object-store-secret")"
+  if running_pid object-store >/dev/null && port_open "$OBJECT_STORE_PORT"; then
+    log "object store: already running"
+    return
+  fi
+  require_free_port "object store" "$OBJECT_STORE_PORT" OBJECT_STORE_PORT
+  [[ -f "$properties" ]] || die "$properties missing: build first (without SKIP_BUILD=1)"
+  jar="$(sed -n 's/^s3proxy\.jar=//p' "$properties")"
+  [[ -f "$jar" ]] || die "s3proxy jar $jar missing: build first (./mvnw -pl test-support package)"
+  mkdir -p "$dir/data/$OBJECT_STORE_BUCKET"
+  chmod 700 "$dir"
+  # ignore-unknown-headers: upload URLs sign x-amz-checksum-sha256 (AWS S3 checks it; s3proxy does not know it,
+  # message-service checks the hash itself); uploads up to the largest default limit (video, 200 MiB) in one PUT
+  cat >"$dir/s3proxy.conf" <<CONF
+s3proxy.endpoint=http://127.0.0.1:$OBJECT_STORE_PORT
+s3proxy.authorization=aws-v2-or-v4
+s3proxy.identity=$OBJECT_STORE_ACCESS_KEY
+s3proxy.credential=$OBJECT_STORE_SECRET
+s3proxy.ignore-unknown-headers=true
+s3proxy.v4-max-non-chunked-request-size=268435456
+jclouds.provider=filesystem
+jclouds.filesystem.basedir=$dir/data
+CONF
+  chmod 600 "$dir/s3proxy.conf"
+  log "object store: starting s3proxy on 127.0.0.1:$OBJECT_STORE_PORT"
+  launch object-store java -Xmx128m -jar "$jar" --properties "$dir/s3proxy.conf"
+  wait_for object-store 60 port_open "$OBJECT_STORE_PORT"
+}
+
 # ---- Kafka -------------------------------------------------------------------------------------------------
 
 start_kafka() {
@@ -534,6 +576,8 @@ start_services() {
       elif [[ "$s" == message-service ]]; then
         # the demo app's webhook endpoint is the receiver beside the simulators, on loopback (docs/webhooks.md)
         extra_env+=(IM_WEBHOOKS_LOOPBACK_ALLOWED=true)
+        extra_env+=(IM_FILE_STORE_ENDPOINT="http://127.0.0.1:$OBJECT_STORE_PORT" IM_FILE_STORE_BUCKET="$OBJECT_STORE_BUCKET"
+          IM_FILE_STORE_ACCESS_KEY="$OBJECT_STORE_ACCESS_KEY" IM_FILE_STORE_SECRET_KEY="$OBJECT_STORE_SECRET")
       elif [[ "$s" == push-worker ]]; then
         extra_env+=("${certificate_keys[@]}")
         mapfile -t java_options < <(push_worker_channel_settings)
@@ -808,6 +852,7 @@ ensure_keys
 start_postgres
 check_connection_budget
 start_kafka
+start_object_store
 start_simulators
 start_services
 report_aot_caches

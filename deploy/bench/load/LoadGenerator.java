@@ -13,6 +13,7 @@
 //   send-live                                                  LiveWorkload
 //   push-accept push-expand                                    PushWorkload
 //   offline-setup offline-rate offline-group                   OfflinePushWorkload
+//   file-upload file-complete file-large                       FileWorkload
 //   chaos-send chaos-verify                                    FaultWorkload
 
 final class LoadGenerator {
@@ -23,7 +24,7 @@ final class LoadGenerator {
         if (args.length == 0) {
             System.err.println("usage: java -cp DIR LoadGenerator setup|send-closed|send-rate|group|conversation|"
                     + "auth-read|noop|ws-idle|send-live|push-accept|push-expand|offline-setup|offline-rate|offline-group|"
-                    + "chaos-send|chaos-verify [key=value ...]");
+                    + "file-upload|file-complete|file-large|chaos-send|chaos-verify [key=value ...]");
             System.exit(2);
         }
         Options.parse(args);
@@ -43,6 +44,9 @@ final class LoadGenerator {
             case "offline-setup" -> OfflinePushWorkload.setup();
             case "offline-rate" -> OfflinePushWorkload.rate();
             case "offline-group" -> OfflinePushWorkload.group();
+            case "file-upload" -> FileWorkload.upload();
+            case "file-complete" -> FileWorkload.complete();
+            case "file-large" -> FileWorkload.large();
             case "chaos-send" -> FaultWorkload.send();
             case "chaos-verify" -> FaultWorkload.verify();
             default -> {

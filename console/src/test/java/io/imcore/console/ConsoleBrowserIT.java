@@ -88,6 +88,7 @@ class ConsoleBrowserIT extends ConsoleBrowsing {
         assertEquals("Push switched on.", text("notice"));
         open("/");
         assertEquals("on", text("push-state"));
+        assertEquals("3 files, 1.5 MiB", text("storage-use"), "the files' storage use (message-service's stand-in)");
         screenshot("overview");
 
         // a certificate the API refuses: its message beside the field it names

@@ -91,6 +91,8 @@ final class ConsoleStack {
         // stand-in answers its two group reads the way GroupResource does, group_id read from the query only
         messageService = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         messageService.createContext("/group/", ConsoleStack::groupStandIn);
+        messageService.createContext("/file/usage", exchange -> answer(exchange,
+                "{\"code\":200,\"message\":null,\"data\":{\"files\":3,\"bytes\":1572864}}"));
         messageService.start();
         console = ServiceProcess.start("console", Path.of("."), Map.of(
                 "im.console.auth-service-url", auth.baseUrl(),
@@ -206,6 +208,10 @@ final class ConsoleStack {
             exchange.close();
             return;
         }
+        answer(exchange, body);
+    }
+
+    private static void answer(HttpExchange exchange, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, bytes.length);

@@ -84,7 +84,7 @@ public class TokenService {
         TokenIssuer.Issued token = issuer.userToken(appId, user.userId, user.tokenVersion, deviceSn);
         metrics.tokenIssued(operation);
         return new TokenInfo(token.token(), token.expire(), user.userId, token.publicKey(), ENCRYPT_TYPE_TLS_ONLY,
-                device == null ? null : device.pushToken, deviceSn, null, null);
+                device == null ? null : device.pushToken, deviceSn);
     }
 
     /** The attempt was counted already ({@link CredentialThrottle#attempt}). */

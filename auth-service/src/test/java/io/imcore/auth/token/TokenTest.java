@@ -56,7 +56,8 @@ class TokenTest {
         assertEquals(TokenKeySet.thumbprint(SharedInfrastructure.get().jwtKeys().getPublic()), header.getString("kid"));
         Map<String, Object> data = json.getMap("data");
         assertTrue(!data.containsKey("push_token") && !data.containsKey("device_sn"), "no device without device_guid");
-        assertTrue(!data.containsKey("store_token") && !data.containsKey("access_key_secret"), "no file store yet");
+        assertTrue(!data.containsKey("store_token") && !data.containsKey("access_key_secret"),
+                "absent by decision: files use presigned URLs");
         asToken(app.appId(), json.getString("data.token")).get("/user/device/list")
                 .then().body("code", equalTo(200)).body("data.size()", equalTo(0));
     }

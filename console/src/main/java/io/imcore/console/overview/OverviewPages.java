@@ -22,9 +22,10 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Locale;
 import java.util.Map;
 
-/** The app admin's overview (push on/off, last pushes) and the push switch. */
+/** The app admin's overview (push on/off, last pushes, the files' storage use) and the push switch. */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
 public class OverviewPages {
@@ -50,9 +51,21 @@ public class OverviewPages {
         String pushState = enabled.ok() && enabled.data() != null && enabled.data().has("enabled")
                 ? (enabled.data().get("enabled").asBoolean() ? "on" : "off")
                 : language.msg().overview_unknown(enabled.error());
-        TemplateInstance page = Pages.page(overview, session).data("pushState", pushState);
+        TemplateInstance page = Pages.page(overview, session).data("pushState", pushState)
+                .data("storageUse", storageUse(session));
         taskTable.addTo(page, session, Map.of("limit", "5"));
         return Response.ok(page).build();
+    }
+
+    /** The app's completed files and their size (message-service GET /file/usage, docs/files.md). */
+    private String storageUse(ConsoleSession session) {
+        Answer usage = backend.get(Service.MESSAGE, "/file/usage", session.credentials());
+        if (!usage.ok() || usage.data() == null || !usage.data().has("bytes")) {
+            return language.msg().overview_unknown(usage.error());
+        }
+        double mib = usage.data().get("bytes").asLong() / (1024.0 * 1024.0);
+        return language.msg().overview_storage(usage.data().path("files").asLong(),
+                String.format(Locale.ROOT, "%.1f MiB", mib));
     }
 
     @POST

@@ -101,6 +101,15 @@ public interface ConsoleMessages {
     @Message("Last pushes")
     String overview_last_pushes();
 
+    @Message("Files")
+    String overview_files();
+
+    @Message("Storage used")
+    String overview_storage_is();
+
+    @Message("{files} files, {size}")
+    String overview_storage(long files, String size);
+
     @Message("Refused")
     String refused_title();
 

@@ -14,6 +14,7 @@ import io.imcore.message.conversation.ContentType;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationStore;
 import io.imcore.message.conversation.PlacedMessage;
+import io.imcore.message.file.FileAttachments;
 import io.imcore.message.group.GroupStore;
 import io.imcore.message.live.LiveRouter;
 import io.imcore.message.moderation.Moderation;
@@ -70,14 +71,15 @@ public class SendService {
     private final LiveRouter live;
     private final SendCommitter committer;
     private final OfflinePushQueue offlinePush;
+    private final FileAttachments attachments;
     private final MessageConfig config;
     private final MeterRegistry registry;
     private final Moderation moderation;
 
     public SendService(Database database, IdentityDirectory directory, AppUsers users, ConversationStore conversations,
             SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
-            OfflinePushQueue offlinePush, MessageConfig config, MeterRegistry registry, Moderation moderation) {
-        this.moderation = moderation;
+            OfflinePushQueue offlinePush, FileAttachments attachments, MessageConfig config, MeterRegistry registry,
+            Moderation moderation) {
         this.database = database;
         this.directory = directory;
         this.users = users;
@@ -88,8 +90,10 @@ public class SendService {
         this.live = live;
         this.committer = committer;
         this.offlinePush = offlinePush;
+        this.attachments = attachments;
         this.config = config;
         this.registry = registry;
+        this.moderation = moderation;
     }
 
     /**
@@ -234,6 +238,9 @@ public class SendService {
                 return new Repeated(first.get());
             }
         }
+        // a file's attachment: one indexed look-up of the file (none for the other attachments)
+        SendStore.Message message = message(sender, senderDevice, request,
+                attachments.resolve(appId, sender, request.contentType(), request.attachment()));
         List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
         int n = targets.size();
         if (request.type() == TYPE_GROUP) {
@@ -243,23 +250,21 @@ public class SendService {
                     throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + groupId);
                 }
                 // the committer checks the group and the membership in the transaction that stores the message
-                return new GroupSend(appId, groupId, message(sender, senderDevice, request), !admin, transactionId,
-                        ANSWER);
+                return new GroupSend(appId, groupId, message, !admin, transactionId, ANSWER);
             }
             checkGroups(appId, targets, sender, admin);
             long[] groupIds = new long[n];
             for (int i = 0; i < n; i++) {
                 groupIds[i] = targets.get(i);
             }
-            return new StoredAlone(appId, ConversationKind.GROUP, groupIds, new long[n],
-                    message(sender, senderDevice, request), transactionId);
+            return new StoredAlone(appId, ConversationKind.GROUP, groupIds, new long[n], message, transactionId);
         }
         // type 1: every target must be a user of the app, else nothing is sent
         users.requireExisting(appId, targets, "targets");
         if (sender != SYSTEM_SENDER && n == 1) {
             long peer = targets.get(0);
             return new DirectSend(new SendStore.DirectMessage(appId, Math.min(sender, peer), Math.max(sender, peer),
-                    message(sender, senderDevice, request)), transactionId, ANSWER);
+                    message), transactionId, ANSWER);
         }
         long[] lows = new long[n];
         long[] highs = new long[n];
@@ -268,15 +273,13 @@ public class SendService {
             for (int i = 0; i < n; i++) {
                 lows[i] = targets.get(i);
             }
-            return new StoredAlone(appId, ConversationKind.SYSTEM, lows, highs, message(sender, senderDevice, request),
-                    transactionId);
+            return new StoredAlone(appId, ConversationKind.SYSTEM, lows, highs, message, transactionId);
         }
         for (int i = 0; i < n; i++) {
             lows[i] = Math.min(sender, targets.get(i));
             highs[i] = Math.max(sender, targets.get(i));
         }
-        return new StoredAlone(appId, ConversationKind.DIRECT, lows, highs, message(sender, senderDevice, request),
-                transactionId);
+        return new StoredAlone(appId, ConversationKind.DIRECT, lows, highs, message, transactionId);
     }
 
     /**
@@ -352,9 +355,10 @@ public class SendService {
         return result.placed();
     }
 
-    private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request) {
+    private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request,
+            String attachment) {
         return new SendStore.Message(sender, senderDevice, request.contentType(),
-                request.content() == null ? "" : request.content(), request.attachment(), request.config(),
+                request.content() == null ? "" : request.content(), attachment, request.config(),
                 request.ext(), System.currentTimeMillis());
     }
 }

@@ -1,0 +1,57 @@
+package io.imcore.message.file;
+
+import static io.imcore.common.api.QueryParams.requiredLong;
+
+import io.imcore.common.api.ApiResponse;
+import io.imcore.common.context.Access;
+import io.imcore.common.context.RequestContext;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** Files of image, voice, video and file messages (docs/files.md); the caller is the token's user. */
+@Path("/file")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class FileResource {
+
+    private final RequestContext caller;
+    private final FileService files;
+
+    public FileResource(RequestContext caller, FileService files) {
+        this.caller = caller;
+        this.files = files;
+    }
+
+    /** Declares an upload; the client PUTs the bytes to the answer's URL, then calls /file/complete. */
+    @POST
+    @Path("/upload")
+    public ApiResponse<UploadTicket> upload(UploadRequest body) {
+        return ApiResponse.ok(files.upload(caller.appId(), caller.requireUserId(), body));
+    }
+
+    @POST
+    @Path("/complete")
+    public ApiResponse<CompletedFile> complete(CompleteRequest body) {
+        return ApiResponse.ok(files.complete(caller.appId(), caller.requireUserId(), body));
+    }
+
+    @GET
+    @Path("/download")
+    public ApiResponse<DownloadLink> download(@QueryParam("file_id") String fileId) {
+        long id = requiredLong("file_id", fileId, 1, Long.MAX_VALUE);
+        return ApiResponse.ok(files.download(caller.appId(), caller.requireUserId(), id));
+    }
+
+    /** The app's completed files and their bytes (the console's overview). */
+    @GET
+    @Path("/usage")
+    @Access(Access.Level.ADMIN)
+    public ApiResponse<FileStore.Usage> usage() {
+        return ApiResponse.ok(files.usage(caller.appId()));
+    }
+}

@@ -1,0 +1,159 @@
+package io.imcore.message.file;
+
+import io.imcore.common.error.ApiException;
+import io.imcore.common.error.ErrorCode;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.Delete;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.s3.presigner.model.PresignedPutObjectRequest;
+
+/**
+ * The object store, spoken as plain S3 (AWS SDK v2, nothing vendor-specific): the bucket and the service's
+ * credentials come from {@link FileConfig.Store}. Clients never see those credentials: they get presigned URLs,
+ * each for one object, one method and a few minutes (docs/files.md).
+ */
+@ApplicationScoped
+public class ObjectStore {
+
+    private static final Logger LOG = Logger.getLogger(ObjectStore.class);
+
+    /** S3's most keys per DeleteObjects call. */
+    private static final int DELETE_BATCH = 1000;
+
+    private final String bucket;
+    private final S3Client client;
+    private final S3Presigner presigner;
+
+    /** A URL to PUT one object's bytes to, with the headers the PUT must carry (they are signed). */
+    public record PresignedUpload(String url, Map<String, String> headers, Instant expiresAt) {}
+
+    public ObjectStore(FileConfig config) {
+        FileConfig.Store store = config.store();
+        bucket = store.bucket();
+        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(store.accessKey(),
+                store.secretKey()));
+        client = S3Client.builder()
+                .endpointOverride(URI.create(store.endpoint()))
+                .region(Region.of(store.region()))
+                .credentialsProvider(credentials)
+                .forcePathStyle(store.pathStyle())
+                // checksums only where S3 requires them: every S3-compatible store understands those requests
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .build();
+        presigner = S3Presigner.builder()
+                .endpointOverride(URI.create(store.publicEndpoint().orElse(store.endpoint())))
+                .region(Region.of(store.region()))
+                .credentialsProvider(credentials)
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(store.pathStyle()).build())
+                .build();
+    }
+
+    @PreDestroy
+    void close() {
+        presigner.close();
+        client.close();
+    }
+
+    /**
+     * A PUT of exactly {@code size} bytes of {@code contentType} whose SHA-256 is {@code sha256}: the length, the
+     * type and the checksum are signed headers, so a store that checks checksums (AWS S3) refuses other bytes.
+     */
+    public PresignedUpload presignUpload(String key, long size, String contentType, byte[] sha256, Duration expiry) {
+        PresignedPutObjectRequest presigned = call(() -> presigner.presignPutObject(r -> r
+                .signatureDuration(expiry)
+                .putObjectRequest(p -> p.bucket(bucket).key(key).contentLength(size).contentType(contentType)
+                        .checksumSHA256(Base64.getEncoder().encodeToString(sha256)))));
+        Map<String, String> headers = new TreeMap<>();
+        presigned.signedHeaders().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("host")) { // the HTTP client sets it from the URL
+                headers.put(name, String.join(",", values));
+            }
+        });
+        return new PresignedUpload(presigned.url().toString(), headers, presigned.expiration());
+    }
+
+    /** A GET of the object for {@code expiry}. */
+    public String presignDownload(String key, Duration expiry) {
+        return call(() -> presigner.presignGetObject(r -> r.signatureDuration(expiry)
+                .getObjectRequest(g -> g.bucket(bucket).key(key))).url().toString());
+    }
+
+    /** The object's bytes as a stream (the caller closes it), empty when there is no such object. */
+    public Optional<ResponseInputStream<GetObjectResponse>> open(String key) {
+        return call(() -> {
+            try {
+                return Optional.of(client.getObject(r -> r.bucket(bucket).key(key)));
+            } catch (NoSuchKeyException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    public void put(String key, byte[] bytes, String contentType) {
+        call(() -> client.putObject(r -> r.bucket(bucket).key(key).contentType(contentType),
+                RequestBody.fromBytes(bytes)));
+    }
+
+    /** Deletes the objects; a key without an object is no error (S3 deletes are idempotent). */
+    public void delete(List<String> keys) {
+        for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
+            List<ObjectIdentifier> batch = new ArrayList<>();
+            for (String key : keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH))) {
+                batch.add(ObjectIdentifier.builder().key(key).build());
+            }
+            call(() -> client.deleteObjects(r -> r.bucket(bucket)
+                    .delete(Delete.builder().objects(batch).quiet(true).build())));
+        }
+    }
+
+    /** Closes a stream {@link #open} gave without reading the rest of a large object. */
+    static void abort(InputStream stream) {
+        if (stream instanceof ResponseInputStream<?> response) {
+            response.abort();
+        }
+    }
+
+    private static <T> T call(Supplier<T> operation) {
+        try {
+            return operation.get();
+        } catch (SdkClientException | SdkServiceException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /** The store unreachable or failing is 50003 (retry later), as a database would be; the cause is logged. */
+    static ApiException unavailable(Exception cause) {
+        LOG.warn("object store call failed", cause);
+        return new ApiException(ErrorCode.UNAVAILABLE, "the file store is unavailable; safe to retry");
+    }
+}
