@@ -174,7 +174,7 @@ class WebhookTest extends AppWithUsers {
     }
 
     @Test
-    void groupEventsArriveInOrderWithTheGroupsMessages() throws Exception {
+    void groupEventsArriveInTheirOrderBesideTheGroupsMessages() throws Exception {
         Map<String, Object> all = settings(receiver.url());
         all.put("events", List.of("*"));
         String secret = save(all).getString("data.secret");
@@ -191,12 +191,19 @@ class WebhookTest extends AppWithUsers {
             bodies.add(JsonPath.from(event.body()));
             types.add(bodies.get(i).getString("type"));
         }
-        assertEquals(List.of("group.created", "message.created", "group.members_removed"), types);
-        assertEquals(group, bodies.get(0).getLong("data.group_id"));
-        assertEquals(alice, bodies.get(0).getLong("data.owner_id"));
-        assertEquals("to the group", bodies.get(1).getString("data.content"));
-        assertEquals(List.of((int) carol), bodies.get(2).getList("data.user_ids"));
-        assertEquals("left", bodies.get(2).getString("data.reason"));
+        // the group's changes in their order; the message's event, queued from message.events, may come before or
+        // after the leave that followed it (docs/webhooks.md "Not done yet")
+        assertEquals(List.of("group.created", "group.members_removed"),
+                types.stream().filter(t -> t.startsWith("group.")).toList(), types.toString());
+        assertEquals("group.created", types.get(0), "the message came after the group's creation");
+        JsonPath created = bodies.get(0);
+        JsonPath message = bodies.get(types.indexOf("message.created"));
+        JsonPath left = bodies.get(types.indexOf("group.members_removed"));
+        assertEquals(group, created.getLong("data.group_id"));
+        assertEquals(alice, created.getLong("data.owner_id"));
+        assertEquals("to the group", message.getString("data.content"));
+        assertEquals(List.of((int) carol), left.getList("data.user_ids"));
+        assertEquals("left", left.getString("data.reason"));
     }
 
     @Test
