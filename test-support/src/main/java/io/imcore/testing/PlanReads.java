@@ -7,6 +7,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -53,6 +55,20 @@ public final class PlanReads {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    /** The tables the plan reads with a sequential scan, in plan order (a table read in full). */
+    public static List<String> seqScans(JsonNode node) {
+        List<String> found = new ArrayList<>();
+        collectSeqScans(node, found);
+        return found;
+    }
+
+    private static void collectSeqScans(JsonNode node, List<String> found) {
+        if (node.isObject() && "Seq Scan".equals(node.path("Node Type").asText())) {
+            found.add(node.path("Relation Name").asText());
+        }
+        node.forEach(child -> collectSeqScans(child, found));
     }
 
     /** The rows the plan's scans of these tables returned or filtered out, over all their loops, join filters too. */

@@ -3,16 +3,15 @@ package io.imcore.message.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.common.store.Database;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.ObjectStoreResource;
+import io.imcore.testing.PlanReads;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -36,7 +35,7 @@ class FilePlansTest {
     @Test
     void theDownloadCheckReadsTheFilesMessagesByIndex() {
         String otherApp = "plans" + UUID.randomUUID().toString().replace("-", "").substring(0, 11);
-        List<String> plan = database.inTransaction(c -> {
+        JsonNode plan = database.inTransaction(c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("set local statement_timeout = 0"); // a fixture on a busy machine, not a request
                 s.execute("insert into conversations (app_id, kind, low_id, high_id, last_seq, last_msg_id)"
@@ -54,22 +53,15 @@ class FilePlansTest {
                 s.execute("analyze conversations, conversation_members, messages");
                 s.execute("set local plan_cache_mode = force_generic_plan");
             }
-            List<String> lines = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("explain " + FileStore.VIEWABLE)) {
+            JsonNode explained = PlanReads.plan(c, FileStore.VIEWABLE, ps -> {
                 ps.setLong(1, 5);
                 ps.setLong(2, 5000);
                 ps.setString(3, otherApp);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        lines.add(rs.getString(1));
-                    }
-                }
-            }
+            });
             c.rollback();
-            return lines;
+            return explained;
         });
-        assertTrue(plan.stream().anyMatch(line -> line.contains("messages_by_file")), String.join("\n", plan));
-        assertEquals(List.of(), plan.stream().filter(line -> line.contains("Seq Scan")).toList(),
-                String.join("\n", plan));
+        assertTrue(plan.toString().contains("messages_by_file"), plan.toString());
+        assertEquals(List.of(), PlanReads.seqScans(plan), plan.toString());
     }
 }

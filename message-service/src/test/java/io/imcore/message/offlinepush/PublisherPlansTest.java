@@ -3,15 +3,14 @@ package io.imcore.message.offlinepush;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.common.store.Database;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.testing.PlanReads;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -35,7 +34,7 @@ class PublisherPlansTest {
     @Test
     void theFirstUnreadCountOfAPassReadsItsMembersConversationsAndQueueByKey() {
         String otherApp = "plans" + UUID.randomUUID().toString().replace("-", "").substring(0, 11);
-        List<String> plan = database.inTransaction(c -> {
+        JsonNode plan = database.inTransaction(c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("set local statement_timeout = 0"); // a fixture on a busy machine, not a request
                 s.execute("insert into conversations (app_id, kind, low_id, high_id, last_seq, last_msg_id)"
@@ -50,24 +49,17 @@ class PublisherPlansTest {
                 s.execute("analyze conversations, conversation_members, offline_push_queue, unread_changes");
                 s.execute("set local plan_cache_mode = force_generic_plan");
             }
-            List<String> lines = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("explain " + UnreadCounts.FIRST_COUNT)) {
+            JsonNode explained = PlanReads.plan(c, UnreadCounts.FIRST_COUNT, ps -> {
                 ps.setArray(1, Database.bigints(c, new long[] {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
                         19, 20, 21, 22, 23, 24, 25}));
                 for (int i = 2; i <= 5; i++) {
                     ps.setString(i, otherApp);
                 }
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        lines.add(rs.getString(1));
-                    }
-                }
-            }
+            });
             c.rollback();
-            return lines;
+            return explained;
         });
-        assertTrue(plan.stream().anyMatch(line -> line.contains("Index")), String.join("\n", plan));
-        assertEquals(List.of(), plan.stream().filter(line -> line.contains("Seq Scan")).toList(),
-                String.join("\n", plan));
+        assertTrue(plan.toString().contains("Index"), plan.toString());
+        assertEquals(List.of(), PlanReads.seqScans(plan), plan.toString());
     }
 }

@@ -16,7 +16,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -157,17 +156,8 @@ class ReceiptPlansTest {
 
     private void assertNoSeqScanOfABigTable(String sql, PlanReads.Parameters parameters) {
         JsonNode plan = database.read(c -> PlanReads.plan(c, sql, parameters));
-        List<String> seqScans = new ArrayList<>();
-        collectSeqScans(plan, seqScans);
         assertTrue(plan.toString().contains("Index"), "the plan uses an index: " + plan);
-        assertEquals(List.of(), seqScans, "sequential scans of big tables in " + plan);
-    }
-
-    private static void collectSeqScans(JsonNode node, List<String> found) {
-        if (node.isObject() && "Seq Scan".equals(node.path("Node Type").asText())
-                && BIG_TABLES.contains(node.path("Relation Name").asText())) {
-            found.add(node.path("Relation Name").asText());
-        }
-        node.forEach(child -> collectSeqScans(child, found));
+        assertEquals(List.of(), PlanReads.seqScans(plan).stream().filter(BIG_TABLES::contains).toList(),
+                "sequential scans of big tables in " + plan);
     }
 }
