@@ -60,13 +60,7 @@ public class WebhookEventFeed {
                 if (colon <= 0) {
                     continue;
                 }
-                String appId = key.substring(0, colon);
-                Optional<WebhookEndpoint> endpoint = subscribers.get(appId);
-                if (endpoint == null) {
-                    endpoint = endpoints.find(c, appId);
-                    subscribers.put(appId, endpoint);
-                }
-                if (endpoint.isEmpty() || !endpoint.get().wants(MessageEvent.CREATED)) {
+                if (!wants(c, subscribers, key.substring(0, colon), MessageEvent.CREATED)) {
                     continue;
                 }
                 Optional<MessageEvent> read = feeder.read(record, MessageEvent.class);
@@ -98,12 +92,7 @@ public class WebhookEventFeed {
                     continue;
                 }
                 AuthEvent event = read.get();
-                Optional<WebhookEndpoint> endpoint = subscribers.get(event.appId());
-                if (endpoint == null) {
-                    endpoint = endpoints.find(c, event.appId());
-                    subscribers.put(event.appId(), endpoint);
-                }
-                if (endpoint.isPresent() && endpoint.get().wants(event.type())) {
+                if (wants(c, subscribers, event.appId(), event.type())) {
                     ObjectNode data = mapper.createObjectNode();
                     data.put("user_id", event.userId());
                     data.put("disabled", event.disabled());
@@ -116,6 +105,17 @@ public class WebhookEventFeed {
                 deliveries.queue(c, queued);
             }
         });
+    }
+
+    /** Whether the app's endpoint takes events of this type; each app's endpoint is read once per poll. */
+    private boolean wants(Connection c, Map<String, Optional<WebhookEndpoint>> subscribers, String appId, String type)
+            throws SQLException {
+        Optional<WebhookEndpoint> endpoint = subscribers.get(appId);
+        if (endpoint == null) {
+            endpoint = endpoints.find(c, appId);
+            subscribers.put(appId, endpoint);
+        }
+        return endpoint.isPresent() && endpoint.get().wants(type);
     }
 
     /**
