@@ -30,9 +30,9 @@ import org.jboss.logging.Logger;
 
 /**
  * Sends the queued events ({@code webhook_deliveries}) to the apps' endpoints, signed (Standard Webhooks): each round
- * claims the due deliveries (the oldest pending one of each conversation, so order holds per conversation across
- * replicas), sends them concurrently, and records each outcome. A 2xx answer delivers; anything else is retried with
- * a doubling, jittered wait; a delivery still failing {@code give-up-after} after it was queued disables its endpoint
+ * claims the due heads (each conversation's oldest pending event, so order holds per conversation across replicas),
+ * sends them concurrently, and records each outcome. A 2xx answer delivers; anything else is retried with a
+ * doubling, jittered wait; a delivery still failing {@code give-up-after} after it was queued disables its endpoint
  * (metric {@code imcore_webhook_endpoints_disabled_total}, its alert, the console's banner) and keeps the
  * undelivered events until POST /app/webhook enables it again or the retention purges them.
  */
@@ -91,7 +91,8 @@ public class WebhookDispatcher {
     /** Purges the delivery log past its retention. */
     @Scheduled(every = "10m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void purge() {
-        database.autoCommit(c -> deliveries.purge(c, settings.retention()));
+        database.autoCommit(c -> deliveries.purgeDelivered(c, settings.retention()));
+        database.inTransaction(c -> deliveries.purgeUndelivered(c, settings.retention()));
     }
 
     /** One round: claim, send, record; returns how many deliveries it handled. */
@@ -125,10 +126,11 @@ public class WebhookDispatcher {
             }
         }
         database.inTransaction(c -> {
-            deliveries.record(c, outcomes);
+            deliveries.record(c, claimed, outcomes);
             for (String appId : givenUp) {
                 if (endpoints.disable(c, appId, "deliveries failed for " + settings.giveUpAfter().toHours()
                         + " h; last: " + outcomes.get(indexOf(claimed, appId)).answer())) {
+                    deliveries.pause(c, appId);
                     disabled.increment();
                     LOG.warnf("webhook endpoint of app %s disabled: deliveries kept failing", appId);
                 }
