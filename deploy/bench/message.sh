@@ -108,7 +108,7 @@ source "$LOCAL/env"
 export BASE_URL APP_ID ADMIN_TOKEN
 
 # The benchmark measures the service, not the demo app's quota (docs/throttling.md): lift it for the demo app.
-for quota in message-send message-send-per-user message-notify; do
+for quota in message-send message-send-per-user message-notify file; do
   curl -sS --max-time 10 -X PUT -H "platform-key: $PLATFORM_KEY" -H "app_id: $APP_ID" \
     -H 'Content-Type: application/json' \
     -d "{\"quota\":\"$quota\",\"limit\":1000000,\"period_seconds\":1,\"burst\":1000000}" \

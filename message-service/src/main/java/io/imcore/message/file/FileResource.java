@@ -5,6 +5,7 @@ import static io.imcore.common.api.QueryParams.requiredLong;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
+import io.imcore.common.throttle.AppQuotas;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -13,30 +14,39 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/** Files of image, voice, video and file messages (docs/files.md); the caller is the token's user. */
+/**
+ * Files of image, voice, video and file messages (docs/files.md); the caller is the token's user. An upload and a
+ * completion each take one call from the app's quota {@value #QUOTA} (docs/throttling.md).
+ */
 @Path("/file")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class FileResource {
 
+    public static final String QUOTA = "file";
+
     private final RequestContext caller;
     private final FileService files;
+    private final AppQuotas quotas;
 
-    public FileResource(RequestContext caller, FileService files) {
+    public FileResource(RequestContext caller, FileService files, AppQuotas quotas) {
         this.caller = caller;
         this.files = files;
+        this.quotas = quotas;
     }
 
     /** Declares an upload; the client PUTs the bytes to the answer's URL, then calls /file/complete. */
     @POST
     @Path("/upload")
     public ApiResponse<UploadTicket> upload(UploadRequest body) {
+        quotas.consume(QUOTA, "/file/upload", caller.appId());
         return ApiResponse.ok(files.upload(caller.appId(), caller.requireUserId(), body));
     }
 
     @POST
     @Path("/complete")
     public ApiResponse<CompletedFile> complete(CompleteRequest body) {
+        quotas.consume(QUOTA, "/file/complete", caller.appId());
         return ApiResponse.ok(files.complete(caller.appId(), caller.requireUserId(), body));
     }
 

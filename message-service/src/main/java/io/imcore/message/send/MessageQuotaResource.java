@@ -3,6 +3,7 @@ package io.imcore.message.send;
 import io.imcore.common.context.TokenAuthenticator;
 import io.imcore.common.throttle.AppQuotas;
 import io.imcore.common.throttle.QuotaOperatorResource;
+import io.imcore.message.file.FileResource;
 import jakarta.ws.rs.Path;
 import java.util.List;
 
@@ -12,6 +13,6 @@ public class MessageQuotaResource extends QuotaOperatorResource {
 
     public MessageQuotaResource(AppQuotas quotas, TokenAuthenticator apps) {
         super(quotas, apps, List.of(SendRoute.SEND_QUOTA, SendRoute.SEND_QUOTA_PER_USER,
-                NotifyResource.NOTIFY_QUOTA));
+                NotifyResource.NOTIFY_QUOTA, FileResource.QUOTA));
     }
 }

@@ -1,6 +1,8 @@
 package io.imcore.message.file;
 
+import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -17,6 +19,7 @@ import io.imcore.testing.ObjectStoreResource;
 import io.imcore.testing.TestObjectStore;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.awt.Color;
@@ -132,6 +135,23 @@ class FileMessagesTest extends AppWithUsers {
         body.put("size", 0);
         api.as(alice).body(body).post("/file/upload").then().body("code", equalTo(10002))
                 .body("message", equalTo("size: a positive number of bytes"));
+    }
+
+    @Test
+    void uploadsAndCompletionsOverTheAppsFileQuotaGet10015() {
+        given().header("platform-key", "test-platform-key").header("app_id", api.appId).contentType(ContentType.JSON)
+                .body(Map.of("quota", FileResource.QUOTA, "limit", 1, "period_seconds", 3600, "burst", 2))
+                .put("/message/quota").then().body("code", equalTo(200));
+        try {
+            upload(alice, "a.png", "image/png", 10, sha256(new byte[10]));
+            api.as(alice).body(Map.of("file_id", 1)).post("/file/complete").then().body("code", not(equalTo(10015)));
+            api.as(alice).body(Map.of("file_id", 1)).post("/file/complete").then().body("code", equalTo(10015));
+            api.as(bob).body(Map.of("name", "b.png", "content_type", "image/png", "size", 10,
+                    "sha256", sha256(new byte[10]))).post("/file/upload").then().body("code", equalTo(10015));
+        } finally {
+            given().header("platform-key", "test-platform-key").header("app_id", api.appId)
+                    .delete("/message/quota?quota=" + FileResource.QUOTA).then().body("code", equalTo(200));
+        }
     }
 
     @Test

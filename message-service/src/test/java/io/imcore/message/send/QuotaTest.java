@@ -170,9 +170,9 @@ class QuotaTest extends AppWithUsers {
     void theOperatorReadsRaisesAndResetsAnAppsQuotas() {
         JsonPath defaults = operator(api.appId).get("/message/quota").then().statusCode(200).extract().jsonPath();
         assertEquals(200, defaults.getInt("code"));
-        assertEquals(List.of("message-send", "message-send-per-user", "message-notify"),
+        assertEquals(List.of("message-send", "message-send-per-user", "message-notify", "file"),
                 defaults.getList("data.quota"));
-        assertEquals(List.of(false, false, false), defaults.getList("data.overridden"));
+        assertEquals(List.of(false, false, false, false), defaults.getList("data.overridden"));
         assertEquals(500, defaults.getInt("data[0].limit"));
         assertEquals(1, defaults.getInt("data[0].period_seconds"));
         assertEquals(1000, defaults.getInt("data[0].burst"));
@@ -208,7 +208,7 @@ class QuotaTest extends AppWithUsers {
         operator("nosuchapp").get("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(40000));
         operator(api.appId).body(Map.of("quota", "push-notify", "limit", 1, "period_seconds", 1, "burst", 1))
                 .put("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(10002))
-                .body("message", org.hamcrest.Matchers.equalTo("quota: one of message-send, message-send-per-user, message-notify"));
+                .body("message", org.hamcrest.Matchers.equalTo("quota: one of message-send, message-send-per-user, message-notify, file"));
         operator(api.appId).body(Map.of("quota", "message-send", "limit", 0, "period_seconds", 1, "burst", 1))
                 .put("/message/quota").then().body("code", org.hamcrest.Matchers.equalTo(10002))
                 .body("message", org.hamcrest.Matchers.equalTo("limit: 1 to 1000000"));
