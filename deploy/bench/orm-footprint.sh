@@ -83,7 +83,8 @@ for checkout in "$@"; do
   psql_admin "CREATE DATABASE push$run OWNER push" >/dev/null
   echo "== $checkout ($(git -C "$checkout" log -1 --format=%h)), $("$JAVA" -version 2>&1 | head -n 1), ${JVM_OPTIONS:-}"
   start auth-service "$PORT_BASE" "auth$run" "$checkout" IM_JWT_PRIVATE_KEY_LOCATION="$WORK/jwt.pem" IM_AUTH_BCRYPT_COST=4
-  start message-service "$((PORT_BASE + 1))" "message$run" "$checkout" IM_AUTH_SERVICE_URL="http://127.0.0.1:$PORT_BASE"
+  start message-service "$((PORT_BASE + 1))" "message$run" "$checkout" IM_AUTH_SERVICE_URL="http://127.0.0.1:$PORT_BASE" \
+    IM_WEBHOOKS_SECRET_KEY="$(head -c 32 /dev/urandom | base64)"
   start push-service "$((PORT_BASE + 2))" "push$run" "$checkout" IM_AUTH_SERVICE_URL="http://127.0.0.1:$PORT_BASE" \
     IM_PUSH_CERTIFICATE_KEY="$(head -c 32 /dev/urandom | base64)" IM_PUSH_FANOUT_ENABLED=false
   sleep 5 # let start-up work (Flyway, first scheduler runs) settle before the first RSS reading

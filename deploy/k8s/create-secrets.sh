@@ -55,6 +55,9 @@ create imcore-internal --from-file=internal-key="$work/internal-key"
 # 32 random bytes, base64: encrypts push channel credentials at rest
 openssl rand -base64 32 | tr -d '\n' >"$work/certificate-key"
 create imcore-push-certificates --from-file=certificate-key="$work/certificate-key"
+# 32 random bytes, base64: seals the apps' webhook signing secrets at rest (message-service)
+openssl rand -base64 32 | tr -d '\n' >"$work/webhooks-secret-key"
+create imcore-webhooks --from-file=secret-key="$work/webhooks-secret-key"
 # The object store's credentials (docs/files.md): the operator's, from the store (an IAM user's key limited to the
 # bucket, a MinIO or Ceph user), given as FILE_STORE_ACCESS_KEY and FILE_STORE_SECRET_KEY; the prod overlay reads them
 if exists imcore-file-store; then

@@ -208,6 +208,12 @@ ensure_keys() {
     openssl rand -base64 32 >"$KEYS/push-certificate-key.tmp"
     mv "$KEYS/push-certificate-key.tmp" "$KEYS/push-certificate-key"
   fi
+  # seals the apps' webhook signing secrets at rest (docs/webhooks.md "Signatures")
+  if [[ ! -f "$KEYS/webhooks-secret-key" ]]; then
+    openssl rand -base64 32 >"$KEYS/webhooks-secret-key.tmp"
+    mv "$KEYS/webhooks-secret-key.tmp" "$KEYS/webhooks-secret-key"
+  fi
+  WEBHOOKS_SECRET_KEY="$(<"$KEYS/webhooks-secret-key")"
   PUSH_CERTIFICATE_KEY="$(cat "$KEYS/push-certificate-key" 2>/dev/null || true)"
   PUSH_CERTIFICATE_KEYS="$(cat "$KEYS/push-certificate-keys" 2>/dev/null || true)"
   PUSH_CERTIFICATE_KEY_CURRENT="$(cat "$KEYS/push-certificate-key-current" 2>/dev/null || true)"
@@ -575,7 +581,7 @@ start_services() {
           IM_PUSH_CERTIFICATE_CLOUD_TOKEN_URI="$(simulator_url cloud)/token")
       elif [[ "$s" == message-service ]]; then
         # the demo app's webhook endpoint is the receiver beside the simulators, on loopback (docs/webhooks.md)
-        extra_env+=(IM_WEBHOOKS_LOOPBACK_ALLOWED=true)
+        extra_env+=(IM_WEBHOOKS_LOOPBACK_ALLOWED=true IM_WEBHOOKS_SECRET_KEY="$WEBHOOKS_SECRET_KEY")
         extra_env+=(IM_FILE_STORE_ENDPOINT="http://127.0.0.1:$OBJECT_STORE_PORT" IM_FILE_STORE_BUCKET="$OBJECT_STORE_BUCKET"
           IM_FILE_STORE_ACCESS_KEY="$OBJECT_STORE_ACCESS_KEY" IM_FILE_STORE_SECRET_KEY="$OBJECT_STORE_SECRET")
       elif [[ "$s" == push-worker ]]; then

@@ -73,7 +73,8 @@ class TwoReplicasIT {
     private static ServiceProcess start(String name) throws Exception {
         return ServiceProcess.start("replica-" + name, Map.of("im.message.replica-id", "replica_" + name,
                 "im.message.presence-heartbeat", "1s", "im.message.presence-expiry", "4S",
-                "im.platform-key", PLATFORM_KEY, "im.internal-key", INTERNAL_KEY));
+                "im.platform-key", PLATFORM_KEY, "im.internal-key", INTERNAL_KEY,
+                "im.webhooks.secret-key", "dGVzdC1vbmx5LXdlYmhvb2stc2VjcmV0LWtleS0zMmI="));
     }
 
     private static Connection database() throws Exception {

@@ -16,6 +16,12 @@ import java.util.Optional;
 @ApplicationScoped
 public class WordFilterStore {
 
+    private final WebhookEndpointStore endpoints;
+
+    public WordFilterStore(WebhookEndpointStore endpoints) {
+        this.endpoints = endpoints;
+    }
+
     public void save(Connection c, String appId, WordFilter.Action action, List<String> words) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
                 insert into webhook_word_filters (app_id, action, words, updated_at) values (?, ?, ?, now())
@@ -56,7 +62,7 @@ public class WordFilterStore {
 
     ForSends forSends(Connection c, String appId) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("select f.action, f.words, e.app_id, e.url, e.events,"
-                + " e.before_send, e.hook_timeout_ms, e.hook_fail_open, e.batch_size, e.secret, e.disabled_at,"
+                + " e.before_send, e.hook_timeout_ms, e.hook_fail_open, e.batch_size, e.secret_sealed, e.disabled_at,"
                 + " e.disabled_reason from (select ?::text as app_id) a"
                 + " left join webhook_word_filters f on f.app_id = a.app_id"
                 + " left join webhook_endpoints e on e.app_id = a.app_id and e.before_send")) {
@@ -65,7 +71,7 @@ public class WordFilterStore {
                 rs.next();
                 String action = rs.getString(1);
                 return new ForSends(action == null ? null : new Stored(action(action), words(rs, 2)),
-                        WebhookEndpointStore.read(rs, 3));
+                        endpoints.read(rs, 3));
             }
         }
     }

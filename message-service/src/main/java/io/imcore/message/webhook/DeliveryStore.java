@@ -25,6 +25,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class DeliveryStore {
 
+    private final WebhookSecrets secrets;
+
+    public DeliveryStore(WebhookSecrets secrets) {
+        this.secrets = secrets;
+    }
+
     /** An event to deliver. */
     public record Queued(String appId, String eventId, String type, String orderingKey, String body) {}
 
@@ -100,7 +106,7 @@ public class DeliveryStore {
                 from due, webhook_endpoints e
                 where w.id = due.head_id and w.state = 'pending' and e.app_id = w.app_id
                 returning w.id, w.app_id, w.ordering_key, w.event_id, w.body, w.attempts, w.created_at, e.url,
-                          e.secret, e.batch_size
+                          e.secret_sealed, e.batch_size
                 """;
 
     /**
@@ -117,7 +123,7 @@ public class DeliveryStore {
                 while (rs.next()) {
                     claimed.add(new Claimed(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                             rs.getString(5), rs.getInt(6), rs.getTimestamp(7).toInstant(), rs.getString(8),
-                            rs.getString(9), rs.getInt(10)));
+                            secrets.open(rs.getBytes(9), rs.getString(2)), rs.getInt(10)));
                 }
             }
             return claimed;

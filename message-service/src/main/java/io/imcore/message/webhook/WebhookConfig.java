@@ -3,6 +3,7 @@ package io.imcore.message.webhook;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** Webhooks per app ({@code im.webhooks.*}, docs/webhooks.md "Configuration"). */
 @ConfigMapping(prefix = "im.webhooks")
@@ -14,6 +15,9 @@ public interface WebhookConfig {
      */
     @WithDefault("false")
     boolean loopbackAllowed();
+
+    /** The AES-256 key (base64) that seals the apps' signing secrets at rest; required ({@link WebhookSecrets}). */
+    Optional<String> secretKey();
 
     /** How long an app's endpoint and word filter are reused from memory: a change reaches every replica within it. */
     @WithDefault("5S")

@@ -19,18 +19,25 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class WebhookEndpointStore {
 
     static final String COLUMNS = "app_id, url, events, before_send, hook_timeout_ms, hook_fail_open, batch_size,"
-            + " secret, disabled_at, disabled_reason";
+            + " secret_sealed, disabled_at, disabled_reason";
+
+    private final WebhookSecrets secrets;
+
+    public WebhookEndpointStore(WebhookSecrets secrets) {
+        this.secrets = secrets;
+    }
 
     /** Creates or replaces the app's endpoint with a new secret; a disabled endpoint is enabled again. */
     public void save(Connection c, WebhookEndpoint endpoint) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
                 insert into webhook_endpoints (app_id, url, events, before_send, hook_timeout_ms, hook_fail_open,
-                                               batch_size, secret, disabled_at, disabled_reason, updated_at)
+                                               batch_size, secret_sealed, disabled_at, disabled_reason,
+                                               updated_at)
                 values (?, ?, ?, ?, ?, ?, ?, ?, null, null, now())
                 on conflict (app_id) do update set url = excluded.url, events = excluded.events,
                     before_send = excluded.before_send, hook_timeout_ms = excluded.hook_timeout_ms,
                     hook_fail_open = excluded.hook_fail_open, batch_size = excluded.batch_size,
-                    secret = excluded.secret, disabled_at = null, disabled_reason = null, updated_at = now()
+                    secret_sealed = excluded.secret_sealed, disabled_at = null, disabled_reason = null, updated_at = now()
                 """)) {
             s.setString(1, endpoint.appId());
             s.setString(2, endpoint.url());
@@ -39,7 +46,7 @@ public class WebhookEndpointStore {
             s.setInt(5, endpoint.hookTimeoutMs());
             s.setBoolean(6, endpoint.hookFailOpen());
             s.setInt(7, endpoint.batchSize());
-            s.setString(8, endpoint.secret());
+            s.setBytes(8, secrets.seal(endpoint.secret(), endpoint.appId()));
             s.executeUpdate();
         }
     }
@@ -75,7 +82,7 @@ public class WebhookEndpointStore {
     }
 
     /** The endpoint in the columns {@link #COLUMNS} from {@code first} on; null when they are null (no endpoint). */
-    public static WebhookEndpoint read(ResultSet rs, int first) throws SQLException {
+    public WebhookEndpoint read(ResultSet rs, int first) throws SQLException {
         String appId = rs.getString(first);
         if (appId == null) {
             return null;
@@ -84,6 +91,6 @@ public class WebhookEndpointStore {
         Timestamp disabledAt = rs.getTimestamp(first + 8);
         return new WebhookEndpoint(appId, rs.getString(first + 1), List.copyOf(Arrays.asList((String[]) events.getArray())),
                 rs.getBoolean(first + 3), rs.getInt(first + 4), rs.getBoolean(first + 5), rs.getInt(first + 6),
-                rs.getString(first + 7), disabledAt == null ? null : disabledAt.toInstant(), rs.getString(first + 9));
+                secrets.open(rs.getBytes(first + 7), appId), disabledAt == null ? null : disabledAt.toInstant(), rs.getString(first + 9));
     }
 }

@@ -1,11 +1,15 @@
 package io.imcore.message.webhook;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.standardwebhooks.Webhook;
+import io.imcore.common.store.Database;
 import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
@@ -15,6 +19,9 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -36,6 +43,12 @@ class WebhookTest extends AppWithUsers {
 
     @Inject
     MeterRegistry registry;
+
+    @Inject
+    Database database;
+
+    @Inject
+    WebhookSecrets secrets;
 
     private AppEndpointStub receiver;
 
@@ -75,6 +88,39 @@ class WebhookTest extends AppWithUsers {
         assertNotEquals(first, second, "saving again rotates the secret");
         api.as(alice).get("/app/webhook").then().statusCode(200)
                 .body("code", org.hamcrest.Matchers.equalTo(10010));
+    }
+
+    /** A database dump holds no usable secret: the row keeps it sealed, and a secret left in clear is sealed at start. */
+    @Test
+    void theSecretIsStoredSealedAndAClearOneIsSealedAtStart() {
+        String secret = save(settings(receiver.url())).getString("data.secret");
+        byte[] sealed = database.read(c -> {
+            try (PreparedStatement s = c.prepareStatement(
+                    "select secret, secret_sealed from webhook_endpoints where app_id = ?")) {
+                s.setString(1, api.appId);
+                try (ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    assertNull(rs.getString(1));
+                    return rs.getBytes(2);
+                }
+            }
+        });
+        assertFalse(new String(sealed, StandardCharsets.ISO_8859_1).contains(secret.substring("whsec_".length())));
+        assertEquals(secret, secrets.open(sealed, api.appId));
+        assertThrows(IllegalArgumentException.class, () -> secrets.open(sealed, api.appId + "x"),
+                "bound to its app's row");
+
+        database.inTransaction(c -> {
+            try (PreparedStatement s = c.prepareStatement(
+                    "update webhook_endpoints set secret = ?, secret_sealed = null where app_id = ?")) {
+                s.setString(1, secret);
+                s.setString(2, api.appId);
+                return s.executeUpdate();
+            }
+        });
+        secrets.sealClearSecrets(null);
+        JsonPath read = api.asAdmin().get("/app/webhook").then().statusCode(200).extract().jsonPath();
+        assertEquals("whsec_****" + secret.substring(secret.length() - 4), read.getString("data.secret"));
     }
 
     @Test
