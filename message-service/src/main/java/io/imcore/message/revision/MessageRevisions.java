@@ -74,7 +74,8 @@ public class MessageRevisions {
         Optional<Runnable> tell = inTransaction(c -> {
             Stored message = locked(c, target);
             if (!admin && message.senderId() != target.viewer()) {
-                throw new ApiException(ErrorCode.NOT_MESSAGE_SENDER, "msg_id: only its sender or an admin may recall it");
+                throw new ApiException(ErrorCode.NOT_MESSAGE_SENDER,
+                        "msg_id: only its sender or an admin may recall it");
             }
             if (message.recalledMs() != null) {
                 return Optional.<Runnable>empty();

@@ -64,7 +64,8 @@ public class RevisionStore {
     List<Online> connectedMembers(Connection c, long conversationId, Duration presenceExpiry) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select distinct p.user_id, p.replica_id"
                 + " from conversation_members m join presence p on p.app_id = m.app_id and p.user_id = m.user_id"
-                + " join replicas r on r.replica_id = p.replica_id and r.heartbeat_at > now() - make_interval(secs => ?)"
+                + " join replicas r on r.replica_id = p.replica_id"
+                + " and r.heartbeat_at > now() - make_interval(secs => ?)"
                 + " where m.conversation_id = ?")) {
             ps.setDouble(1, presenceExpiry.toMillis() / 1000.0);
             ps.setLong(2, conversationId);

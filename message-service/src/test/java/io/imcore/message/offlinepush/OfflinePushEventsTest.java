@@ -16,12 +16,17 @@ import io.imcore.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -215,7 +220,7 @@ class OfflinePushEventsTest extends AppWithUsers {
     @Test
     void aMessageRecalledBeforeItsAnnouncementIsNeverAnnounced() throws Exception {
         Map<String, Long> ids = new HashMap<>();
-        java.util.concurrent.CompletableFuture<Integer> recalled = database.inTransaction(lock -> {
+        CompletableFuture<Integer> recalled = database.inTransaction(lock -> {
             try (var ps = lock.prepareStatement("select pg_advisory_xact_lock(?)")) {
                 ps.setLong(1, PUBLISHER_LOCK);
                 ps.execute();
@@ -225,16 +230,15 @@ class OfflinePushEventsTest extends AppWithUsers {
             ids.put("msg", page.get(page.size() - 1).longValue());
             // the recall waits for the publisher's lock, which this test holds: it is granted the lock on release,
             // before the publisher's next try, with the message still unannounced
-            java.util.concurrent.CompletableFuture<Integer> call = java.util.concurrent.CompletableFuture
-                    .supplyAsync(() -> recall(alice, bob, ids.get("msg")));
+            CompletableFuture<Integer> call = CompletableFuture.supplyAsync(() -> recall(alice, bob, ids.get("msg")));
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (!waitingForAnAdvisoryLock(lock)) {
                 assertTrue(System.nanoTime() < deadline, "the recall did not wait for the publisher's lock");
-                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+                LockSupport.parkNanos(5_000_000);
             }
             return call;
         });
-        assertEquals(200, recalled.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(200, recalled.get(WAIT.toSeconds(), TimeUnit.SECONDS));
         api.sendText(alice, bob, "after the recall");
         JsonNode after = events("message.created", 1, e -> hasPreview(e, "after the recall")).get(0);
         assertEquals(1, after.path("recipients").get(0).path("unread").asLong(), "the recalled message never counted");
@@ -244,7 +248,7 @@ class OfflinePushEventsTest extends AppWithUsers {
                 "neither created nor recalled is announced");
     }
 
-    private boolean waitingForAnAdvisoryLock(java.sql.Connection c) throws java.sql.SQLException {
+    private boolean waitingForAnAdvisoryLock(Connection c) throws SQLException {
         try (var ps = c.prepareStatement("select count(*) from pg_locks where locktype = 'advisory' and not granted");
                 var rs = ps.executeQuery()) {
             rs.next();
