@@ -145,6 +145,34 @@ step_group() {
   expect "online status answers (no device connected)" 'd["code"] == 200 and d["data"]["online"] is False'
 }
 
+# Recall and edit (docs/api-decisions.md "Recall and edit"): the sender corrects a message, the peer's page shows
+# the new text and when; then the sender recalls it, and the peer's page keeps its place, RECALLED and empty.
+step_recall_and_edit() {
+  local peer="${PEERS[1]}" msg_id
+  call POST /message/send "{\"content_type\":0,\"content\":\"see you at 8\",\"targets\":[$peer],\"type\":1}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "message sent" 'd["code"] == 200'
+  call GET "/message/conversation?opposite_id=$peer&limit=1" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  msg_id="$(json_get "$RESPONSE" 'd["data"]["messages"][0]["msg_id"]')"
+  call POST /message/edit "{\"conversation_id\":$peer,\"msg_id\":$msg_id,\"content\":\"see you at 9\"}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "edit accepted" 'd["code"] == 200 and d["data"] is True'
+  call GET "/message/conversation?opposite_id=$USER_ID&limit=1" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
+    "user_id: $peer"
+  expect "the peer sees the new text and when it was edited" \
+    "[(m['msg_id'], m['content'], m['edited_at'] > 0) for m in d['data']['messages']] == [($msg_id, 'see you at 9', True)]"
+  call POST /message/recall "{\"conversation_id\":$peer,\"msg_id\":$msg_id}" "app_id: $APP_ID" \
+    "access-token: $USER_TOKEN"
+  expect "recall accepted" 'd["code"] == 200 and d["data"] is True'
+  call GET "/message/conversation?opposite_id=$USER_ID&limit=1" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
+    "user_id: $peer"
+  expect "the peer sees it recalled, its text gone" \
+    "[(m['msg_id'], m['status'], m['content']) for m in d['data']['messages']] == [($msg_id, 'RECALLED', '')]"
+  call POST /message/recall "{\"conversation_id\":$USER_ID,\"msg_id\":$msg_id}" "app_id: $APP_ID" \
+    "access-token: $ADMIN_TOKEN" "user_id: $peer"
+  expect "recalling again (an admin acting as the peer) answers the same" 'd["code"] == 200 and d["data"] is True'
+}
+
 # ---- files (docs/files.md) ----------------------------------------------------------------------------------
 
 # An image message: the sender declares the upload, PUTs the bytes straight to the object store with the signed
@@ -857,7 +885,7 @@ step_ingress_error_backend() {
 }
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
-  conversation_and_receipt group file_message push_enable_and_certificate push_registry push_notify push_every_channel
+  conversation_and_receipt group recall_and_edit file_message push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push webhook
   password_change_revokes disable_closes_socket wrong_password password_guessing_throttled unknown_path health console_sign_in
   ingress_error_backend monitoring_series console_system_history)

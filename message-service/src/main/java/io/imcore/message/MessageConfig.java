@@ -53,6 +53,21 @@ public interface MessageConfig {
     @WithDefault("10M")
     Duration liveNotificationRetention();
 
+    /**
+     * How long after sending a sender may recall a message, unless the app set its own window
+     * (POST /app/message_settings).
+     */
+    @WithDefault("2M")
+    Duration recallWindow();
+
+    /** How long after sending a sender may edit a text message, unless the app set its own. */
+    @WithDefault("24H")
+    Duration editWindow();
+
+    /** How long a replica reuses an app's message settings from memory: another replica's change arrives within it. */
+    @WithDefault("5S")
+    Duration settingsCacheTtl();
+
     /** Offline push of messages to devices without a live connection (docs/offline-push.md). */
     OfflinePush offlinePush();
 

@@ -27,6 +27,10 @@ public enum ErrorCode {
     NOT_GROUP_MEMBER(20002, "user is not a member of the group"),
     MESSAGE_REFUSED(21001, "message refused by the app's moderation"),
     MODERATION_UNAVAILABLE(21002, "the app's before-send hook did not answer; the message was not sent"),
+    NOT_MESSAGE_SENDER(22001, "only the message's sender may change it"),
+    RECALL_WINDOW_PASSED(22002, "the app's recall window for this message has passed"),
+    EDIT_WINDOW_PASSED(22003, "the app's edit window for this message has passed"),
+    MESSAGE_NOT_EDITABLE(22004, "only a text message that was not recalled can be edited"),
     APP_NOT_FOUND(40000, "app_id does not exist"),
     INTERNAL(50000, "internal error"),
     UNAVAILABLE(50003, "a dependency is unavailable; safe to retry");

@@ -12,6 +12,9 @@ import java.util.List;
  * {@value #CREATED}: every recipient, with the devices that had a live connection when the message was stored
  * ({@code liveDevices}: they got it on the socket, no OS notification). {@value #UNACKNOWLEDGED}: after the ack window,
  * the recipients whose live devices did not acknowledge it ({@code liveDevices}: those devices, to notify now).
+ * {@value #RECALLED}: the message, announced before, was recalled; every recipient of it, with their unread count
+ * without it and their live devices (which got a {@code recall} frame): the notification shown for the conversation
+ * is to be replaced ("A message was recalled").
  *
  * @param kind        {@code direct}, {@code group} or {@code system}
  * @param preview     the text of a TEXT message, cut to {@value #PREVIEW_CHARS} characters; null for other types
@@ -43,6 +46,7 @@ public record MessageEvent(
     public static final int VERSION = 1;
     public static final String CREATED = "message.created";
     public static final String UNACKNOWLEDGED = "message.unacknowledged";
+    public static final String RECALLED = "message.recalled";
     public static final String DIRECT = "direct";
     public static final String GROUP = "group";
     public static final String SYSTEM = "system";

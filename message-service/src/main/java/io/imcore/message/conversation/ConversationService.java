@@ -34,6 +34,8 @@ public class ConversationService {
     public static final int DEFAULT_PAGE = 20;
     public static final int MAX_PAGE = 100;
     public static final int MAX_UNREAD = 200;
+    /** The status of a recalled message, whoever views it. */
+    public static final String RECALLED = "RECALLED";
     /** The most live acknowledgements one group commit stores. */
     private static final int MAX_ACK_BATCH = 500;
 
@@ -183,9 +185,10 @@ public class ConversationService {
         return row.seq() <= reader.deliveredSeq() ? "DELIVERED" : "UNREAD";
     }
 
+    /** The message as a viewer with this receipt status sees it; a recalled message is RECALLED for everyone. */
     public static MessageView view(MessageRow row, String status) {
-        return MessageView.of(row.msgId(), row.createdMs(), status, ContentType.nameOf(row.contentType()),
-                row.content(), row.attachment(), row.config(), row.ext(),
-                Address.of(row.senderId(), row.senderDeviceSn()), Address.of(row.targetId(), null));
+        return MessageView.of(row.msgId(), row.createdMs(), row.recalledMs() != null ? RECALLED : status,
+                ContentType.nameOf(row.contentType()), row.content(), row.attachment(), row.config(), row.ext(),
+                Address.of(row.senderId(), row.senderDeviceSn()), Address.of(row.targetId(), null), row.editedMs());
     }
 }

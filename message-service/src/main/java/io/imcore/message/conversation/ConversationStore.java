@@ -181,10 +181,23 @@ public class ConversationStore {
         }
     }
 
-    /** The member's visible conversations, most recent first, with their unread counts. */
+    /**
+     * The recalled messages above the position of member {@code m} (a row of conversation_members), which no unread
+     * count includes: subtracted wherever one is taken from the positions (here, and the badge's first count in
+     * offlinepush.UnreadCounts), through the index of recalled messages only.
+     */
+    public static final String RECALLED_UNREAD = "(select count(*) from messages r"
+            + " where r.conversation_id = m.conversation_id and r.recalled_ms is not null"
+            + " and r.seq > greatest(m.read_seq, m.floor_seq) and r.sender_id <> m.user_id)";
+
+    /**
+     * The member's visible conversations, most recent first, with their unread counts: the messages after the
+     * member's position, less the recalled ones among them (an index of the recalled messages only).
+     */
     public List<long[]> unread(Connection c, String appId, long userId, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select m.peer_id,"
-                + " c.last_seq - greatest(m.read_seq, m.floor_seq) from conversation_members m"
+                + " c.last_seq - greatest(m.read_seq, m.floor_seq) - " + RECALLED_UNREAD
+                + " from conversation_members m"
                 + " join conversations c on c.id = m.conversation_id"
                 + " where m.app_id = ? and m.user_id = ? and c.last_seq > m.floor_seq"
                 + " order by c.last_at desc, c.id desc limit ?")) {

@@ -14,7 +14,7 @@ import java.util.List;
 public class MessageStore {
 
     private static final String COLUMNS = "conversation_id, msg_id, seq, sender_id, sender_device_sn, target_id,"
-            + " content_type, content, attachment, config, ext, created_ms";
+            + " content_type, content, attachment, config, ext, created_ms, recalled_ms, edited_ms";
     private static final String M_COLUMNS = COLUMNS.replaceAll("(\\w+)", "m.$1");
 
     /**
@@ -52,7 +52,7 @@ public class MessageStore {
                 Integer senderDeviceSn = rs.wasNull() ? null : sn;
                 rows.add(new MessageRow(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), senderDeviceSn,
                         rs.getLong(6), rs.getInt(7), rs.getString(8), rs.getString(9), rs.getString(10),
-                        rs.getString(11), rs.getLong(12)));
+                        rs.getString(11), rs.getLong(12), rs.getObject(13, Long.class), rs.getObject(14, Long.class)));
             }
         }
         return rows;

@@ -98,7 +98,7 @@ public class LiveListener {
         }
     }
 
-    private record Route(String appId, long conversationId, long msgId, long[] users) {}
+    private record Route(String appId, long conversationId, long msgId, long[] users, LiveFrame frame) {}
 
     /**
      * Loads the notified messages on the listening connection itself, not one of the pool: under load the pool is
@@ -128,7 +128,8 @@ public class LiveListener {
                     for (int i = 0; i < ids.length; i++) {
                         ids[i] = users.get(i).asLong();
                     }
-                    routes.add(new Route(appId, entry.get(0).asLong(), entry.get(1).asLong(), ids));
+                    LiveFrame frame = entry.has(3) ? LiveFrame.ofType(entry.get(3).asText()) : LiveFrame.MESSAGE;
+                    routes.add(new Route(appId, entry.get(0).asLong(), entry.get(1).asLong(), ids, frame));
                 }
             } catch (Exception e) {
                 LOG.errorf("skipping unreadable live notification: %s", e.getMessage());
@@ -148,35 +149,53 @@ public class LiveListener {
         }
         for (Route route : routes) {
             MessageRow row = byMsgId.get(route.msgId());
-            if (row == null) {
-                continue;
+            if (row == null || route.frame() == LiveFrame.EDIT && row.recalledMs() != null) {
+                continue; // gone, or an edit overtaken by a recall
             }
             for (long user : route.users()) {
-                // the sending device has its message already; the sender's other devices get it
-                Integer skip = user == row.senderId() ? row.senderDeviceSn() : null;
-                connections.send(route.appId(), user, skip, frame(row, user));
+                // the sending device has its message already; the sender's other devices get it. A recall or an
+                // edit goes to every device, the one that made it included
+                Integer skip = route.frame() == LiveFrame.MESSAGE && user == row.senderId() ? row.senderDeviceSn()
+                        : null;
+                connections.send(route.appId(), user, skip, frame(route.frame(), row, user));
             }
         }
     }
 
-    /** {"type":"message","conversation_id":<address as the recipient sees it>,"message":{...}} */
-    private String frame(MessageRow row, long recipient) {
-        long address;
-        if (ConversationKind.isGroupId(row.targetId())) {
-            address = row.targetId();
-        } else if (row.senderId() == ConversationKind.SYSTEM_SENDER) {
-            address = 0;
-        } else {
-            address = recipient == row.senderId() ? row.targetId() : row.senderId();
-        }
+    /**
+     * {"type":"message","conversation_id":<address as the recipient sees it>,"message":{...}};
+     * {"type":"recall","conversation_id":..,"msg_id":..}; {"type":"edit","conversation_id":..,"msg_id":..,
+     * "content":..,"ext":..,"edited_at":..} with the message as stored now.
+     */
+    private String frame(LiveFrame type, MessageRow row, long recipient) {
         Map<String, Object> frame = new LinkedHashMap<>();
-        frame.put("type", "message");
-        frame.put("conversation_id", address);
-        frame.put("message", ConversationService.view(row, "UNREAD"));
+        frame.put("type", type.type);
+        frame.put("conversation_id", address(row, recipient));
+        switch (type) {
+            case MESSAGE -> frame.put("message", ConversationService.view(row, "UNREAD"));
+            case RECALL -> frame.put("msg_id", row.msgId());
+            case EDIT -> {
+                frame.put("msg_id", row.msgId());
+                frame.put("content", row.content());
+                frame.put("ext", row.ext());
+                frame.put("edited_at", row.editedMs());
+            }
+        }
         try {
             return mapper.writeValueAsString(frame);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The conversation's address as the recipient sees it: the group, 0 for the system, else the other user. */
+    private static long address(MessageRow row, long recipient) {
+        if (ConversationKind.isGroupId(row.targetId())) {
+            return row.targetId();
+        }
+        if (row.senderId() == ConversationKind.SYSTEM_SENDER) {
+            return 0;
+        }
+        return recipient == row.senderId() ? row.targetId() : row.senderId();
     }
 }

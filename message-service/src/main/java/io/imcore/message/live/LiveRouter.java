@@ -44,8 +44,19 @@ public class LiveRouter {
     /** Commits announced in one statement at most. */
     private static final int MAX_COMMITS_PER_ROUND = 512;
 
-    /** What one commit placed for one app. */
-    record Committed(String appId, List<PlacedMessage> placed) {}
+    /**
+     * What one commit placed for one app, and the frame its recipients get: {@link LiveFrame#MESSAGE} for new
+     * messages, or the change a recall or an edit made to a stored one.
+     */
+    record Committed(String appId, List<PlacedMessage> placed, LiveFrame frame) {
+
+        Committed(String appId, List<PlacedMessage> placed) {
+            this(appId, placed, LiveFrame.MESSAGE);
+        }
+    }
+
+    /** One announced message and the frame its recipients get. */
+    private record Announced(long conversationId, long msgId, LiveFrame frame) {}
 
     /** One NOTIFY: a replica's channel and its payload. */
     record Notice(String channel, String payload) {}
@@ -94,6 +105,18 @@ public class LiveRouter {
     public void announce(String appId, List<PlacedMessage> placed) {
         if (placed.stream().anyMatch(message -> !message.online().isEmpty())) {
             committed.add(new Committed(appId, placed));
+        }
+    }
+
+    /**
+     * Announces a recall or an edit of a stored message to the replicas holding the members' connections
+     * ({@code online}), after the commit that made it, like {@link #announce}. Does not block.
+     */
+    public void announceChange(String appId, LiveFrame frame, long conversationId, long msgId,
+            List<PlacedMessage.Online> online) {
+        if (!online.isEmpty()) {
+            committed.add(new Committed(appId, List.of(new PlacedMessage(conversationId, 0, 0, 0, msgId, false,
+                    online)), frame));
         }
     }
 
@@ -177,34 +200,39 @@ public class LiveRouter {
     /**
      * The NOTIFYs of several commits, in their order: per replica and app, one payload
      * {@code {"a":app,"d":[[conversation_id,msg_id,[user_id,...]],...]}} with every message of the commits that has
-     * a recipient connected there (more payloads when it would pass {@value #MAX_PAYLOAD_CHARS} characters).
+     * a recipient connected there (more payloads when it would pass {@value #MAX_PAYLOAD_CHARS} characters); an
+     * entry of a recall or an edit has the frame's type fourth: {@code [conversation_id,msg_id,[...],"recall"]}.
      */
     static List<Notice> notices(List<Committed> commits) {
-        Map<String, Map<String, Map<PlacedMessage, Set<Long>>>> routes = new LinkedHashMap<>(); // replica, app
+        Map<String, Map<String, Map<Announced, Set<Long>>>> routes = new LinkedHashMap<>(); // replica, app
         for (Committed commit : commits) {
             for (PlacedMessage message : commit.placed()) {
+                Announced announced = new Announced(message.conversationId(), message.msgId(), commit.frame());
                 for (Online device : message.online()) {
                     routes.computeIfAbsent(device.replicaId(), r -> new LinkedHashMap<>())
                             .computeIfAbsent(commit.appId(), a -> new LinkedHashMap<>())
-                            .computeIfAbsent(message, m -> new LinkedHashSet<>()).add(device.userId());
+                            .computeIfAbsent(announced, m -> new LinkedHashSet<>()).add(device.userId());
                 }
             }
         }
         List<Notice> notices = new ArrayList<>();
-        for (Map.Entry<String, Map<String, Map<PlacedMessage, Set<Long>>>> replica : routes.entrySet()) {
+        for (Map.Entry<String, Map<String, Map<Announced, Set<Long>>>> replica : routes.entrySet()) {
             String channel = channel(replica.getKey());
-            for (Map.Entry<String, Map<PlacedMessage, Set<Long>>> app : replica.getValue().entrySet()) {
+            for (Map.Entry<String, Map<Announced, Set<Long>>> app : replica.getValue().entrySet()) {
                 String prefix = "{\"a\":" + quote(app.getKey()) + ",\"d\":[";
                 StringBuilder payload = new StringBuilder(prefix);
                 boolean empty = true;
-                for (Map.Entry<PlacedMessage, Set<Long>> message : app.getValue().entrySet()) {
+                for (Map.Entry<Announced, Set<Long>> message : app.getValue().entrySet()) {
+                    LiveFrame frame = message.getKey().frame();
+                    String tail = frame == LiveFrame.MESSAGE ? "]]" : "],\"" + frame.type + "\"]";
                     String head = "[" + message.getKey().conversationId() + "," + message.getKey().msgId() + ",[";
                     StringBuilder users = new StringBuilder();
                     for (long user : message.getValue()) {
                         String id = String.valueOf(user);
-                        if (payload.length() + head.length() + users.length() + id.length() + 8 > MAX_PAYLOAD_CHARS) {
+                        if (payload.length() + head.length() + users.length() + id.length() + tail.length() + 6
+                                > MAX_PAYLOAD_CHARS) {
                             if (!users.isEmpty()) {
-                                payload.append(empty ? "" : ",").append(head).append(users).append("]]");
+                                payload.append(empty ? "" : ",").append(head).append(users).append(tail);
                                 users.setLength(0);
                             }
                             notices.add(new Notice(channel, payload.append("]}").toString()));
@@ -213,7 +241,7 @@ public class LiveRouter {
                         }
                         users.append(users.isEmpty() ? "" : ",").append(id);
                     }
-                    payload.append(empty ? "" : ",").append(head).append(users).append("]]");
+                    payload.append(empty ? "" : ",").append(head).append(users).append(tail);
                     empty = false;
                 }
                 notices.add(new Notice(channel, payload.append("]}").toString()));

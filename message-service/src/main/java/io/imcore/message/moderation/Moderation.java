@@ -58,6 +58,16 @@ public class Moderation {
         return hook.decide(app.hook(), app.hookAddressAllowed(), sender, filtered);
     }
 
+    /**
+     * The new text of an edited message as the app's word filter lets it be stored: the same, masked, or 21001. The
+     * before-send hook is not called: its event describes a send (docs/webhooks.md). Reads the app's settings
+     * (cached).
+     */
+    public String filterEdit(String appId, String content) {
+        WordFilter filter = settings(appId).filter();
+        return filter == null ? content : filtered(filter, content);
+    }
+
     /** This replica forgets what it holds of the app at once; the others within {@code im.webhooks.cache-ttl}. */
     void forget(@Observes WebhookEndpointSaved saved) {
         settings.remove(saved.appId());
@@ -72,16 +82,21 @@ public class Moderation {
         if (request.contentType() != ContentType.TEXT.ordinal() || request.content() == null) {
             return request;
         }
-        if (filter.action() == WordFilter.Action.REFUSE) {
-            if (filter.matches(request.content())) {
-                throw new ApiException(ErrorCode.MESSAGE_REFUSED, "content: contains a word the app does not allow");
-            }
-            return request;
-        }
-        String masked = filter.mask(request.content());
-        return masked.equals(request.content()) ? request : new SendRequest(request.contentType(), masked,
+        String allowed = filtered(filter, request.content());
+        return allowed.equals(request.content()) ? request : new SendRequest(request.contentType(), allowed,
                 request.attachment(), request.config(), request.ext(), request.fromUserId(), request.targets(),
                 request.type(), request.transactionId());
+    }
+
+    /** A text as the filter lets it be stored: refused (21001) or masked. */
+    private static String filtered(WordFilter filter, String content) {
+        if (filter.action() == WordFilter.Action.REFUSE) {
+            if (filter.matches(content)) {
+                throw new ApiException(ErrorCode.MESSAGE_REFUSED, "content: contains a word the app does not allow");
+            }
+            return content;
+        }
+        return filter.mask(content);
     }
 
     private ModerationSettings settings(String appId) {

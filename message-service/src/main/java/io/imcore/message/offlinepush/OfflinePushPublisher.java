@@ -35,7 +35,8 @@ import org.jboss.logging.Logger;
 /**
  * Turns the due rows of {@code offline_push_queue} into {@value MessageEvent#TOPIC} records (through the outbox, in
  * the transaction that deletes the rows): each message with its recipients, their unread counts and their live
- * devices; after the ack window, the live devices whose user did not acknowledge it (docs/offline-push.md). One
+ * devices; after the ack window, the live devices whose user did not acknowledge it; the recall of a message
+ * announced before, with its recipients ({@link OfflinePushQueue#recall}) (docs/offline-push.md). One
  * replica publishes at a time (advisory lock), in due order, so one conversation's events keep their order.
  */
 @ApplicationScoped
@@ -54,6 +55,7 @@ public class OfflinePushPublisher {
     private final boolean outboxEnabled;
     private final Counter announced;
     private final Counter unacknowledged;
+    private final Counter recalled;
     private PollingLoop loop;
 
     public OfflinePushPublisher(Database database, PresenceStore presence, Outbox outbox, ObjectMapper mapper,
@@ -68,6 +70,7 @@ public class OfflinePushPublisher {
         this.outboxEnabled = outboxEnabled;
         this.announced = registry.counter("imcore.offline_push.announced", "type", "created");
         this.unacknowledged = registry.counter("imcore.offline_push.announced", "type", "unacknowledged");
+        this.recalled = registry.counter("imcore.offline_push.announced", "type", "recalled");
     }
 
     void start(@Observes StartupEvent event) {
@@ -114,10 +117,10 @@ public class OfflinePushPublisher {
         List<Long> done = new ArrayList<>();
         List<Due> waiting = new ArrayList<>();
         List<String> waitingLive = new ArrayList<>();
-        // the first stage needs the recipients' unread counts and live devices, per app in one query each
+        // the first stage and a recall need the recipients' unread counts and live devices, per app in one query each
         Map<String, List<Due>> fresh = new LinkedHashMap<>();
         for (Due row : due) {
-            if (row.stage() == 0) {
+            if (row.stage() != 1) {
                 fresh.computeIfAbsent(row.appId(), a -> new ArrayList<>()).add(row);
             }
         }
@@ -126,7 +129,9 @@ public class OfflinePushPublisher {
         UnreadCounts.applyChanges(c);
         for (Map.Entry<String, List<Due>> app : fresh.entrySet()) {
             Map<Long, Long> announced = new TreeMap<>(); // recipient to the messages of this pass announced to them
-            app.getValue().forEach(row -> recipientIds(row, members).forEach(r -> announced.merge(r[0], 1L, Long::sum)));
+            // a recall counts nothing (the recalling transaction took the message off the counts): its badge is now's
+            app.getValue().forEach(row -> recipientIds(row, members).forEach(r -> announced.merge(r[0],
+                    row.stage() == 0 ? 1L : 0L, Long::sum)));
             long[] ids = announced.keySet().stream().mapToLong(Long::longValue).toArray();
             unread.put(app.getKey(), UnreadCounts.announce(c, app.getKey(), announced));
             Map<Long, List<Integer>> devices = new HashMap<>();
@@ -141,14 +146,16 @@ public class OfflinePushPublisher {
         Map<Long, List<Recipient>> recipientsOf = new HashMap<>();
         Map<Long, List<Recipient>> liveOf = new HashMap<>();
         for (Due row : due) {
-            if (row.stage() == 0) {
+            if (row.stage() != 1) {
                 List<Recipient> recipients = new ArrayList<>();
                 for (long[] r : recipientIds(row, members)) {
                     recipients.add(new Recipient(r[0], r[1], unread.get(row.appId()).getOrDefault(r[0], 0L),
                             live.get(row.appId()).getOrDefault(r[0], List.of())));
                 }
                 recipientsOf.put(row.id(), recipients);
-                liveOf.put(row.id(), recipients.stream().filter(r -> !r.liveDevices().isEmpty()).toList());
+                // a recall waits for no ack: live devices got the recall frame
+                liveOf.put(row.id(), row.stage() == OfflinePushQueue.RECALL_STAGE ? List.of()
+                        : recipients.stream().filter(r -> !r.liveDevices().isEmpty()).toList());
             } else {
                 liveOf.put(row.id(), recipients(row.live()));
             }
@@ -160,7 +167,15 @@ public class OfflinePushPublisher {
             Map<Long, Long> deliveredSeq = delivered.getOrDefault(row.conversationId(), Map.of());
             List<Recipient> unacknowledgedLive = liveOf.get(row.id()).stream()
                     .filter(r -> deliveredSeq.getOrDefault(r.userId(), 0L) < row.seq()).toList();
-            if (row.stage() == 0) {
+            if (row.stage() == OfflinePushQueue.RECALL_STAGE) {
+                List<Recipient> recipients = recipientsOf.get(row.id());
+                if (!recipients.isEmpty()) {
+                    keys.add(key(row));
+                    events.add(event(row, MessageEvent.RECALLED, recipients, groupNames));
+                    recalled.increment();
+                }
+                done.add(row.id());
+            } else if (row.stage() == 0) {
                 List<Recipient> recipients = recipientsOf.get(row.id());
                 if (!recipients.isEmpty()) {
                     keys.add(key(row));
@@ -242,9 +257,9 @@ public class OfflinePushPublisher {
         return ids;
     }
 
-    /** Group conversation id to its members, {user_id, floor_seq}; only for the first stage of group messages. */
+    /** Group conversation id to its members, {user_id, floor_seq}; for the first stage and recalls of groups. */
     private static Map<Long, List<long[]>> groupMembers(Connection c, List<Due> due) throws SQLException {
-        long[] conversations = due.stream().filter(d -> d.stage() == 0 && d.kind() == ConversationKind.GROUP.code)
+        long[] conversations = due.stream().filter(d -> d.stage() != 1 && d.kind() == ConversationKind.GROUP.code)
                 .mapToLong(Due::conversationId).distinct().toArray();
         Map<Long, List<long[]>> members = new HashMap<>();
         if (conversations.length == 0) {

@@ -2,6 +2,7 @@ package io.imcore.message.offlinepush;
 
 import io.imcore.common.store.Database;
 import io.imcore.message.conversation.ConversationKind;
+import io.imcore.message.conversation.ConversationStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -43,6 +44,24 @@ final class UnreadCounts {
         }
     }
 
+    /**
+     * A recalled message (at {@code seq}) leaves the counts of the members who had not read it, through
+     * {@code unread_changes} like a read, in the recalling transaction. Their rows are locked first, so a read
+     * committing meanwhile is seen here (and counted by its trigger), and a later read's trigger sees the recall and
+     * leaves the message out: it is never taken off twice.
+     */
+    static void recalled(Connection c, long conversationId, long seq, long senderId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into unread_changes (app_id, user_id, read)"
+                + " select m.app_id, m.user_id, 1 from (select app_id, user_id from conversation_members"
+                + " where conversation_id = ? and user_id <> ? and greatest(read_seq, floor_seq) < ?"
+                + " order by user_id for no key update) m where (select counting from unread_counting)")) {
+            ps.setLong(1, conversationId);
+            ps.setLong(2, senderId);
+            ps.setLong(3, seq);
+            ps.executeUpdate();
+        }
+    }
+
     /** Applies the reads committed since the last pass, and forgets the rows to be taken again. */
     static void applyChanges(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
@@ -60,10 +79,10 @@ final class UnreadCounts {
 
     /**
      * The rows of these users that have none: each member row's unread messages (its conversation read by its primary
-     * key, as a scalar subquery so the generic plan cannot hash the conversations table) less the messages of that
-     * conversation still queued whose announcement will count for this member (the publisher's recipient rule: not
-     * their own; in a group, after their floor); the changes already in that sum dropped. Package-visible for the plan
-     * check ({@code PublisherPlansTest}).
+     * key, as a scalar subquery so the generic plan cannot hash the conversations table; recalled ones left out)
+     * less the messages of that conversation still queued whose announcement will count for this member (the
+     * publisher's recipient rule: not their own; in a group, after their floor); the changes already in that sum
+     * dropped. Package-visible for the plan check ({@code PublisherPlansTest}).
      */
     static final String FIRST_COUNT = "with u(user_id) as (select * from unnest(?::bigint[])),"
             + " missing as (select u.user_id from u where not exists (select 1 from unread_counts k"
@@ -71,7 +90,7 @@ final class UnreadCounts {
             + " counted as (delete from unread_changes e using missing x where e.app_id = ? and e.user_id = x.user_id)"
             + " insert into unread_counts (app_id, user_id, unread) select ?, x.user_id, coalesce((select sum("
             + " greatest((select v.last_seq from conversations v where v.id = m.conversation_id)"
-            + " - greatest(m.read_seq, m.floor_seq), 0)"
+            + " - greatest(m.read_seq, m.floor_seq), 0) - " + ConversationStore.RECALLED_UNREAD
             + " - (select count(*) from offline_push_queue q join messages g on g.conversation_id = q.conversation_id"
             + " and g.msg_id = q.msg_id where q.conversation_id = m.conversation_id and q.stage = 0"
             + " and g.sender_id <> m.user_id and (m.floor_seq < g.seq or (select v.kind from conversations v"

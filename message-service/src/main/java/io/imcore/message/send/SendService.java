@@ -57,8 +57,8 @@ public class SendService {
 
     public static final int TYPE_USER = 1;
     public static final int TYPE_GROUP = 2;
-    private static final int MAX_CONTENT_BYTES = 64 * 1024;
-    private static final int MAX_FIELD_BYTES = 16 * 1024;
+    public static final int MAX_CONTENT_BYTES = 64 * 1024;
+    public static final int MAX_FIELD_BYTES = 16 * 1024;
     private static final String ANSWER = "true";
 
     private final Database database;
@@ -216,7 +216,8 @@ public class SendService {
         return body;
     }
 
-    private static void checkSize(String field, String value, int maxBytes) {
+    /** A field's text must be storable and at most {@code maxBytes} in UTF-8 (10002); an edit checks it alike. */
+    public static void checkSize(String field, String value, int maxBytes) {
         StorableText.check(field, value);
         // a UTF-8 character is at most 4 bytes: count bytes only when the length alone cannot decide
         if (value != null && value.length() * 4L > maxBytes && value.getBytes(StandardCharsets.UTF_8).length > maxBytes) {

@@ -9,6 +9,9 @@ import java.util.Set;
 public final class WebhookEvents {
 
     public static final String MESSAGE_CREATED = "message.created";
+    /** POST /message/recall and /message/edit, queued in their transactions. */
+    public static final String MESSAGE_RECALLED = "message.recalled";
+    public static final String MESSAGE_EDITED = "message.edited";
     /** The before-send hook's call: not a subscription, sent whenever before_send is on. */
     public static final String MESSAGE_BEFORE_SEND = "message.before_send";
     /** Several events in one request, for an app with a batch size above 1. */
@@ -20,8 +23,9 @@ public final class WebhookEvents {
     public static final String USER_REGISTERED = "user.registered";
     public static final String USER_CHANGED = "user.changed";
     /** What POST /app/webhook accepts in {@code events}. */
-    public static final Set<String> SUBSCRIBABLE = Set.of(MESSAGE_CREATED, GROUP_CREATED, GROUP_MEMBERS_ADDED,
-            GROUP_MEMBERS_REMOVED, GROUP_DESTROYED, USER_REGISTERED, USER_CHANGED, WebhookEndpoint.ALL_EVENTS);
+    public static final Set<String> SUBSCRIBABLE = Set.of(MESSAGE_CREATED, MESSAGE_RECALLED, MESSAGE_EDITED,
+            GROUP_CREATED, GROUP_MEMBERS_ADDED, GROUP_MEMBERS_REMOVED, GROUP_DESTROYED, USER_REGISTERED, USER_CHANGED,
+            WebhookEndpoint.ALL_EVENTS);
 
     private WebhookEvents() {
     }

@@ -16,12 +16,17 @@ import io.imcore.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -190,6 +195,70 @@ class OfflinePushEventsTest extends AppWithUsers {
             assertTrue(System.nanoTime() < deadline, "the queue row was not handled");
             Thread.sleep(5);
         }
+    }
+
+    @Test
+    void aRecalledMessageAnnouncedBeforeIsAnnouncedAsRecalledWithTheBadgeWithoutIt() {
+        api.sendText(alice, bob, "first");
+        api.sendText(alice, bob, "recall me");
+        JsonNode created = events("message.created", 1, e -> hasPreview(e, "recall me")).get(0);
+        long msgId = created.path("msg_id").asLong();
+        assertEquals(2, created.path("recipients").get(0).path("unread").asLong());
+        assertEquals(200, recall(alice, bob, msgId));
+
+        JsonNode recalled = events("message.recalled", 1, e -> e.path("msg_id").asLong() == msgId).get(0);
+        assertEquals("direct", recalled.path("kind").asText());
+        assertEquals(alice, recalled.path("sender_id").asLong());
+        JsonNode recipients = recalled.path("recipients");
+        assertEquals(1, recipients.size());
+        assertEquals(bob, recipients.get(0).path("user_id").asLong());
+        assertEquals(alice, recipients.get(0).path("conversation_id").asLong());
+        assertEquals(1, recipients.get(0).path("unread").asLong(), "the badge without the recalled message");
+        assertEquals(List.of(), queueStages(msgId), "announced once");
+    }
+
+    @Test
+    void aMessageRecalledBeforeItsAnnouncementIsNeverAnnounced() throws Exception {
+        Map<String, Long> ids = new HashMap<>();
+        CompletableFuture<Integer> recalled = database.inTransaction(lock -> {
+            try (var ps = lock.prepareStatement("select pg_advisory_xact_lock(?)")) {
+                ps.setLong(1, PUBLISHER_LOCK);
+                ps.execute();
+            }
+            api.sendText(alice, bob, "recalled at once");
+            List<Number> page = api.page(bob, alice, 0, 10).extract().path("data.messages.msg_id");
+            ids.put("msg", page.get(page.size() - 1).longValue());
+            // the recall waits for the publisher's lock, which this test holds: it is granted the lock on release,
+            // before the publisher's next try, with the message still unannounced
+            CompletableFuture<Integer> call = CompletableFuture.supplyAsync(() -> recall(alice, bob, ids.get("msg")));
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (!waitingForAnAdvisoryLock(lock)) {
+                assertTrue(System.nanoTime() < deadline, "the recall did not wait for the publisher's lock");
+                LockSupport.parkNanos(5_000_000);
+            }
+            return call;
+        });
+        assertEquals(200, recalled.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        api.sendText(alice, bob, "after the recall");
+        JsonNode after = events("message.created", 1, e -> hasPreview(e, "after the recall")).get(0);
+        assertEquals(1, after.path("recipients").get(0).path("unread").asLong(), "the recalled message never counted");
+        // the conversation's events are in order on one partition: an announcement of the recalled one came first
+        assertTrue(TopicReader.await(TOPIC, r -> r.key().startsWith(api.appId + ":")
+                && parse(r).path("msg_id").asLong() == ids.get("msg"), 1, Duration.ofMillis(500)).isEmpty(),
+                "neither created nor recalled is announced");
+    }
+
+    private boolean waitingForAnAdvisoryLock(Connection c) throws SQLException {
+        try (var ps = c.prepareStatement("select count(*) from pg_locks where locktype = 'advisory' and not granted");
+                var rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1) > 0;
+        }
+    }
+
+    private int recall(long sender, long conversation, long msgId) {
+        return api.as(sender).body(Map.of("conversation_id", conversation, "msg_id", msgId)).post("/message/recall")
+                .then().statusCode(200).extract().path("code");
     }
 
     private List<Integer> queueStages(long msgId) {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The publisher's unread counts (the badges) equal what GET /message/unread sums over the user's conversations, after
- * every kind of change: messages in, reads, the user's own sends, a group's messages, a conversation deleted (its
- * floor moved), a membership ended; each compared once the publisher has announced every message and applied every
+ * every kind of change: messages in, reads, the user's own sends, recalls, a group's messages, a conversation deleted
+ * (its floor moved), a membership ended; each compared once the publisher has announced every message and applied every
  * read change of the app.
  */
 @QuarkusTest
@@ -42,6 +42,21 @@ class UnreadCountsTest extends AppWithUsers {
 
         api.sendText(bob, alice, "my own message never counts for me"); // bob has now read all of alice's
         api.sendText(carol, bob, "again from carol");
+        assertCountIsTheSum(bob, 2);
+
+        List<Number> fromCarol = api.page(bob, carol, 0, 10).extract().path("data.messages.msg_id");
+        recall(carol, bob, fromCarol.get(0).longValue()); // announced and unread: it leaves the count
+        assertCountIsTheSum(bob, 1);
+        ack(bob, carol, fromCarol.get(1).longValue()); // reading past it does not take it off again
+        api.sendText(alice, bob, "after the recall");
+        assertCountIsTheSum(bob, 1);
+        recall(alice, bob, lastOf(bob, alice)); // recalled unread, then a fresh count: the sum leaves it out
+        forgetCount(bob);
+        api.sendText(carol, bob, "counted afresh");
+        assertCountIsTheSum(bob, 1);
+        ack(bob, carol, lastOf(bob, carol));
+        api.sendText(carol, bob, "carol once more");
+        api.sendText(carol, bob, "and again");
         assertCountIsTheSum(bob, 2);
 
         long group = api.createGroup(alice, List.of(bob, carol));
@@ -76,11 +91,14 @@ class UnreadCountsTest extends AppWithUsers {
         assertEquals(sum, count(user), "the publisher's count against the sum");
     }
 
-    /** The app's messages still queued for a first announcement, and its read changes not yet applied. */
+    /**
+     * The app's messages still queued for a first announcement or for the announcement of their recall, and its read
+     * changes not yet applied.
+     */
     private long pending() {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select (select count(*) from offline_push_queue"
-                    + " where app_id = ? and stage = 0) + (select count(*) from unread_changes where app_id = ?)")) {
+                    + " where app_id = ? and stage <> 1) + (select count(*) from unread_changes where app_id = ?)")) {
                 ps.setString(1, api.appId);
                 ps.setString(2, api.appId);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -100,6 +118,28 @@ class UnreadCountsTest extends AppWithUsers {
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? rs.getLong(1) : -1;
                 }
+            }
+        });
+    }
+
+    private void recall(long sender, long conversation, long msgId) {
+        api.as(sender).body(Map.of("conversation_id", conversation, "msg_id", msgId)).post("/message/recall").then()
+                .statusCode(200).body("code", equalTo(200));
+    }
+
+    private long lastOf(long viewer, long conversation) {
+        List<Number> ids = api.page(viewer, conversation, 0, 100).extract().path("data.messages.msg_id");
+        return ids.get(ids.size() - 1).longValue();
+    }
+
+    /** The user's count is taken afresh at their next notification, as after a deletion. */
+    private void forgetCount(long user) {
+        database.autoCommit(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "delete from unread_counts where app_id = ? and user_id = ?")) {
+                ps.setString(1, api.appId);
+                ps.setLong(2, user);
+                return ps.executeUpdate();
             }
         });
     }

@@ -253,6 +253,34 @@ class WebhookTest extends AppWithUsers {
     }
 
     @Test
+    void anEditAndARecallArriveAsTheirEvents() throws Exception {
+        Map<String, Object> changes = settings(receiver.url());
+        changes.put("events", List.of("message.edited", "message.recalled"));
+        String secret = save(changes).getString("data.secret");
+        api.sendText(alice, bob, "helo");
+        Number msgId = api.page(bob, alice, 0, 1).extract().path("data.messages[0].msg_id");
+        Map<String, Object> edit = Map.of("conversation_id", bob, "msg_id", msgId, "content", "hello");
+        api.as(alice).body(edit).post("/message/edit").then().body("code", org.hamcrest.Matchers.equalTo(200));
+        api.as(alice).body(Map.of("conversation_id", bob, "msg_id", msgId)).post("/message/recall").then()
+                .body("code", org.hamcrest.Matchers.equalTo(200));
+        List<JsonPath> bodies = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            AppEndpointStub.Received event = receiver.next(30);
+            assertNotNull(event, "event " + i);
+            new Webhook(secret).verify(event.body(), event.headers());
+            bodies.add(JsonPath.from(event.body()));
+        }
+        assertEquals(List.of("message.edited", "message.recalled"), bodies.stream().map(b -> b.getString("type"))
+                .toList(), "in their order: one conversation");
+        assertEquals("hello", bodies.get(0).getString("data.content"));
+        assertEquals(msgId.longValue(), bodies.get(1).getLong("data.msg_id"));
+        assertEquals(alice, bodies.get(1).getLong("data.from_user_id"));
+        assertEquals(bob, bodies.get(1).getLong("data.to_id"));
+        assertEquals(alice, bodies.get(1).getLong("data.recalled_by"));
+        assertEquals(false, bodies.get(1).getBoolean("data.by_admin"));
+    }
+
+    @Test
     void userEventsOfAuthServiceArrive() throws Exception {
         Map<String, Object> users = settings(receiver.url());
         users.put("events", List.of("user.changed"));
