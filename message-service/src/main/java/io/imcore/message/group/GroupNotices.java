@@ -1,6 +1,7 @@
 package io.imcore.message.group;
 
 import io.imcore.message.live.LiveFrames;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
@@ -28,11 +29,14 @@ public class GroupNotices {
     private final GroupStore groups;
     private final LiveFrames frames;
     private final TransactionSynchronizationRegistry transactions;
+    private final Vertx vertx;
 
-    public GroupNotices(GroupStore groups, LiveFrames frames, TransactionSynchronizationRegistry transactions) {
+    public GroupNotices(GroupStore groups, LiveFrames frames, TransactionSynchronizationRegistry transactions,
+            Vertx vertx) {
         this.groups = groups;
         this.frames = frames;
         this.transactions = transactions;
+        this.vertx = vertx;
     }
 
     /**
@@ -67,11 +71,12 @@ public class GroupNotices {
                 if (status != Status.STATUS_COMMITTED) {
                     return;
                 }
-                try {
+                // on a worker of its own: this thread still belongs to the finished transaction
+                vertx.executeBlocking(() -> {
                     told.forEach(frame -> frames.send(appId, recipients, frame));
-                } catch (RuntimeException e) { // the change is committed: a lost frame is read back over HTTP
-                    LOG.warnf("group %d: %s frame not sent: %s", group.groupId, change, e.getMessage());
-                }
+                    return null;
+                }, false).onFailure(e -> LOG.warnf("group %d: %s frame not sent: %s", group.groupId, change,
+                        e.getMessage())); // the change is committed: a lost frame is read back over HTTP
             }
         });
     }

@@ -57,17 +57,23 @@ public class ReadFrames {
 
     /** Notes a committed read receipt for the senders it concerns (two reads by primary key). */
     void noted(@Observes GroupRead read) {
-        int maxMembers = limits.of(read.appId()).receiptFramesMaxMembers();
-        if (maxMembers == 0) {
+        List<Long> senders;
+        try {
+            int maxMembers = limits.of(read.appId()).receiptFramesMaxMembers();
+            if (maxMembers == 0) {
+                return;
+            }
+            senders = database.read(c -> {
+                if (conversations.memberIds(c, read.conversationId(), maxMembers + 1).size() > maxMembers) {
+                    return List.<Long>of();
+                }
+                int messagesRead = (int) Math.min(SENDERS_OF_LAST, read.move().toSeq() - read.move().fromSeq());
+                return groups.sendersUpTo(c, read.conversationId(), read.move().toMsgId(), messagesRead);
+            });
+        } catch (RuntimeException e) { // the receipt is stored: only its frame is lost
+            LOG.warnf("read frames of group %d not noted: %s", read.groupId(), e.getMessage());
             return;
         }
-        List<Long> senders = database.read(c -> {
-            if (conversations.memberIds(c, read.conversationId(), maxMembers + 1).size() > maxMembers) {
-                return List.<Long>of();
-            }
-            int messagesRead = (int) Math.min(SENDERS_OF_LAST, read.move().toSeq() - read.move().fromSeq());
-            return groups.sendersUpTo(c, read.conversationId(), read.move().toMsgId(), messagesRead);
-        });
         for (long sender : senders) {
             if (sender != read.readerId() && sender != ConversationKind.SYSTEM_SENDER) {
                 // atomic with flush's remove: a receipt noted meanwhile goes into the next window's map

@@ -27,8 +27,8 @@ import org.postgresql.PGNotification;
 /**
  * Receives this replica's NOTIFY channel (see {@link LiveRouter}), loads the named messages and writes them to
  * the recipients' connections here; svcpush notifications go to {@link LivePush}, frames that are not stored to
- * {@link LiveFrames}. Live frames are a fast path: a
- * client that was away reads the conversation over HTTP, which is always complete.
+ * {@link LiveFrames}. Live frames are a fast path: a client that was away reads the conversation over HTTP, which is
+ * always complete.
  */
 @ApplicationScoped
 public class LiveListener {
