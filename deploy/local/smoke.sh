@@ -173,6 +173,22 @@ step_recall_and_edit() {
   expect "recalling again (an admin acting as the peer) answers the same" 'd["code"] == 200 and d["data"] is True'
 }
 
+# Read receipts of a message in the 3-member group of step group: one member reads it, the sender sees who.
+step_group_receipts() {
+  local msg_id
+  call GET "/message/conversation?opposite_id=$GROUP_ID&limit=1" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  msg_id="$(json_get "$RESPONSE" 'd["data"]["messages"][0]["msg_id"]')"
+  call GET "/message/ack?conversation_id=$GROUP_ID&msg_id=$msg_id" "" "app_id: $APP_ID" \
+    "access-token: $ADMIN_TOKEN" "user_id: ${PEERS[1]}"
+  expect "a member read the group message" 'd["code"] == 200'
+  call GET "/message/receipts?group_id=$GROUP_ID&msg_id=$msg_id" "" "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "the sender sees one member read it and one not" \
+    "d['code'] == 200 and (d['data']['read'], d['data']['unread']) == (1, 1) and d['data']['read_users'] == [${PEERS[1]}] and d['data']['unread_users'] == [${PEERS[2]}]"
+  call GET "/message/receipts?group_id=$GROUP_ID&msg_id=$msg_id" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
+    "user_id: ${PEERS[2]}"
+  expect "a member who did not send it gets 20004" 'd["code"] == 20004'
+}
+
 # ---- files (docs/files.md) ----------------------------------------------------------------------------------
 
 # An image message: the sender declares the upload, PUTs the bytes straight to the object store with the signed
@@ -885,7 +901,7 @@ step_ingress_error_backend() {
 }
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
-  conversation_and_receipt group recall_and_edit file_message push_enable_and_certificate push_registry push_notify push_every_channel
+  conversation_and_receipt group group_receipts recall_and_edit file_message push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push webhook
   password_change_revokes disable_closes_socket wrong_password password_guessing_throttled unknown_path health console_sign_in
   ingress_error_backend monitoring_series console_system_history)

@@ -9,18 +9,22 @@ import io.imcore.message.conversation.ConversationPage.PageIterator;
 import io.imcore.message.conversation.ConversationStore.Delivered;
 import io.imcore.message.conversation.ConversationStore.Key;
 import io.imcore.message.conversation.ConversationStore.Member;
+import io.imcore.message.conversation.ConversationStore.ReadMove;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -45,10 +49,12 @@ public class ConversationService {
     private final MessageStore messages;
     private final GroupConversations groups;
     private final GroupCommitter<Delivered, Boolean> deliveries;
+    private final Event<GroupRead> groupReads;
 
     public ConversationService(Database database, IdentityDirectory directory, ConversationStore conversations,
-            MessageStore messages, GroupConversations groups, MeterRegistry registry) {
+            MessageStore messages, GroupConversations groups, MeterRegistry registry, Event<GroupRead> groupReads) {
         this.database = database;
+        this.groupReads = groupReads;
         this.directory = directory;
         this.conversations = conversations;
         this.messages = messages;
@@ -94,8 +100,41 @@ public class ConversationService {
     public boolean ack(String appId, long viewer, long address, long msgId) {
         Viewed v = resolve(appId, viewer, address, "conversation_id")
                 .orElseThrow(() -> ApiException.badParameter("conversation_id", "no messages in this conversation"));
-        database.inTransaction(c -> conversations.markReadUpTo(c, v.conversationId(), viewer, msgId));
+        Optional<ReadMove> move = database.inTransaction(c -> conversations.markReadUpTo(c, v.conversationId(),
+                viewer, msgId));
+        if (v.kind() == ConversationKind.GROUP && move.isPresent() && move.get().moved()) {
+            groupReads.fire(new GroupRead(appId, address, v.conversationId(), viewer, move.get()));
+        }
         return true;
+    }
+
+    /** A member's read position in a group moved on (committed): the senders' read frames. */
+    public record GroupRead(String appId, long groupId, long conversationId, long readerId, ReadMove move) {}
+
+    /**
+     * Who a typing frame of the viewer in this conversation goes to: the peer, or the group's other members (20001,
+     * 20002 as a page; 20005 when the group has more than {@code maxGroupMembers}). 10002 for the system address.
+     */
+    public Set<Long> typingRecipients(String appId, long viewer, long address, int maxGroupMembers) {
+        if (address == 0) {
+            throw ApiException.badParameter("conversation_id", "nobody types in the system conversation");
+        }
+        if (!ConversationKind.isGroupId(address)) {
+            if (address != viewer && directory.user(appId, address).isEmpty()) {
+                throw new ApiException(ErrorCode.USER_NOT_FOUND, "conversation_id: no such user");
+            }
+            return address == viewer ? Set.of() : Set.of(address);
+        }
+        Viewed group = resolve(appId, viewer, address, "conversation_id").orElseThrow();
+        List<Long> members = database.read(c -> conversations.memberIds(c, group.conversationId(),
+                maxGroupMembers + 1));
+        if (members.size() > maxGroupMembers) {
+            throw new ApiException(ErrorCode.GROUP_TOO_LARGE, "conversation_id: typing is shown in groups of at most "
+                    + maxGroupMembers + " members");
+        }
+        Set<Long> others = new LinkedHashSet<>(members);
+        others.remove(viewer);
+        return others;
     }
 
     /**

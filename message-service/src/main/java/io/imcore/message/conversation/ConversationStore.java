@@ -133,10 +133,34 @@ public class ConversationStore {
         }
     }
 
-    /** Read receipt: everything up to msg_id is READ; returns false when the position did not move. */
-    public boolean markReadUpTo(Connection c, long conversationId, long userId, long msgId) throws SQLException {
-        return moveUpTo(c, "read_seq = greatest(read_seq, p.seq), delivered_seq = greatest(delivered_seq, p.seq)",
-                conversationId, userId, msgId);
+    /** How a read receipt moved a member's read position: from and to a seq, and the msg_id at the new one. */
+    public record ReadMove(long fromSeq, long toSeq, long toMsgId) {
+        public boolean moved() {
+            return toSeq > fromSeq;
+        }
+    }
+
+    /** Read receipt: everything up to msg_id is READ; empty when the member or the message is not there. */
+    public Optional<ReadMove> markReadUpTo(Connection c, long conversationId, long userId, long msgId)
+            throws SQLException {
+        // o reads the position before this update: its row lock makes a concurrent receipt wait and read the newer
+        try (PreparedStatement ps = c.prepareStatement("update conversation_members m"
+                + " set read_seq = greatest(m.read_seq, p.seq), delivered_seq = greatest(m.delivered_seq, p.seq)"
+                + " from (select seq, msg_id from messages where conversation_id = ? and msg_id <= ?"
+                + " order by msg_id desc limit 1) p,"
+                + " (select read_seq from conversation_members where conversation_id = ? and user_id = ? for update) o"
+                + " where m.conversation_id = ? and m.user_id = ? returning o.read_seq, m.read_seq, p.msg_id")) {
+            ps.setLong(1, conversationId);
+            ps.setLong(2, msgId);
+            ps.setLong(3, conversationId);
+            ps.setLong(4, userId);
+            ps.setLong(5, conversationId);
+            ps.setLong(6, userId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new ReadMove(rs.getLong(1), rs.getLong(2), rs.getLong(3)))
+                        : Optional.empty();
+            }
+        }
     }
 
     /** A member's acknowledgement of a live message: everything up to {@code msgId} is at least DELIVERED. */
@@ -154,19 +178,6 @@ public class ConversationStore {
             ps.setArray(2, Database.bigints(c, acks.stream().mapToLong(Delivered::userId).toArray()));
             ps.setArray(3, Database.bigints(c, acks.stream().mapToLong(Delivered::msgId).toArray()));
             ps.executeUpdate();
-        }
-    }
-
-    private static boolean moveUpTo(Connection c, String assignment, long conversationId, long userId, long msgId)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("update conversation_members m set " + assignment
-                + " from (select seq from messages where conversation_id = ? and msg_id <= ?"
-                + " order by msg_id desc limit 1) p where m.conversation_id = ? and m.user_id = ?")) {
-            ps.setLong(1, conversationId);
-            ps.setLong(2, msgId);
-            ps.setLong(3, conversationId);
-            ps.setLong(4, userId);
-            return ps.executeUpdate() > 0;
         }
     }
 
@@ -211,6 +222,22 @@ public class ConversationStore {
                 }
             }
             return rows;
+        }
+    }
+
+    /** At most {@code limit} of the conversation's members, by user id (the primary key). */
+    public List<Long> memberIds(Connection c, long conversationId, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select user_id from conversation_members"
+                + " where conversation_id = ? order by user_id limit ?")) {
+            ps.setLong(1, conversationId);
+            ps.setInt(2, limit);
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            return ids;
         }
     }
 }

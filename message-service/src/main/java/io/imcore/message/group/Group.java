@@ -41,6 +41,12 @@ public class Group {
 
     public Instant destroyedAt;
 
+    /** Plain members' sends are refused while set; the owner and admins still send. */
+    public boolean mutedAll;
+
+    /** Set by the owner or an admin; shown in the group's info. */
+    public String announcement;
+
     /** The member with the owner role, or null when the group has none. */
     @Formula("(select m.user_id from conversation_members m where m.conversation_id = conversation_id"
             + " and m.role = " + GroupMembership.ROLE_OWNER + " limit 1)")

@@ -20,6 +20,8 @@ public class GroupMembership {
 
     public static final int ROLE_MEMBER = 0;
     public static final int ROLE_OWNER = 1;
+    /** Named by the owner: invites, kicks and mutes plain members, sets the announcement. */
+    public static final int ROLE_ADMIN = 2;
 
     @Id
     public Long conversationId;
@@ -33,8 +35,19 @@ public class GroupMembership {
 
     public Instant joinedAt;
 
+    /** Sends are refused until then (null: not muted). */
+    public Instant mutedUntil;
+
     public boolean owner() {
         return role == ROLE_OWNER;
+    }
+
+    public String roleName() {
+        return switch (role) {
+            case ROLE_OWNER -> "owner";
+            case ROLE_ADMIN -> "admin";
+            default -> "member";
+        };
     }
 
     public static class Key implements Serializable {

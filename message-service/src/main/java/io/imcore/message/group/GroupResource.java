@@ -94,6 +94,36 @@ public class GroupResource {
         return ApiResponse.ok(groups.joined(caller));
     }
 
+    @POST
+    @Path("/admin_add")
+    public ApiResponse<Boolean> addAdmins(GroupMembersRequest body) {
+        return ApiResponse.ok(groups.addAdmins(caller, body));
+    }
+
+    @POST
+    @Path("/admin_remove")
+    public ApiResponse<Boolean> removeAdmins(GroupMembersRequest body) {
+        return ApiResponse.ok(groups.removeAdmins(caller, body));
+    }
+
+    @POST
+    @Path("/mute")
+    public ApiResponse<Boolean> mute(MuteRequest body) {
+        return ApiResponse.ok(groups.mute(caller, body));
+    }
+
+    @POST
+    @Path("/mute_all")
+    public ApiResponse<Boolean> muteAll(MuteAllRequest body) {
+        return ApiResponse.ok(groups.muteAll(caller, body));
+    }
+
+    @POST
+    @Path("/announcement")
+    public ApiResponse<Boolean> announce(AnnouncementRequest body) {
+        return ApiResponse.ok(groups.announce(caller, body));
+    }
+
     private static Long groupId(String value) {
         return requiredLong("group_id", value, 1, Long.MAX_VALUE);
     }

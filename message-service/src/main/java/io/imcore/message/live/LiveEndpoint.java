@@ -7,8 +7,11 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.security.TokenClaims;
 import io.imcore.message.MessageConfig;
+import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationService;
 import io.imcore.message.conversation.ConversationService.AckTarget;
+import io.imcore.message.grouplimits.GroupLimitsConfig;
+import io.imcore.message.grouplimits.GroupLimitsService;
 import io.imcore.message.presence.PresenceService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -30,7 +33,8 @@ import org.jboss.logging.Logger;
  * docs/live-protocol.md. The first frame must be {@code auth} (user token and device_sn) within
  * {@code im.message.live-auth-timeout}; then the server sends {@code message} frames and the device answers
  * with {@code ack} (DELIVERED) and {@code ping}; svcpush {@code notification} frames are answered with
- * {@code notification_ack} ({@link LivePush}). Database work runs on worker threads, never the event loop.
+ * {@code notification_ack} ({@link LivePush}); a {@code typing} frame goes to the conversation's other members
+ * ({@link LiveFrames}). Database work runs on worker threads, never the event loop.
  */
 @ApplicationScoped
 public class LiveEndpoint {
@@ -49,10 +53,16 @@ public class LiveEndpoint {
     private final LivePush pushes;
     private final ObjectMapper mapper;
     private final MessageConfig config;
+    private final LiveFrames frames;
+    private final GroupLimitsService groupLimits;
+    private final GroupLimitsConfig groupConfig;
 
     public LiveEndpoint(Vertx vertx, TokenAuthenticator authenticator, PresenceService presence,
             ConversationService conversations, LiveConnections connections, LivePush pushes, ObjectMapper mapper,
-            MessageConfig config) {
+            MessageConfig config, LiveFrames frames, GroupLimitsService groupLimits, GroupLimitsConfig groupConfig) {
+        this.frames = frames;
+        this.groupLimits = groupLimits;
+        this.groupConfig = groupConfig;
         this.vertx = vertx;
         this.authenticator = authenticator;
         this.presence = presence;
@@ -120,8 +130,15 @@ public class LiveEndpoint {
                         acknowledgeNotification(current, frame);
                     }
                 }
+                case "typing" -> {
+                    if (current == null) {
+                        socket.close(CLOSE_AUTH_FAILED, "auth frame expected");
+                    } else {
+                        typing(current, frame);
+                    }
+                }
                 default -> reply(socket, error("error", ErrorCode.BAD_PARAMETER,
-                        "type: auth, ack, notification_ack or ping"));
+                        "type: auth, ack, notification_ack, typing or ping"));
             }
         });
         socket.binaryMessageHandler(b -> socket.close(CLOSE_POLICY, "text frames only"));
@@ -249,6 +266,42 @@ public class LiveEndpoint {
                 }
             });
         }
+    }
+
+    /**
+     * {"type":"typing","conversation_id":..}: relayed, not stored, to the conversation's other members' devices as
+     * {"type":"typing","conversation_id":<as they see it>,"user_id":..}. Only refusals are answered: a second frame
+     * within {@code im.message.groups.typing-interval} (10015), a group over the app's typing size (20005), or the
+     * errors of a page of the conversation.
+     */
+    private void typing(LiveSession session, JsonNode frame) {
+        long address;
+        try {
+            address = positiveOrZero(frame, "conversation_id");
+        } catch (ApiException e) {
+            reply(session.socket, error("typing", e.errorCode(), e.getMessage()));
+            return;
+        }
+        long now = System.currentTimeMillis();
+        long interval = groupConfig.typingInterval().toMillis();
+        if (now - session.lastTypingMs < interval) {
+            reply(session.socket, error("typing", ErrorCode.TOO_MANY_REQUESTS,
+                    "typing: one frame per " + interval + " ms per device"));
+            return;
+        }
+        session.lastTypingMs = now;
+        Map<String, Object> relayed = new LinkedHashMap<>();
+        relayed.put("type", "typing");
+        relayed.put("conversation_id", ConversationKind.isGroupId(address) ? address : session.userId);
+        relayed.put("user_id", session.userId);
+        vertx.executeBlocking(() -> {
+            frames.send(session.appId, conversations.typingRecipients(session.appId, session.userId, address,
+                    groupLimits.of(session.appId).typingMaxMembers()), relayed);
+            return null;
+        }, false).onFailure(e -> {
+            ApiException failure = e instanceof ApiException api ? api : new ApiException(ErrorCode.UNAVAILABLE);
+            reply(session.socket, error("typing", failure.errorCode(), failure.getMessage()));
+        });
     }
 
     private static Map<String, Object> notificationAcked(long taskId) {

@@ -26,8 +26,9 @@ import org.postgresql.PGNotification;
 
 /**
  * Receives this replica's NOTIFY channel (see {@link LiveRouter}), loads the named messages and writes them to
- * the recipients' connections here; svcpush notifications go to {@link LivePush}. Live frames are a fast path: a
- * client that was away reads the conversation over HTTP, which is always complete.
+ * the recipients' connections here; svcpush notifications go to {@link LivePush}, frames that are not stored to
+ * {@link LiveFrames}. Live frames are a fast path: a client that was away reads the conversation over HTTP, which is
+ * always complete.
  */
 @ApplicationScoped
 public class LiveListener {
@@ -38,17 +39,20 @@ public class LiveListener {
     private final MessageStore messages;
     private final LiveConnections connections;
     private final LivePush pushes;
+    private final LiveFrames frames;
     private final ObjectMapper mapper;
     private final String channel;
     private volatile boolean running;
     private Thread worker;
 
     public LiveListener(AgroalDataSource dataSource, MessageStore messages,
-            LiveConnections connections, LivePush pushes, ObjectMapper mapper, PresenceService presence) {
+            LiveConnections connections, LivePush pushes, LiveFrames frames, ObjectMapper mapper,
+            PresenceService presence) {
         this.dataSource = dataSource;
         this.messages = messages;
         this.connections = connections;
         this.pushes = pushes;
+        this.frames = frames;
         this.mapper = mapper;
         this.channel = LiveRouter.channel(presence.replicaId());
     }
@@ -122,6 +126,16 @@ public class LiveListener {
                     continue;
                 }
                 String appId = payload.get("a").asText();
+                if (payload.has("f")) {
+                    // a frame that is not stored (LiveFrames): {"a":app,"f":"<frame>","u":[user_id,...]}
+                    JsonNode users = payload.get("u");
+                    long[] ids = new long[users.size()];
+                    for (int i = 0; i < ids.length; i++) {
+                        ids[i] = users.get(i).asLong();
+                    }
+                    frames.deliverAnnounced(appId, payload.get("f").asText(), ids);
+                    continue;
+                }
                 for (JsonNode entry : payload.get("d")) {
                     JsonNode users = entry.get(2);
                     long[] ids = new long[users.size()];

@@ -28,6 +28,8 @@ public final class LiveSession {
     /** The Vert.x timer that closes the connection when its token expires. */
     volatile long expiryTimer = -1;
     volatile long lastSeenMs = System.currentTimeMillis();
+    /** When this device's last relayed typing frame came (epoch ms); touched only on the connection's event loop. */
+    long lastTypingMs;
     /** Presence sequence of this connection (its connection time in ms), carried by its presence events. */
     volatile long connectedSeq;
     /** svcpush task ids delivered on this connection, oldest first, and whether each has been acknowledged. */

@@ -314,8 +314,8 @@ public class SendCommitter {
     }
 
     /**
-     * Refuses the batch's group sends to a group that does not exist (20001) or from a sender who is not a member
-     * (20002), as this transaction sees them with the senders' member rows locked; returns the conversation of each
+     * Refuses the batch's group sends to a group that does not exist (20001), from a sender who is not a member
+     * (20002) or is muted there (20003), as this transaction sees them with the senders' member rows locked; returns the conversation of each
      * group send let through.
      */
     private Map<Pending, Long> checkGroupSends(Connection c, List<Pending> batch, Map<Pending, Outcome> outcomes)
@@ -343,6 +343,9 @@ public class SendCommitter {
             } else if (send.membersOnly() && !check.member()) {
                 outcomes.put(pending, Outcome.refused(new ApiException(ErrorCode.NOT_GROUP_MEMBER,
                         "targets: sender is not a member of group " + send.groupId())));
+            } else if (send.membersOnly() && check.muted()) {
+                outcomes.put(pending, Outcome.refused(new ApiException(ErrorCode.GROUP_MEMBER_MUTED,
+                        "targets: sender is muted in group " + send.groupId())));
             } else {
                 conversationOf.put(pending, check.conversationId());
             }

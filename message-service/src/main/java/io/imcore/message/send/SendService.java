@@ -284,13 +284,14 @@ public class SendService {
     }
 
     /**
-     * type 2 with several targets: every target must be a live group (20001) with the sender as member (20002)
-     * unless admin. A send to one group is checked by the committer instead.
+     * type 2 with several targets: every target must be a live group (20001) with the sender as member (20002), not
+     * muted (20003), unless admin. A send to one group is checked by the committer instead.
      */
     private void checkGroups(String appId, List<Long> targets, long sender, boolean admin) {
         database.read(c -> {
             List<Long> missing = new ArrayList<>();
             List<Long> notMember = new ArrayList<>();
+            List<Long> muted = new ArrayList<>();
             for (long id : targets) {
                 OptionalLong conversation = ConversationKind.isGroupId(id) ? groups.liveConversation(c, appId, id)
                         : OptionalLong.empty();
@@ -300,6 +301,8 @@ public class SendService {
                 }
                 if (!admin && conversations.member(c, conversation.getAsLong(), sender).isEmpty()) {
                     notMember.add(id);
+                } else if (!admin && groups.isMuted(c, conversation.getAsLong(), sender)) {
+                    muted.add(id);
                 }
             }
             if (!missing.isEmpty()) {
@@ -309,6 +312,10 @@ public class SendService {
             if (!notMember.isEmpty()) {
                 throw new ApiException(ErrorCode.NOT_GROUP_MEMBER, "targets: sender is not a member of group "
                         + AppUsers.joinIds(notMember));
+            }
+            if (!muted.isEmpty()) {
+                throw new ApiException(ErrorCode.GROUP_MEMBER_MUTED, "targets: sender is muted in group "
+                        + AppUsers.joinIds(muted));
             }
             return null;
         });
