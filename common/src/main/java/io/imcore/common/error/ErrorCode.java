@@ -26,7 +26,7 @@ public enum ErrorCode {
     GROUP_NOT_FOUND(20001, "group does not exist"),
     NOT_GROUP_MEMBER(20002, "user is not a member of the group"),
     GROUP_MEMBER_MUTED(20003, "the sender is muted in this group"),
-    NOT_MESSAGE_SENDER(20004, "only the message's sender or an admin may read its receipts"),
+    RECEIPTS_NOT_SENDER(20004, "only the message's sender or an admin may read its receipts"),
     GROUP_TOO_LARGE(20005, "the group has more members than the app allows for this"),
     MESSAGE_REFUSED(21001, "message refused by the app's moderation"),
     MODERATION_UNAVAILABLE(21002, "the app's before-send hook did not answer; the message was not sent"),

@@ -235,7 +235,7 @@ public class GroupService {
                     .orElseThrow(() -> ApiException.badParameter("msg_id", "no such message in this group"));
             Long user = caller.userIdOrNull();
             if (user != null && user != message.senderId()) {
-                throw new ApiException(ErrorCode.NOT_MESSAGE_SENDER);
+                throw new ApiException(ErrorCode.RECEIPTS_NOT_SENDER);
             }
             return groups.receipts(c, group.conversationId, message, afterUserId, limit);
         });
