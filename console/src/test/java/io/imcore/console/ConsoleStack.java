@@ -49,6 +49,8 @@ final class ConsoleStack {
     final ServiceProcess worker;
     final ServiceProcess console;
     private final HttpServer messageService;
+    /** The stand-in's webhook and word filter API, per app (the Webhooks page's browser test). */
+    final WebhookStandIn webhooks = new WebhookStandIn();
 
     /** An app made for one test: its id and its admin token. */
     record App(String id, String adminToken) {}
@@ -88,9 +90,11 @@ final class ConsoleStack {
         workerConfig.put("im.push.worker.channel.vendor_b.development-base-url", xiaomi);
         worker = ServiceProcess.start("push-worker", Path.of("../push-worker"), workerConfig, workerPort);
         // message-service is not started (it would slow these tests by more than its group lookup is worth): a
-        // stand-in answers its two group reads the way GroupResource does, group_id read from the query only
+        // stand-in answers its two group reads the way GroupResource does, group_id read from the query only, and its
+        // webhook and word filter API (WebhookStandIn)
         messageService = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         messageService.createContext("/group/", ConsoleStack::groupStandIn);
+        messageService.createContext("/app/", webhooks::handle);
         messageService.createContext("/file/usage", exchange -> answer(exchange,
                 "{\"code\":200,\"message\":null,\"data\":{\"files\":3,\"bytes\":1572864}}"));
         messageService.start();
