@@ -81,7 +81,7 @@ final class WebhookStandIn {
             case "GET /app/webhook" -> answer(exchange, 200, "ok", app.webhook == null ? null : app.webhook.deepCopy()
                     .put("secret", "whsec_****" + app.secret.substring(app.secret.length() - 4)));
             case "POST /app/webhook" -> saveWebhook(exchange, app, body);
-            case "GET /app/webhook/deliveries" -> deliveries(exchange, app, exchange.getRequestURI());
+            case "GET /app/webhook/deliveries" -> deliveries(exchange, app);
             case "POST /app/webhook/deliveries/resend" -> {
                 long id = body.path("id").asLong();
                 if (!body.path("id").isIntegralNumber() || app.deliveries.stream()
@@ -148,17 +148,10 @@ final class WebhookStandIn {
         answer(exchange, 200, "ok", JSON.createObjectNode().put("secret", app.secret));
     }
 
-    private void deliveries(HttpExchange exchange, AppState app, URI uri) throws IOException {
-        long before = Long.MAX_VALUE;
-        int limit = 20;
-        for (String pair : uri.getRawQuery() == null ? new String[0] : uri.getRawQuery().split("&")) {
-            String[] kv = pair.split("=", 2);
-            if (kv[0].equals("before_id")) {
-                before = Long.parseLong(kv[1]);
-            } else if (kv[0].equals("limit")) {
-                limit = Integer.parseInt(kv[1]);
-            }
-        }
+    private void deliveries(HttpExchange exchange, AppState app) throws IOException {
+        Map<String, String> query = ConsoleStack.query(exchange);
+        long before = Long.parseLong(query.getOrDefault("before_id", Long.toString(Long.MAX_VALUE)));
+        int limit = Integer.parseInt(query.getOrDefault("limit", "20"));
         List<ObjectNode> newestFirst = new ArrayList<>(app.deliveries);
         Collections.reverse(newestFirst);
         ArrayNode page = JSON.createArrayNode();
