@@ -30,7 +30,7 @@ public class MessageAttachment {
     ObjectMapper json;
 
     /**
-     * The attachment's facts for the page: {@code kind} "file" (name, type, content type, size, dimensions, and
+     * The attachment's facts for the page: {@code kind} "file" (name, type, content type, sizeText, dimensions, and
      * {@code thumbnail}, the console's path of an image's thumbnail), "text" (an attachment that names no file,
      * {@code text}), "none", or "error" ({@code error}).
      */
@@ -73,7 +73,7 @@ public class MessageAttachment {
         found.put("name", file.path("name").asText("-"));
         found.put("type", file.path("type").asText("-"));
         found.put("contentType", file.path("content_type").asText("-"));
-        found.put("size", size(file.path("size").asLong()));
+        found.put("sizeText", size(file.path("size").asLong())); // not "size": Qute reads a map's size() first
         found.put("dimensions", file.path("width").isNumber() && file.path("height").isNumber()
                 ? file.path("width").asText() + " × " + file.path("height").asText() : "");
         found.put("thumbnail", "image".equals(file.path("type").asText())
