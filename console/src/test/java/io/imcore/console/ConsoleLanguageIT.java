@@ -75,6 +75,7 @@ class ConsoleLanguageIT extends ConsoleBrowsing {
         pages.put("/trends", "趋势：最近 30 天（UTC）");
         pages.put("/messages?msg_id=1", "消息追踪");
         pages.put("/users?user_id=" + pushed.userId(), "用户和群组");
+        pages.put("/webhooks", "Webhook");
         for (Map.Entry<String, String> page : pages.entrySet()) {
             open(page.getKey());
             assertEquals("zh-CN", lang(), page.getKey());

@@ -85,6 +85,7 @@ class ConsoleShellIT extends ConsoleBrowsing {
             pages.put("trends", "/trends");
             pages.put("users", "/users?user_id=" + pushed.userId());
             pages.put("messages", "/messages?msg_id=1");
+            pages.put("webhooks", "/webhooks");
             for (Map.Entry<String, String> page : pages.entrySet()) {
                 open(page.getValue());
                 assertFits(page.getKey());
@@ -119,6 +120,7 @@ class ConsoleShellIT extends ConsoleBrowsing {
         pages.put("/trends", "Trends");
         pages.put("/messages", "Message trace");
         pages.put("/users", "Users and groups");
+        pages.put("/webhooks", "Webhooks");
         pages.forEach((page, entry) -> {
             open(page);
             assertCurrent(page, entry);
@@ -274,7 +276,7 @@ class ConsoleShellIT extends ConsoleBrowsing {
                 pushed.app().adminToken()));
         for (String page : List.of("/", "/certificates", "/push/new", "/scheduled", "/tasks", "/tasks/" + pushed.taskId(),
                 "/tasks/" + pushed.taskId() + "/report", "/trends", "/users?user_id=" + pushed.userId(),
-                "/messages", "/apps")) { // the last one is refused to an app admin (403)
+                "/messages", "/webhooks", "/apps")) { // the last one is refused to an app admin (403)
             assertPageHeaders(get(admin, page));
         }
         String operator = signIn(Map.of("kind", "operator", "platform_key", PLATFORM_KEY));

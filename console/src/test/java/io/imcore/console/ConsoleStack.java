@@ -49,6 +49,10 @@ final class ConsoleStack {
     final ServiceProcess worker;
     final ServiceProcess console;
     private final HttpServer messageService;
+    /** The stand-in's webhook and word filter API, per app (the Webhooks page's browser test). */
+    final WebhookStandIn webhooks = new WebhookStandIn();
+    /** The stand-in's message and file reads behind a traced message's attachment. */
+    final FileMessageStandIn fileMessages = new FileMessageStandIn();
 
     /** An app made for one test: its id and its admin token. */
     record App(String id, String adminToken) {}
@@ -88,9 +92,15 @@ final class ConsoleStack {
         workerConfig.put("im.push.worker.channel.vendor_b.development-base-url", xiaomi);
         worker = ServiceProcess.start("push-worker", Path.of("../push-worker"), workerConfig, workerPort);
         // message-service is not started (it would slow these tests by more than its group lookup is worth): a
-        // stand-in answers its two group reads the way GroupResource does, group_id read from the query only
+        // stand-in answers its two group reads the way GroupResource does, group_id read from the query only, and its
+        // webhook and word filter API (WebhookStandIn)
         messageService = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         messageService.createContext("/group/", ConsoleStack::groupStandIn);
+        messageService.createContext("/app/", webhooks::handle);
+        messageService.createContext("/message/conversation", fileMessages::conversation);
+        messageService.createContext("/file/download", fileMessages::download);
+        messageService.createContext("/store/thumb", FileMessageStandIn::thumbnail);
+        fileMessages.baseUrl("http://127.0.0.1:" + messageService.getAddress().getPort());
         messageService.createContext("/file/usage", exchange -> answer(exchange,
                 "{\"code\":200,\"message\":null,\"data\":{\"files\":3,\"bytes\":1572864}}"));
         messageService.start();
@@ -179,18 +189,7 @@ final class ConsoleStack {
      * the app admin's {@code app_id} and {@code access-token}.
      */
     private static void groupStandIn(HttpExchange exchange) throws IOException {
-        Map<String, String> query = new HashMap<>();
-        String raw = exchange.getRequestURI().getRawQuery();
-        if (raw != null) {
-            for (String pair : raw.split("&")) {
-                int eq = pair.indexOf('=');
-                if (eq > 0) {
-                    query.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-                }
-            }
-        }
-        String groupId = query.get("group_id");
+        String groupId = query(exchange).get("group_id");
         String path = exchange.getRequestURI().getPath();
         String body;
         if (exchange.getRequestHeaders().getFirst("access-token") == null) {
@@ -209,6 +208,22 @@ final class ConsoleStack {
             return;
         }
         answer(exchange, body);
+    }
+
+    /** A stand-in request's query parameters, decoded. */
+    static Map<String, String> query(HttpExchange exchange) {
+        Map<String, String> query = new HashMap<>();
+        String raw = exchange.getRequestURI().getRawQuery();
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    query.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return query;
     }
 
     private static void answer(HttpExchange exchange, String body) throws IOException {

@@ -143,6 +143,31 @@ public class BackendClient {
         }
     }
 
+    /** Bytes fetched from a URL a service handed out (a presigned store URL), with their content type. */
+    public record Bytes(byte[] body, String contentType) {}
+
+    /**
+     * The body of a URL a service answered (a file store's presigned GET), or null when it does not answer 200 or is
+     * longer than {@code limit} bytes.
+     */
+    public Bytes bytes(String url, int limit) {
+        Duration left = timeLeft();
+        if (left.toMillis() <= 0) {
+            return null;
+        }
+        try {
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(left).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            return response.statusCode() == 200 && response.body().length <= limit
+                    ? new Bytes(response.body(), response.headers().firstValue("Content-Type").orElse("")) : null;
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
     /** What the current page has left of its budget; outside a request, the fixed timeout. */
     Duration timeLeft() {
         return Arc.container().requestContext().isActive() ? pageBudget.get().left() : TIMEOUT;

@@ -32,6 +32,9 @@ import java.util.Map;
 @Produces(MediaType.TEXT_HTML)
 public class MessageTracePages {
 
+    /** A thumbnail fits in 320 px (message-service's im.file.thumbnail-size): far below this. */
+    private static final int MAX_THUMBNAIL_BYTES = 1024 * 1024;
+
     /** The decisions of docs/offline-push.md in words; an unknown one is shown as it came. */
     static String decision(String decision, ConsoleMessages msg) {
         return switch (decision) {
@@ -56,6 +59,8 @@ public class MessageTracePages {
     Template messages;
     @Inject
     Language language;
+    @Inject
+    MessageAttachment attachments;
 
     @GET
     public Response trace(@Context HttpHeaders headers, @QueryParam("msg_id") String msgId) {
@@ -89,9 +94,36 @@ public class MessageTracePages {
             device.put("received_at_text", Pages.time(device.get("received_at")));
         }
         long notified = devices.stream().filter(d -> "sent".equals(d.get("state"))).count();
+        String traced = answer.data().path("msg_id").asText(id);
         // a flag, not the list: Qute's #if treats an empty list as false
-        return Response.ok(page.data("traced", true).data("tracedId", answer.data().path("msg_id").asText(id))
-                .data("devices", devices).data("found", !devices.isEmpty()).data("notified", notified)).build();
+        return Response.ok(page.data("traced", true).data("tracedId", traced)
+                .data("devices", devices).data("found", !devices.isEmpty()).data("notified", notified)
+                .data("attachment", devices.isEmpty() || !traced.matches("\\d{1,18}") ? Map.of("kind", "none")
+                        : attachments.of(session, Long.parseLong(traced), devices, msg))).build();
+    }
+
+    /**
+     * An image attachment's thumbnail, fetched here from the store's presigned URL (message-service's
+     * {@code GET /file/download}, asked as the recipient, who may download it) and served from the console's own
+     * origin: the Content-Security-Policy allows images from 'self' only, and the store's URL carries a signature.
+     */
+    @GET
+    @Path("thumbnail")
+    @Produces({"image/jpeg", "image/png"})
+    public Response thumbnail(@Context HttpHeaders headers, @QueryParam("file_id") String fileId,
+            @QueryParam("user_id") String userId) {
+        ConsoleSession session = guard.requireAdmin(headers);
+        if (fileId == null || userId == null || !fileId.matches("\\d{1,18}") || !userId.matches("\\d{1,18}")) {
+            return Response.status(404).build();
+        }
+        Answer link = backend.get(Service.MESSAGE, "/file/download?file_id=" + fileId,
+                session.credentialsAsUser(Long.parseLong(userId)));
+        String url = link.ok() && link.data() != null ? link.data().path("thumbnail_url").asText("") : "";
+        BackendClient.Bytes image = url.isEmpty() ? null : backend.bytes(url, MAX_THUMBNAIL_BYTES);
+        if (image == null || !(image.contentType().equals("image/jpeg") || image.contentType().equals("image/png"))) {
+            return Response.status(404).build();
+        }
+        return Response.ok(image.body(), image.contentType()).header("Cache-Control", "private, max-age=300").build();
     }
 
     /** The recipient's conversation (u:&lt;peer&gt;, g:&lt;group&gt;, s) in words. */

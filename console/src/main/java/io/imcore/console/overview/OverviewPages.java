@@ -1,5 +1,6 @@
 package io.imcore.console.overview;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
@@ -9,6 +10,7 @@ import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
 import io.imcore.console.page.SessionGuard;
 import io.imcore.console.push.TaskTable;
+import io.imcore.console.webhook.WebhookPages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -25,7 +27,10 @@ import jakarta.ws.rs.core.Response;
 import java.util.Locale;
 import java.util.Map;
 
-/** The app admin's overview (push on/off, last pushes, the files' storage use) and the push switch. */
+/**
+ * The app admin's overview (push on/off, last pushes, the files' storage use, a banner when the webhook endpoint is
+ * disabled) and the push switch.
+ */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
 public class OverviewPages {
@@ -52,7 +57,7 @@ public class OverviewPages {
                 ? (enabled.data().get("enabled").asBoolean() ? "on" : "off")
                 : language.msg().overview_unknown(enabled.error());
         TemplateInstance page = Pages.page(overview, session).data("pushState", pushState)
-                .data("storageUse", storageUse(session));
+                .data("storageUse", storageUse(session)).data("webhookDisabledAt", webhookDisabledAt(session));
         taskTable.addTo(page, session, Map.of("limit", "5"));
         return Response.ok(page).build();
     }
@@ -66,6 +71,14 @@ public class OverviewPages {
         double mib = usage.data().get("bytes").asLong() / (1024.0 * 1024.0);
         return language.msg().overview_storage(usage.data().path("files").asLong(),
                 String.format(Locale.ROOT, "%.1f MiB", mib));
+    }
+
+    /** When deliveries to the app's webhook endpoint stopped (docs/webhooks.md "Order and retries"), else null. */
+    private String webhookDisabledAt(ConsoleSession session) {
+        Answer webhook = backend.get(Service.MESSAGE, "/app/webhook", session.credentials());
+        JsonNode data = webhook.ok() ? webhook.data() : null;
+        return data != null && data.path("disabled").asBoolean(false) ? WebhookPages.time(data.path("disabled_at"))
+                : null;
     }
 
     @POST

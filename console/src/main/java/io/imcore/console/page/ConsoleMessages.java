@@ -733,4 +733,28 @@ public interface ConsoleMessages {
 
     @Message("Time")
     String chart_time();
+
+    @Message("Attachment")
+    String attachment_title();
+
+    @Message("Attachment not read: {error}")
+    String attachment_not_read(Object error);
+
+    @Message("the message's attachment, as stored (it names no file)")
+    String attachment_text();
+
+    @Message("Name")
+    String attachment_name();
+
+    @Message("Type")
+    String attachment_type();
+
+    @Message("Size")
+    String attachment_size();
+
+    @Message("Dimensions")
+    String attachment_dimensions();
+
+    @Message("Thumbnail of {name}")
+    String attachment_thumbnail(Object name);
 }

@@ -3,6 +3,7 @@ package io.imcore.console.page;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.imcore.console.push.PushMessages;
+import io.imcore.console.webhook.WebhookMessages;
 import io.quarkus.qute.i18n.Message;
 import java.io.IOException;
 import java.io.Reader;
@@ -21,7 +22,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Chinese files translate every English message of both bundles with the same parameters. Quarkus refuses a key without a method
+ * The Chinese files translate every English message of the bundles with the same parameters. Quarkus refuses a key without a method
  * at build time, but it silently shows the English text for a method the file lacks: this test fails instead.
  */
 class ConsoleMessagesTest {
@@ -33,6 +34,7 @@ class ConsoleMessagesTest {
     void chineseHasEveryMessageWithItsParameters() throws IOException {
         assertEquals(new TreeMap<>(), untranslated(ConsoleMessages.class, "msg_zh-CN.properties"));
         assertEquals(new TreeMap<>(), untranslated(PushMessages.class, "push_zh-CN.properties"));
+        assertEquals(new TreeMap<>(), untranslated(WebhookMessages.class, "hook_zh-CN.properties"));
     }
 
     /** The bundle's methods the file lacks or translates with other parameters, and why. */
