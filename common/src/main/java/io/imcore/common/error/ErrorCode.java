@@ -27,6 +27,7 @@ public enum ErrorCode {
     NOT_GROUP_MEMBER(20002, "user is not a member of the group"),
     MESSAGE_REFUSED(21001, "message refused by the app's moderation"),
     MODERATION_UNAVAILABLE(21002, "the app's before-send hook did not answer; the message was not sent"),
+    SYNC_CURSOR_EXPIRED(21003, "cursor expired or not the caller's: read the conversations' pages instead"),
     APP_NOT_FOUND(40000, "app_id does not exist"),
     INTERNAL(50000, "internal error"),
     UNAVAILABLE(50003, "a dependency is unavailable; safe to retry");

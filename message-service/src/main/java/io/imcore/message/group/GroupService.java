@@ -7,6 +7,9 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
+import io.imcore.message.changelog.Change;
+import io.imcore.message.changelog.ChangeLog;
+import io.imcore.message.changelog.ChangeType;
 import io.imcore.message.conversation.AppUsers;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.ConversationStore;
@@ -20,6 +23,9 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Groups (decisions.md section 4). Members are the rows of the group's conversation. Who may do what: any member
@@ -40,9 +46,11 @@ public class GroupService {
     private final GroupStore groups;
     private final MessageConfig config;
     private final WebhookEventQueue webhooks;
+    private final ChangeLog changeLog;
 
     public GroupService(AppUsers users, Database database, ConversationStore conversations, GroupStore groups,
-            MessageConfig config, WebhookEventQueue webhooks) {
+            MessageConfig config, WebhookEventQueue webhooks, ChangeLog changeLog) {
+        this.changeLog = changeLog;
         this.webhooks = webhooks;
         this.users = users;
         this.database = database;
@@ -97,6 +105,7 @@ public class GroupService {
             created.put("owner_id", owner);
             created.set("user_ids", created.arrayNode().addAll(others.stream().map(created::numberNode).toList()));
             webhooks.queue(group.appId, WebhookEvents.GROUP_CREATED, eventKey(group), created);
+            logMembersChange(group, "joined", memberIds(group));
             return info(group);
         });
     }
@@ -108,12 +117,14 @@ public class GroupService {
         QuarkusTransaction.joiningExisting().run(() -> {
             Group group = lockLive(caller, groupId);
             requireMember(caller, group);
+            Set<Long> before = memberIds(group);
             if (group.memberCount + addMembers(group, invited, GroupMembership.ROLE_MEMBER) > config.groupMaxMembers()) {
                 // the transaction rolls back: nobody is added
                 throw ApiException.badParameter("user_list", "a group has at most " + config.groupMaxMembers()
                         + " members");
             }
             membersEvent(group, WebhookEvents.GROUP_MEMBERS_ADDED, invited, null);
+            logMembersChange(group, "joined", invited.stream().filter(id -> !before.contains(id)).toList());
         });
         return true;
     }
@@ -125,11 +136,13 @@ public class GroupService {
         List<Long> kicked = ids(body.userList(), "user_list");
         Group group = lockLive(caller, groupId);
         requireOwner(caller, group);
+        Set<Long> before = memberIds(group);
         groups.removeMembers(group.conversationId, kicked);
         if (group.ownerId != null && kicked.contains(group.ownerId)) {
             groups.promoteOldestMember(group.conversationId);
         }
         membersEvent(group, WebhookEvents.GROUP_MEMBERS_REMOVED, kicked, "kicked");
+        logMembersChange(group, "kicked", kicked.stream().filter(before::contains).distinct().toList());
         return true;
     }
 
@@ -146,6 +159,7 @@ public class GroupService {
             groups.promoteOldestMember(group.conversationId);
         }
         membersEvent(group, WebhookEvents.GROUP_MEMBERS_REMOVED, List.of(user), "left");
+        logMembersChange(group, "left", List.of(user));
         return true;
     }
 
@@ -156,9 +170,45 @@ public class GroupService {
         Group group = lockLive(caller, groupId);
         requireOwner(caller, group);
         group.destroyedAt = Instant.now();
+        Set<Long> members = memberIds(group);
         groups.removeAllMembers(group.conversationId);
         webhooks.queue(group.appId, WebhookEvents.GROUP_DESTROYED, eventKey(group), groupEvent(group));
+        logGroupChange(group, members, "{\"action\":\"destroyed\"}");
         return true;
+    }
+
+    /**
+     * A {@code group} change ({"action": joined|kicked|left, "user_ids": [...]}) in the logs of the group's members
+     * and of the users it names: the members learn who came and went, the users that they did.
+     */
+    private void logMembersChange(Group group, String action, Collection<Long> userIds) {
+        if (userIds.isEmpty()) {
+            return;
+        }
+        Set<Long> recipients = memberIds(group);
+        recipients.addAll(userIds);
+        logGroupChange(group, recipients, "{\"action\":\"" + action + "\",\"user_ids\":"
+                + userIds.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]")) + "}");
+    }
+
+    /**
+     * Writes the change into the users' logs as the transaction's last statement (pending entity changes are
+     * flushed first: the log's locks must be the last taken) and announces it after the commit.
+     */
+    private void logGroupChange(Group group, Collection<Long> userIds, String payload) {
+        groups.flush();
+        List<Change> changes = userIds.stream().sorted().map(user -> new Change(group.appId, user, ChangeType.GROUP,
+                group.groupId, group.conversationId, 0, payload)).toList();
+        changeLog.announce(database.inTransaction(c -> changeLog.append(c, changes)));
+    }
+
+    private Set<Long> memberIds(Group group) {
+        long[] ids = database.inTransaction(c -> ChangeLog.members(c, group.conversationId));
+        Set<Long> members = new TreeSet<>();
+        for (long id : ids) {
+            members.add(id);
+        }
+        return members;
     }
 
     /** A webhook event of the group: {@code group_id} and what the caller adds. */

@@ -8,6 +8,8 @@ import io.imcore.message.conversation.ConversationService;
 import io.imcore.message.conversation.MessageRow;
 import io.imcore.message.conversation.MessageStore;
 import io.imcore.message.presence.PresenceService;
+import io.imcore.message.sync.SyncCursor;
+import io.imcore.message.sync.SyncService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,9 +27,9 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 /**
- * Receives this replica's NOTIFY channel (see {@link LiveRouter}), loads the named messages and writes them to
- * the recipients' connections here; svcpush notifications go to {@link LivePush}. Live frames are a fast path: a
- * client that was away reads the conversation over HTTP, which is always complete.
+ * Receives this replica's NOTIFY channel (see {@link LiveRouter}), loads the named messages and other changes and
+ * writes them to the users' connections here, each frame with its position in the user's log; svcpush
+ * notifications go to {@link LivePush}. A client that was away syncs from its last cursor (docs/live-protocol.md).
  */
 @ApplicationScoped
 public class LiveListener {
@@ -38,13 +40,16 @@ public class LiveListener {
     private final MessageStore messages;
     private final LiveConnections connections;
     private final LivePush pushes;
+    private final SyncService sync;
     private final ObjectMapper mapper;
     private final String channel;
     private volatile boolean running;
     private Thread worker;
 
     public LiveListener(AgroalDataSource dataSource, MessageStore messages,
-            LiveConnections connections, LivePush pushes, ObjectMapper mapper, PresenceService presence) {
+            LiveConnections connections, LivePush pushes, SyncService sync, ObjectMapper mapper,
+            PresenceService presence) {
+        this.sync = sync;
         this.dataSource = dataSource;
         this.messages = messages;
         this.connections = connections;
@@ -98,7 +103,11 @@ public class LiveListener {
         }
     }
 
-    private record Route(String appId, long conversationId, long msgId, long[] users) {}
+    /** A new message for some users: their positions, in the same order. */
+    private record Route(String appId, long conversationId, long msgId, long[] users, long[] positions) {}
+
+    /** Other changes of one user, read from the user's log. */
+    private record Changes(String appId, long userId, List<Long> positions) {}
 
     /**
      * Loads the notified messages on the listening connection itself, not one of the pool: under load the pool is
@@ -106,6 +115,7 @@ public class LiveListener {
      */
     private void deliver(Connection listening, PGNotification[] notifications) throws SQLException {
         List<Route> routes = new ArrayList<>();
+        Map<String, Changes> changes = new LinkedHashMap<>();
         Map<Long, List<LivePush.Target>> pushed = new LinkedHashMap<>();
         for (PGNotification notification : notifications) {
             try {
@@ -122,13 +132,14 @@ public class LiveListener {
                     continue;
                 }
                 String appId = payload.get("a").asText();
-                for (JsonNode entry : payload.get("d")) {
-                    JsonNode users = entry.get(2);
-                    long[] ids = new long[users.size()];
-                    for (int i = 0; i < ids.length; i++) {
-                        ids[i] = users.get(i).asLong();
-                    }
-                    routes.add(new Route(appId, entry.get(0).asLong(), entry.get(1).asLong(), ids));
+                for (JsonNode entry : payload.path("d")) {
+                    routes.add(new Route(appId, entry.get(0).asLong(), entry.get(1).asLong(), longs(entry.get(2)),
+                            longs(entry.get(3))));
+                }
+                for (JsonNode entry : payload.path("e")) {
+                    long user = entry.get(0).asLong();
+                    changes.computeIfAbsent(appId + ':' + user, k -> new Changes(appId, user, new ArrayList<>()))
+                            .positions().add(entry.get(1).asLong());
                 }
             } catch (Exception e) {
                 LOG.errorf("skipping unreadable live notification: %s", e.getMessage());
@@ -136,6 +147,12 @@ public class LiveListener {
         }
         if (!pushed.isEmpty()) {
             pushes.deliverAnnounced(pushed);
+        }
+        for (Changes user : changes.values()) {
+            long[] positions = user.positions().stream().mapToLong(Long::longValue).toArray();
+            for (SyncService.Positioned change : sync.events(user.appId(), user.userId(), positions)) {
+                connections.send(user.appId(), user.userId(), null, change.position(), change.event().toString());
+            }
         }
         if (routes.isEmpty()) {
             return;
@@ -151,16 +168,27 @@ public class LiveListener {
             if (row == null) {
                 continue;
             }
-            for (long user : route.users()) {
+            for (int i = 0; i < route.users().length; i++) {
+                long user = route.users()[i];
+                long position = route.positions()[i];
                 // the sending device has its message already; the sender's other devices get it
                 Integer skip = user == row.senderId() ? row.senderDeviceSn() : null;
-                connections.send(route.appId(), user, skip, frame(row, user));
+                connections.send(route.appId(), user, skip, position, frame(row, user,
+                        new SyncCursor(position).encode(route.appId(), user)));
             }
         }
     }
 
-    /** {"type":"message","conversation_id":<address as the recipient sees it>,"message":{...}} */
-    private String frame(MessageRow row, long recipient) {
+    private static long[] longs(JsonNode array) {
+        long[] values = new long[array.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = array.get(i).asLong();
+        }
+        return values;
+    }
+
+    /** {"type":"message","cursor":..,"conversation_id":<address as the recipient sees it>,"message":{...}} */
+    private String frame(MessageRow row, long recipient, String cursor) {
         long address;
         if (ConversationKind.isGroupId(row.targetId())) {
             address = row.targetId();
@@ -171,6 +199,7 @@ public class LiveListener {
         }
         Map<String, Object> frame = new LinkedHashMap<>();
         frame.put("type", "message");
+        frame.put("cursor", cursor);
         frame.put("conversation_id", address);
         frame.put("message", ConversationService.view(row, "UNREAD"));
         try {
