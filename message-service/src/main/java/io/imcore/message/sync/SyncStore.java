@@ -26,14 +26,19 @@ public class SyncStore {
             + " m.msg_id, m.seq, m.sender_id, m.sender_device_sn, m.target_id, m.content_type, m.content, m.attachment,"
             + " m.config, m.ext, m.created_ms, r.read_seq, r.delivered_seq from sync_events e"
             + " left join messages m on m.conversation_id = e.conversation_id and m.msg_id = e.msg_id"
-            + " left join conversation_members r on r.conversation_id = e.conversation_id"
-            + " and r.user_id = case when m.sender_id = e.user_id then e.peer_id else e.user_id end";
+            // one member row by key per event (a lateral with limit: never a hash of the whole table)
+            + " left join lateral (select read_seq, delivered_seq from conversation_members x"
+            + " where x.conversation_id = e.conversation_id"
+            + " and x.user_id = case when m.sender_id = e.user_id then e.peer_id else e.user_id end limit 1) r on true";
+
+    /** A page: one range of the primary key (app, user, position), SyncPlansTest checks its plan. */
+    static final String PAGE = EVENT_COLUMNS + " where e.app_id = ? and e.user_id = ?"
+            + " and e.position > ? and e.position <= ? order by e.position limit ?";
 
     /** The user's events after {@code after} up to {@code upTo}, oldest first, at most {@code limit}. */
     public List<EventRow> page(Connection c, String appId, long userId, long after, long upTo, int limit)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(EVENT_COLUMNS + " where e.app_id = ? and e.user_id = ?"
-                + " and e.position > ? and e.position <= ? order by e.position limit ?")) {
+        try (PreparedStatement ps = c.prepareStatement(PAGE)) {
             ps.setString(1, appId);
             ps.setLong(2, userId);
             ps.setLong(3, after);
