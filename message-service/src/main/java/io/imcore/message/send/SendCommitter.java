@@ -362,13 +362,11 @@ public class SendCommitter {
     /** A single message binds plain values (one generic plan, SendStore.append); several go as arrays. */
     private List<DirectPlaced> appendDirect(Connection c, List<Pending> direct) throws SQLException {
         if (direct.size() > 1) {
-            return sends.appendDirect(c, direct.stream().map(p -> ((DirectSend) p.send()).direct()).toList(),
-                    config.presenceExpiry());
+            return sends.appendDirect(c, direct.stream().map(p -> ((DirectSend) p.send()).direct()).toList());
         }
         DirectMessage message = ((DirectSend) direct.get(0).send()).direct();
         SendStore.Result result = sends.append(c, message.appId(), ConversationKind.DIRECT,
-                new long[] {message.lowId()}, new long[] {message.highId()}, message.message(),
-                config.presenceExpiry());
+                new long[] {message.lowId()}, new long[] {message.highId()}, message.message());
         PlacedMessage placed = result.placed().get(0);
         return List.of(new DirectPlaced(placed, placed.created() || result.senderReadsMoved() == 1));
     }
@@ -379,9 +377,9 @@ public class SendCommitter {
         GroupSend first = (GroupSend) toOneGroup.get(0).send();
         if (toOneGroup.size() > 1) {
             return sends.appendToGroup(c, first.groupId(), conversationId,
-                    toOneGroup.stream().map(p -> p.send().message()).toList(), config.presenceExpiry());
+                    toOneGroup.stream().map(p -> p.send().message()).toList());
         }
         return sends.append(c, first.appId(), ConversationKind.GROUP, new long[] {first.groupId()}, new long[] {0},
-                first.message(), config.presenceExpiry()).placed();
+                first.message()).placed();
     }
 }

@@ -346,7 +346,7 @@ public class SendService {
     private List<Logged> store(Connection c, StoredAlone plan) throws SQLException {
         long sender = plan.message().senderId();
         SendStore.Result result = sends.append(c, plan.appId(), plan.kind(), plan.lowIds(), plan.highIds(),
-                plan.message(), config.presenceExpiry());
+                plan.message());
         List<PlacedMessage> existing = result.placed().stream().filter(p -> !p.created()).toList();
         if (plan.kind() == ConversationKind.DIRECT && result.senderReadsMoved() < existing.size()) {
             // the peer created the conversation concurrently: its member rows were not yet visible to the statement
