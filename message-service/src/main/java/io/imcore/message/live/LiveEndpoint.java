@@ -32,7 +32,8 @@ import org.jboss.logging.Logger;
 /**
  * The devices' live connection, {@code GET /ws} upgraded to a WebSocket; JSON text frames as documented in
  * docs/live-protocol.md. The first frame must be {@code auth} (user token and device_sn) within
- * {@code im.message.live-auth-timeout}; then the server sends {@code message} frames and the device answers
+ * {@code im.message.live-auth-timeout}, optionally with a cursor of the user's change log, whose later changes are
+ * replayed first (docs/live-protocol.md "Replay"); then the server sends {@code message} frames and the device answers
  * with {@code ack} (DELIVERED) and {@code ping}; svcpush {@code notification} frames are answered with
  * {@code notification_ack} ({@link LivePush}). Database work runs on worker threads, never the event loop.
  */
