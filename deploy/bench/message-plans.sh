@@ -85,17 +85,16 @@ explain "send: the whole one-target statement of SendStore (direct conversation,
    sender_read as (update conversation_members m set read_seq = greatest(m.read_seq, a.last_seq),
    delivered_seq = greatest(m.delivered_seq, a.last_seq) from appended a
    where m.conversation_id = a.id and m.user_id = 10042 and not a.created returning 1)
-   select a.id, a.low_id, a.high_id, a.last_seq, a.last_msg_id, a.created, (select count(*) from sender_read),
-   array(select p.user_id || ':' || p.replica_id from presence p join replicas r on r.replica_id = p.replica_id
-   and r.heartbeat_at > now() - make_interval(secs => 20) where p.app_id = 'app' and p.user_id in (a.low_id, a.high_id))
+   select a.id, a.low_id, a.high_id, a.last_seq, a.last_msg_id, a.created, (select count(*) from sender_read)
    from appended a"
-explain "send: recipients' connected devices (direct)" \
-  "select p.user_id, p.device_sn, p.replica_id from presence p join replicas r on r.replica_id = p.replica_id
-   and r.heartbeat_at > now() - interval '20 seconds' where p.app_id = 'app' and p.user_id = any(array[10042, 110042]::bigint[])"
-explain "send to a 500-member group: connected members" \
-  "select p.user_id, p.device_sn, p.replica_id from conversation_members m join presence p on p.app_id = m.app_id
-   and p.user_id = m.user_id join replicas r on r.replica_id = p.replica_id and r.heartbeat_at > now() - interval '20 seconds'
-   where m.conversation_id = $GROUP_CONV"
+explain "change log: the users' connected devices (a direct message's two users)" \
+  "select p.app_id, p.user_id, p.replica_id from presence p join replicas r on r.replica_id = p.replica_id
+   and r.heartbeat_at > now() - interval '20 seconds'
+   where (p.app_id, p.user_id) in (select * from unnest(array['app', 'app'], array[10042, 110042]::bigint[]))"
+explain "change log: a 500-member group's members, then their connected devices" \
+  "select p.app_id, p.user_id, p.replica_id from presence p join replicas r on r.replica_id = p.replica_id
+   and r.heartbeat_at > now() - interval '20 seconds' where (p.app_id, p.user_id) in (select * from unnest(
+   array_fill('app'::text, array[500]), array(select user_id from conversation_members where conversation_id = $GROUP_CONV)))"
 explain "page: newest 20 (+1) of a conversation above the viewer's floor" \
   "select * from messages where conversation_id = $GROUP_CONV and msg_id > 0 and msg_id < 9223372036854775807
    order by msg_id desc limit 21"

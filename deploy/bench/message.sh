@@ -37,13 +37,16 @@
 # (message.created, one per send): delivered per second over WEBHOOK_DRAIN (20) seconds, read from
 # imcore_webhook_deliveries_total, with WEBHOOK_BATCH (1) events per request. The demo app's settings of up.sh
 # (all events, no hook) are restored at the end.
+# PHASES=sync measures GET /message/sync (docs/api-decisions.md "Sync"): SYNC_CHANGES (1000) changes for one user
+# (its own sends), then SYNC_CONCURRENCY (100) readers sync from the cursor before them, pages of 100, closed loop;
+# syncs/s, p99 and the stack's CPU per sync (issue 49: >= 4,000 syncs/s warm).
 # Setup (users, tokens, the group, 20 messages per conversation) is kept in $LOCAL/bench/message-state.properties
 # and reused while its tokens work (BENCH_FORCE_SETUP=1 makes new users).
 # Usage: deploy/bench/message.sh   (starts the stack with deploy/local/up.sh unless BENCH_SKIP_UP=1)
 # Knobs: DURATION (default 20), WARMUP (3), SEND_CONCURRENCY (100), RATE (1000), RATE_CONNECTIONS (100),
 #        GROUP_SIZE (500), GROUP_CONCURRENCY (10), READ_CONCURRENCY (64), WS_CONNECTIONS (2000), WS_HOLD (20),
 #        LOAD_CLIENT (raw: own HTTP/1.1 connection pool; jdk: java.net.http.HttpClient), LOAD_JAVA_OPTS,
-#        PHASES (message; offline-push; live; files; ab), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
+#        PHASES (message; offline-push; live; files; ab; webhook; sync), SYNC_CHANGES (1000), SYNC_CONCURRENCY (100), OFFLINE_RECIPIENTS (1000), OFFLINE_COMPARE (1), GROUP_MESSAGES (5),
 #        LIVE_ROUNDS (2), LIVE_GRACE (10), LIVE_ACK (1: the devices ack each message frame; 0: no acks),
 #        AB_CHECKOUT, AB_JAVA (the java for AB_CHECKOUT's turns), AB_PHASE (send-closed), AB_ROUNDS (2), AB_RUNS (5),
 #        OFFLINE_SETTLE (900: seconds to wait for push-service's offline push before the first phase and after the
@@ -92,8 +95,8 @@ WEBHOOK_DRAIN="${WEBHOOK_DRAIN:-20}"
 WEBHOOK_BATCH="${WEBHOOK_BATCH:-1}"
 FILES="${FILES:-20000}"
 FILE_MB="${FILE_MB:-100}"
-[[ "$PHASES" =~ ^(message|offline-push|live|files|ab|webhook)$ ]] ||
-  { echo "PHASES must be message, offline-push, live, files, ab or webhook" >&2; exit 2; }
+[[ "$PHASES" =~ ^(message|offline-push|live|files|ab|webhook|sync)$ ]] ||
+  { echo "PHASES must be message, offline-push, live, files, ab, webhook or sync" >&2; exit 2; }
 [[ "$AB_PHASE" =~ ^(send-closed|conversation|ws-idle)$ ]] ||
   { echo "AB_PHASE must be send-closed, conversation or ws-idle" >&2; exit 2; }
 if [[ "$PHASES" == ab && -n "${AB_CHECKOUT:-}" && ! -f "$AB_CHECKOUT/message-service/target/quarkus-app/quarkus-run.jar" ]]; then
@@ -385,6 +388,14 @@ if [[ "$PHASES" == files ]]; then
   done
   awk -F'|' '$1 == "RESULT" && $2 ~ /^file (upload|completion)/ {
     printf "target: %s >= 1,000/s warm: %.0f/s -> %s\n", $2, $3, ($3 >= 1000 ? "met" : "MISSED") }' <<<"$(printf '%s\n' "${lines[@]}")"
+  exit
+fi
+
+if [[ "$PHASES" == sync ]]; then
+  run sync c="${SYNC_CONCURRENCY:-100}" changes="${SYNC_CHANGES:-1000}"
+  print_tables
+  awk -F'|' '$1 == "RESULT" && $2 ~ /^sync/ {
+    printf "target: syncs >= 4,000/s warm: %.0f/s -> %s\n", $3, ($3 >= 4000 ? "met" : "MISSED") }' <<<"$(printf '%s\n' "${lines[@]}")"
   exit
 fi
 

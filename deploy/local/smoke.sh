@@ -189,6 +189,23 @@ step_group_receipts() {
   expect "a member who did not send it gets 20004" 'd["code"] == 20004'
 }
 
+# A message and a sync of it: the peer's log from its end, one message, then the sync from that cursor shows it
+# once (docs/api-decisions.md "Sync").
+step_sync() {
+  local peer="${PEERS[1]}" cursor
+  call GET "/message/sync?limit=500" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $peer"
+  expect "the peer's log reads (admin acting as the peer)" 'd["code"] == 200 and d["data"]["has_more"] is False'
+  cursor="$(json_get "$RESPONSE" 'd["data"]["cursor"]')"
+  call POST /message/send "{\"content_type\":0,\"content\":\"sync me\",\"targets\":[$peer],\"type\":1}" \
+    "app_id: $APP_ID" "access-token: $USER_TOKEN"
+  expect "message sent" 'd["code"] == 200'
+  call GET "/message/sync?cursor=$cursor" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $peer"
+  expect "the sync from the cursor holds the message once, from the sender" \
+    "[(e['type'], e['conversation_id'], e['message']['content']) for e in d['data']['events']] == [('message', $USER_ID, 'sync me')]"
+  call GET "/message/sync?cursor=not-a-cursor" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" "user_id: $peer"
+  expect "a bad cursor gets 10002 naming cursor" 'd["code"] == 10002 and d["message"].startswith("cursor")'
+}
+
 # ---- files (docs/files.md) ----------------------------------------------------------------------------------
 
 # An image message: the sender declares the upload, PUTs the bytes straight to the object store with the signed
@@ -901,7 +918,7 @@ step_ingress_error_backend() {
 }
 
 STEPS=(stack_up register_user user_token device_list admin_acts_as_user message_to_just_registered
-  conversation_and_receipt group group_receipts recall_and_edit file_message push_enable_and_certificate push_registry push_notify push_every_channel
+  conversation_and_receipt group group_receipts recall_and_edit sync file_message push_enable_and_certificate push_registry push_notify push_every_channel
   push_message_shapes push_meizu_150 push_svcpush push_disabled push_opt_out offline_push webhook
   password_change_revokes disable_closes_socket wrong_password password_guessing_throttled unknown_path health console_sign_in
   ingress_error_backend monitoring_series console_system_history)

@@ -8,7 +8,7 @@
 // The phases, one file per workload over a shared client (LoadClient, RawHttpClient, Api, Json), the load shapes
 // (Loops), their recording and output lines (Results, CpuSample) and the users they send as (BenchUsers):
 //   setup                                                      BenchUsers
-//   send-closed send-rate group conversation auth-read noop    MessageWorkload
+//   send-closed send-rate group conversation auth-read noop sync    MessageWorkload
 //   ws-idle                                                    WebSocketWorkload
 //   send-live                                                  LiveWorkload
 //   push-accept push-expand                                    PushWorkload
@@ -23,7 +23,7 @@ final class LoadGenerator {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             System.err.println("usage: java -cp DIR LoadGenerator setup|send-closed|send-rate|group|conversation|"
-                    + "auth-read|noop|ws-idle|send-live|push-accept|push-expand|offline-setup|offline-rate|offline-group|"
+                    + "auth-read|noop|sync|ws-idle|send-live|push-accept|push-expand|offline-setup|offline-rate|offline-group|"
                     + "file-upload|file-complete|file-large|chaos-send|chaos-verify [key=value ...]");
             System.exit(2);
         }
@@ -37,6 +37,7 @@ final class LoadGenerator {
             case "conversation", "read" -> MessageWorkload.conversation();
             case "auth-read" -> MessageWorkload.authRead();
             case "noop" -> MessageWorkload.noop();
+            case "sync" -> MessageWorkload.sync();
             case "ws-idle" -> WebSocketWorkload.idle();
             case "send-live" -> LiveWorkload.sendLive();
             case "push-accept" -> PushWorkload.accept();

@@ -8,6 +8,8 @@
 //   conversation GET /message/conversation?opposite_id=PEER&limit=20, c readers (default 64), full pages of 20
 //   auth-read    GET /user/device/list (auth-service), c clients (default 100): the authenticated baseline
 //   noop         GET /bench-noop answered by nginx itself (code 10002), c clients (default 100)
+//   sync         GET /message/sync?cursor=C&limit=100, c readers (default 100) of one user's log from the cursor before
+//                its last `changes` (default 1000) changes (its own sends, made first): full pages of 100
 
 import java.util.Locale;
 import java.util.function.IntFunction;
@@ -115,5 +117,47 @@ final class MessageWorkload {
         Results.Outcome o = Loops.closedLoop(c, warmup(), duration(),
                 (w, i) -> Results.check(client.send(w, noop), 10002, null));
         Results.report("baseline: gateway no-op GET /bench-noop (nginx), c=" + c, o, Results.clientNote(o));
+    }
+
+    static void sync() throws Exception {
+        BenchUsers s = BenchUsers.load();
+        int c = Options.getInt("c", 100);
+        int changes = Options.getInt("changes", 1000);
+        int limit = 100;
+        LoadClient client = LoadClient.forWorkers(c);
+        String token = s.tokens()[0];
+        // the end of sender 0's log: read on until nothing is left
+        String cursor = null;
+        while (true) {
+            LoadClient.Reply reply = client.send(0, client.prepare("GET", "/message/sync?limit=500"
+                    + (cursor == null ? "" : "&cursor=" + cursor), token, null));
+            String error = Results.check(reply, 200, "\"has_more\"");
+            if (error != null) {
+                throw new IllegalStateException("sync before the changes: " + error);
+            }
+            String body = reply.body();
+            int at = body.lastIndexOf("\"cursor\":\"") + "\"cursor\":\"".length();
+            cursor = body.substring(at, body.indexOf('"', at));
+            if (!body.contains("\"has_more\":true")) {
+                break;
+            }
+        }
+        Object send = client.prepare("POST", "/message/send", token, s.sendJson(0, "sync bench change from"));
+        for (int i = 0; i < changes; i++) {
+            String error = Results.check(client.send(0, send), 200, SENT);
+            if (error != null) {
+                throw new IllegalStateException("change " + i + " for the sync phase: " + error);
+            }
+        }
+        Object read = client.prepare("GET", "/message/sync?limit=" + limit + "&cursor=" + cursor, token, null);
+        String full = "\"has_more\":true";
+        String error = Results.check(client.send(0, read), 200, full);
+        if (error != null) {
+            throw new IllegalStateException("the sync phase's page is not full: " + error);
+        }
+        Results.Outcome o = Loops.closedLoop(c, warmup(), duration(),
+                (w, i) -> Results.check(client.send(w, read), 200, full));
+        Results.report("sync: pages of " + limit + " of one user's " + changes + " changes from a cursor, closed loop,"
+                + " c=" + c, o, Results.clientNote(o));
     }
 }

@@ -3,6 +3,7 @@ package io.imcore.message;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /** message-service settings ({@code im.message.*}); defaults follow decisions.md section 4. */
@@ -108,5 +109,22 @@ public interface MessageConfig {
         /** 1:1 messages stored per transaction at most. */
         @WithDefault("200")
         int maxBatch();
+    }
+
+    /** The users' change logs read by GET /message/sync and replayed on /ws (docs/api-decisions.md "Sync"). */
+    Sync sync();
+
+    interface Sync {
+
+        /** How long a change is kept in its user's log; a cursor older than that answers 21003. */
+        @WithDefault("30D")
+        Duration retention();
+
+        /** Apps that keep their changes for another time than {@link #retention()}, by app id. */
+        Map<String, Duration> retentionByApp();
+
+        /** Rows the retention sweep deletes per statement. */
+        @WithDefault("5000")
+        int sweepBatch();
     }
 }

@@ -710,7 +710,8 @@ class BadInputTest extends AppWithUsers {
         for (String[] e : new String[][] {{"POST", "/group/leave"}, {"DELETE", "/group/leave"},
                 {"POST", "/group/destroy"}, {"DELETE", "/group/destroy"}, {"GET", "/group/info"},
                 {"GET", "/group/member_list"}, {"GET", "/group/user_joined"}, {"GET", "/message/conversation"},
-                {"DELETE", "/message/conversation"}, {"GET", "/message/ack"}, {"GET", "/message/unread"}}) {
+                {"DELETE", "/message/conversation"}, {"GET", "/message/ack"}, {"GET", "/message/unread"},
+                {"GET", "/message/sync"}}) {
             all.add(e);
         }
         return all;

@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two processes of the packaged message-service on one PostgreSQL and one Kafka, as two Kubernetes replicas:
- * a message or a svcpush notification sent through one reaches a device connected to the other, de-duplication
+ * a message or a svcpush notification sent through one reaches a device connected to the other, a device that
+ * reconnects to the other replica with its cursor in the middle of a burst gets every message once, de-duplication
  * holds across them, an app's quota is one for both, and the connections of a replica killed with SIGKILL stop
  * counting as online.
  */
@@ -122,6 +123,54 @@ class TwoReplicasIT {
             JsonNode messages = page.path("data").path("messages");
             assertEquals("DELIVERED", messages.get(messages.size() - 1).path("status").asText());
         }
+    }
+
+    @Test
+    void aDeviceReconnectingToTheOtherReplicaInTheMiddleOfABurstMissesNothingAndGetsNothingTwice() throws Exception {
+        ServiceProcess one = REPLICAS.get(0);
+        ServiceProcess two = REPLICAS.get(1);
+        int burst = 200;
+        String tag = UUID.randomUUID().toString().substring(0, 8);
+        List<String> received = new ArrayList<>();
+        String cursor;
+        ExecutorService sender = Executors.newSingleThreadExecutor();
+        try (LiveClient bobPhone = LiveClient.authenticated("127.0.0.1", two.port(), APP, token(BOB, 3), null)) {
+            sender.submit(() -> {
+                for (int i = 0; i < burst; i++) {
+                    JsonNode sent = call(one, "POST", "/message/send", token(ALICE, 1), text(tag + "-" + i, BOB, null));
+                    assertEquals(200, sent.path("code").asInt(), sent.toString());
+                }
+                return null;
+            });
+            JsonNode frame = null;
+            while (received.size() < 20) {
+                frame = bobPhone.next("message", Duration.ofSeconds(10));
+                assertNotNull(frame, "live frame " + received.size() + " on replica two");
+                received.add(frame.path("message").path("content").asText());
+            }
+            cursor = frame.path("cursor").asText();
+        }
+        try (LiveClient bobPhone = LiveClient.connect("127.0.0.1", one.port())) {
+            bobPhone.send("{\"type\":\"auth\",\"app_id\":\"" + APP + "\",\"token\":\"" + token(BOB, 3)
+                    + "\",\"cursor\":\"" + cursor + "\"}");
+            assertEquals(200, bobPhone.next("auth", Duration.ofSeconds(10)).path("code").asInt());
+            while (received.size() < burst) {
+                JsonNode frame = bobPhone.next("message", Duration.ofSeconds(10));
+                assertNotNull(frame, "frame " + received.size() + " after the reconnect to replica one");
+                received.add(frame.path("message").path("content").asText());
+            }
+            sender.shutdown();
+            assertTrue(sender.awaitTermination(60, TimeUnit.SECONDS));
+            JsonNode marker = call(one, "POST", "/message/send", token(ALICE, 1), text(tag + "-end", BOB, null));
+            assertEquals(200, marker.path("code").asInt());
+            assertEquals(tag + "-end", bobPhone.next("message", Duration.ofSeconds(10)).path("message")
+                    .path("content").asText(), "nothing doubled: the next frame after the burst is the marker");
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < burst; i++) {
+            expected.add(tag + "-" + i);
+        }
+        assertEquals(expected, received, "every message of the burst once, in order, across the reconnect");
     }
 
     @Test

@@ -30,6 +30,7 @@ public enum ErrorCode {
     GROUP_TOO_LARGE(20005, "the group has more members than the app allows for this"),
     MESSAGE_REFUSED(21001, "message refused by the app's moderation"),
     MODERATION_UNAVAILABLE(21002, "the app's before-send hook did not answer; the message was not sent"),
+    SYNC_CURSOR_EXPIRED(21003, "cursor expired or not the caller's: read the conversations' pages instead"),
     NOT_MESSAGE_SENDER(22001, "only the message's sender may change it"),
     RECALL_WINDOW_PASSED(22002, "the app's recall window for this message has passed"),
     EDIT_WINDOW_PASSED(22003, "the app's edit window for this message has passed"),

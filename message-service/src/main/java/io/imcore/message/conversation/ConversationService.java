@@ -5,6 +5,10 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.common.store.GroupCommitter;
+import io.imcore.message.changelog.Change;
+import io.imcore.message.changelog.ChangeLog;
+import io.imcore.message.changelog.ChangeType;
+import io.imcore.message.changelog.Logged;
 import io.imcore.message.conversation.ConversationPage.PageIterator;
 import io.imcore.message.conversation.ConversationStore.Delivered;
 import io.imcore.message.conversation.ConversationStore.Key;
@@ -48,11 +52,14 @@ public class ConversationService {
     private final ConversationStore conversations;
     private final MessageStore messages;
     private final GroupConversations groups;
+    private final ChangeLog changeLog;
     private final GroupCommitter<Delivered, Boolean> deliveries;
     private final Event<GroupRead> groupReads;
 
     public ConversationService(Database database, IdentityDirectory directory, ConversationStore conversations,
-            MessageStore messages, GroupConversations groups, MeterRegistry registry, Event<GroupRead> groupReads) {
+            MessageStore messages, GroupConversations groups, ChangeLog changeLog, MeterRegistry registry,
+            Event<GroupRead> groupReads) {
+        this.changeLog = changeLog;
         this.database = database;
         this.groupReads = groupReads;
         this.directory = directory;
@@ -96,12 +103,24 @@ public class ConversationService {
         return new ConversationPage(views, views.size(), last, next, iterator, true, true, true);
     }
 
-    /** Read receipt: up to msg_id everything is READ for the viewer; never backwards, idempotent. */
+    /**
+     * Read receipt: up to msg_id everything is READ for the viewer; never backwards, idempotent. The viewer's
+     * devices learn of it by a {@code read} change ({"msg_id": m}).
+     */
     public boolean ack(String appId, long viewer, long address, long msgId) {
         Viewed v = resolve(appId, viewer, address, "conversation_id")
                 .orElseThrow(() -> ApiException.badParameter("conversation_id", "no messages in this conversation"));
-        Optional<ReadMove> move = database.inTransaction(c -> conversations.markReadUpTo(c, v.conversationId(),
-                viewer, msgId));
+        List<Logged> logged = new ArrayList<>();
+        Optional<ReadMove> move = database.inTransaction(c -> {
+            logged.clear(); // a retried transaction logs again
+            Optional<ReadMove> moved = conversations.markReadUpTo(c, v.conversationId(), viewer, msgId);
+            if (moved.isPresent()) {
+                logged.addAll(changeLog.append(c, List.of(new Change(appId, viewer, ChangeType.READ, address,
+                        v.conversationId(), 0, "{\"msg_id\":" + msgId + "}"))));
+            }
+            return moved;
+        });
+        changeLog.announce(logged);
         if (v.kind() == ConversationKind.GROUP && move.isPresent() && move.get().moved()) {
             groupReads.fire(new GroupRead(appId, address, v.conversationId(), viewer, move.get()));
         }
@@ -161,10 +180,11 @@ public class ConversationService {
     /** Hides the conversation and its history up to now, for the viewer only. */
     public boolean delete(String appId, long viewer, long address) {
         Optional<Viewed> viewed = resolve(appId, viewer, address, "conversation_id");
-        viewed.ifPresent(v -> database.inTransaction(c -> {
+        viewed.ifPresent(v -> changeLog.announce(database.inTransaction(c -> {
             conversations.moveFloorToEnd(c, v.conversationId(), viewer);
-            return null;
-        }));
+            return changeLog.append(c, List.of(new Change(appId, viewer, ChangeType.CONVERSATION_DELETED, address,
+                    v.conversationId(), 0, null)));
+        })));
         return true;
     }
 

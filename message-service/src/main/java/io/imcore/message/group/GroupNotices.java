@@ -1,83 +1,77 @@
 package io.imcore.message.group;
 
-import io.imcore.message.live.LiveFrames;
-import io.vertx.core.Vertx;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.store.Database;
+import io.imcore.message.changelog.Change;
+import io.imcore.message.changelog.ChangeLog;
+import io.imcore.message.changelog.ChangeType;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
-import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.jboss.logging.Logger;
+import java.util.TreeSet;
 
 /**
- * Tells a group's members of a change: {@code {"type":"group","group_id":..,"change":..,...}} to their connected
- * devices (docs/live-protocol.md). The one place where every change of a group reaches its members.
+ * Tells a group's members of a change: a {@code group} event ({@code group_id}, {@code change}, {@code user_ids}
+ * and what else the change says) in the change log of each member as the change leaves them and of each user it
+ * removed, so their devices get it live with its cursor and again on a sync (docs/live-protocol.md). The one place
+ * where every change of a group reaches its members.
  */
 @ApplicationScoped
 public class GroupNotices {
 
-    private static final Logger LOG = Logger.getLogger(GroupNotices.class);
-    /** Keeps a frame under LiveFrames.MAX_FRAME_CHARS: a change naming more users is told in several frames. */
-    private static final int USER_IDS_PER_FRAME = 100;
+    /** Keeps an event small: a change naming more users is told as several events. */
+    private static final int USER_IDS_PER_EVENT = 100;
 
     private final GroupStore groups;
-    private final LiveFrames frames;
-    private final TransactionSynchronizationRegistry transactions;
-    private final Vertx vertx;
+    private final ChangeLog changeLog;
+    private final Database database;
+    private final ObjectMapper mapper;
 
-    public GroupNotices(GroupStore groups, LiveFrames frames, TransactionSynchronizationRegistry transactions,
-            Vertx vertx) {
+    public GroupNotices(GroupStore groups, ChangeLog changeLog, Database database, ObjectMapper mapper) {
         this.groups = groups;
-        this.frames = frames;
-        this.transactions = transactions;
-        this.vertx = vertx;
+        this.changeLog = changeLog;
+        this.database = database;
+        this.mapper = mapper;
     }
 
     /**
-     * Call inside the change's transaction: the members as the change leaves them, and the users it removed, get
-     * the frame once it commits (nothing when it rolls back). {@code userIds}: whom the change is about (may be
-     * empty); {@code fields}: what else it says.
+     * Call as the change's last step, inside its transaction: the log's head locks must be the last it takes
+     * (docs/message-storage.md "The change log"); the devices hear of it once it commits (nothing when it rolls
+     * back). {@code userIds}: whom the change is about (may be empty); {@code fields}: what else it says.
      */
     void tell(Group group, String change, Collection<Long> userIds, Map<String, Object> fields,
             Collection<Long> removed) {
-        Set<Long> recipients = new LinkedHashSet<>(groups.memberIds(group.conversationId));
+        groups.flush();
+        TreeSet<Long> recipients = new TreeSet<>(groups.memberIds(group.conversationId));
         recipients.addAll(removed);
-        List<Map<String, Object>> told = new ArrayList<>();
         List<Long> ids = List.copyOf(userIds);
-        for (int from = 0; from == 0 || from < ids.size(); from += USER_IDS_PER_FRAME) {
-            Map<String, Object> frame = new LinkedHashMap<>();
-            frame.put("type", "group");
-            frame.put("group_id", group.groupId);
-            frame.put("change", change);
+        List<Change> changes = new ArrayList<>();
+        for (int from = 0; from == 0 || from < ids.size(); from += USER_IDS_PER_EVENT) {
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("group_id", group.groupId);
+            event.put("change", change);
             if (!ids.isEmpty()) {
-                frame.put("user_ids", ids.subList(from, Math.min(ids.size(), from + USER_IDS_PER_FRAME)));
+                event.put("user_ids", ids.subList(from, Math.min(ids.size(), from + USER_IDS_PER_EVENT)));
             }
-            frame.putAll(fields);
-            told.add(frame);
+            event.putAll(fields);
+            String payload = json(event);
+            for (long user : recipients) {
+                changes.add(new Change(group.appId, user, ChangeType.GROUP, group.groupId, group.conversationId, 0,
+                        payload));
+            }
         }
-        String appId = group.appId;
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {}
+        changeLog.announce(database.inTransaction(c -> changeLog.append(c, changes)));
+    }
 
-            @Override
-            public void afterCompletion(int status) {
-                if (status != Status.STATUS_COMMITTED) {
-                    return;
-                }
-                // on a worker of its own: this thread still belongs to the finished transaction
-                vertx.executeBlocking(() -> {
-                    told.forEach(frame -> frames.send(appId, recipients, frame));
-                    return null;
-                }, false).onFailure(e -> LOG.warnf("group %d: %s frame not sent: %s", group.groupId, change,
-                        e.getMessage())); // the change is committed: a lost frame is read back over HTTP
-            }
-        });
+    private String json(Map<String, Object> event) {
+        try {
+            return mapper.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

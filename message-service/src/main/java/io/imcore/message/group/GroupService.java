@@ -173,9 +173,10 @@ public class GroupService {
         Group group = lockLive(caller, groupId);
         requireOwner(caller, group);
         group.destroyedAt = Instant.now();
-        notices.tell(group, "destroyed", List.of(), Map.of(), List.of());
+        List<Long> members = groups.memberIds(group.conversationId);
         groups.removeAllMembers(group.conversationId);
         webhooks.queue(group.appId, WebhookEvents.GROUP_DESTROYED, eventKey(group), groupEvent(group));
+        notices.tell(group, "destroyed", List.of(), Map.of(), members);
         return true;
     }
 

@@ -42,17 +42,39 @@ public class LiveConnections {
         }
     }
 
-    /** Sends the frame to every device of the user on this replica except skipDeviceSn (null: none skipped). */
-    void send(String appId, long userId, Integer skipDeviceSn, String frame) {
+    /**
+     * Sends the frame of the user's change at {@code position} to every device of the user on this replica except
+     * skipDeviceSn (null: none skipped); a connection still replaying holds it ({@link LiveSession#live}).
+     */
+    void send(String appId, long userId, Integer skipDeviceSn, long position, String frame) {
         Set<LiveSession> sessions = byUser.get(LiveSession.key(appId, userId));
         if (sessions == null) {
             return;
         }
         for (LiveSession session : sessions) {
             if (skipDeviceSn == null || skipDeviceSn != session.deviceSn) {
-                write(session, frame);
+                session.live(position, frame, text -> write(session, text));
             }
         }
+    }
+
+    /**
+     * Writes a frame that is not in the user's log (typing, read receipts: {@link LiveFrames}) to every device of the
+     * user on this replica, at once: it has no position, so a replay neither holds nor drops it.
+     */
+    void sendUnlogged(String appId, long userId, String frame) {
+        Set<LiveSession> sessions = byUser.get(LiveSession.key(appId, userId));
+        if (sessions == null) {
+            return;
+        }
+        for (LiveSession session : sessions) {
+            write(session, frame);
+        }
+    }
+
+    /** Ends the session's replay at {@code position}: its held frames after it are written. */
+    void replayed(LiveSession session, long position) {
+        session.replayed(position, text -> write(session, text));
     }
 
     /**
@@ -67,7 +89,7 @@ public class LiveConnections {
         }
         LiveSession newest = null;
         for (LiveSession session : sessions) {
-            if (session.deviceSn == deviceSn && (newest == null || session.connectedSeq > newest.connectedSeq)) {
+            if (session.deviceSn == deviceSn && session.started() && (newest == null || session.connectedSeq > newest.connectedSeq)) {
                 newest = session;
             }
         }
@@ -78,7 +100,7 @@ public class LiveConnections {
         return write(newest, frame);
     }
 
-    private boolean write(LiveSession session, String frame) {
+    boolean write(LiveSession session, String frame) {
         if (session.socket.isClosed()) {
             return false;
         }

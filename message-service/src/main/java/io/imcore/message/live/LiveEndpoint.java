@@ -2,6 +2,7 @@ package io.imcore.message.live;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.context.TokenAuthenticator;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
@@ -13,6 +14,8 @@ import io.imcore.message.conversation.ConversationService.AckTarget;
 import io.imcore.message.grouplimits.GroupLimitsConfig;
 import io.imcore.message.grouplimits.GroupLimitsService;
 import io.imcore.message.presence.PresenceService;
+import io.imcore.message.sync.SyncCursor;
+import io.imcore.message.sync.SyncService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.vertx.core.Future;
@@ -24,6 +27,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
@@ -31,7 +35,8 @@ import org.jboss.logging.Logger;
 /**
  * The devices' live connection, {@code GET /ws} upgraded to a WebSocket; JSON text frames as documented in
  * docs/live-protocol.md. The first frame must be {@code auth} (user token and device_sn) within
- * {@code im.message.live-auth-timeout}; then the server sends {@code message} frames and the device answers
+ * {@code im.message.live-auth-timeout}, optionally with a cursor of the user's change log, whose later changes are
+ * replayed first (docs/live-protocol.md "Replay"); then the server sends {@code message} frames and the device answers
  * with {@code ack} (DELIVERED) and {@code ping}; svcpush {@code notification} frames are answered with
  * {@code notification_ack} ({@link LivePush}); a {@code typing} frame goes to the conversation's other members
  * ({@link LiveFrames}). Database work runs on worker threads, never the event loop.
@@ -44,6 +49,7 @@ public class LiveEndpoint {
     private static final short CLOSE_AUTH_FAILED = 4401;
     /** The token died after the connection was authenticated: expired, revoked, or its user disabled. */
     static final short CLOSE_CREDENTIALS_DIED = 4403;
+    private static final short CLOSE_REPLAY_FAILED = 1011;
 
     private final Vertx vertx;
     private final TokenAuthenticator authenticator;
@@ -51,6 +57,7 @@ public class LiveEndpoint {
     private final ConversationService conversations;
     private final LiveConnections connections;
     private final LivePush pushes;
+    private final SyncService sync;
     private final ObjectMapper mapper;
     private final MessageConfig config;
     private final LiveFrames frames;
@@ -58,8 +65,10 @@ public class LiveEndpoint {
     private final GroupLimitsConfig groupConfig;
 
     public LiveEndpoint(Vertx vertx, TokenAuthenticator authenticator, PresenceService presence,
-            ConversationService conversations, LiveConnections connections, LivePush pushes, ObjectMapper mapper,
-            MessageConfig config, LiveFrames frames, GroupLimitsService groupLimits, GroupLimitsConfig groupConfig) {
+            ConversationService conversations, LiveConnections connections, LivePush pushes, SyncService sync,
+            ObjectMapper mapper, MessageConfig config, LiveFrames frames, GroupLimitsService groupLimits,
+            GroupLimitsConfig groupConfig) {
+        this.sync = sync;
         this.frames = frames;
         this.groupLimits = groupLimits;
         this.groupConfig = groupConfig;
@@ -155,6 +164,9 @@ public class LiveEndpoint {
 
     private void authenticate(ServerWebSocket socket, JsonNode frame, AtomicReference<LiveSession> session,
             long authTimer) {
+        // held from before its presence row commits: frames announced from then on are held, not missed
+        AtomicReference<LiveSession> registering = new AtomicReference<>();
+        AtomicReference<Long> cursor = new AtomicReference<>();
         vertx.executeBlocking(() -> {
             String appId = authenticator.knownApp(text(frame, "app_id"));
             TokenClaims token = authenticator.authenticate(appId, text(frame, "token"));
@@ -162,22 +174,41 @@ public class LiveEndpoint {
                 throw new ApiException(ErrorCode.NO_PERMISSION, "token: a user token is required");
             }
             int deviceSn = deviceSn(frame, token);
-            return new LiveSession(socket, appId, token.userId(), deviceSn, UUID.randomUUID().toString(),
-                    token.tokenVersion(), token.expiresAt() * 1000);
+            JsonNode given = frame.get("cursor");
+            if (given != null && !given.isNull()) {
+                if (!given.isTextual()) {
+                    throw ApiException.badParameter("cursor", "must be a cursor of /message/sync");
+                }
+                cursor.set(SyncCursor.decode("cursor", given.asText(), appId, token.userId()).position());
+            }
+            LiveSession created = new LiveSession(socket, appId, token.userId(), deviceSn,
+                    UUID.randomUUID().toString(), token.tokenVersion(), token.expiresAt() * 1000);
+            registering.set(created);
+            connections.add(created);
+            return created;
         }, false).compose(created -> Future.fromCompletionStage(presence.connected(created.appId, created.userId,
                 created.deviceSn, created.connectionId), vertx.getOrCreateContext()).map(seq -> {
                     created.connectedSeq = seq;
                     return created;
-                })).onComplete(result -> {
+                })).compose(created -> cursor.get() == null ? Future.succeededFuture((Replay) null)
+                        : vertx.executeBlocking(() -> firstReplayPage(created, cursor.get()), false))
+                .onComplete(result -> {
+            LiveSession created = registering.get();
             if (result.failed()) {
+                if (created != null) {
+                    connections.remove(created);
+                    if (created.connectedSeq != 0) {
+                        clearPresence(created);
+                    }
+                }
                 ApiException failure = result.cause() instanceof ApiException api ? api
                         : new ApiException(ErrorCode.UNAVAILABLE);
                 reply(socket, error("auth", failure.errorCode(), failure.getMessage()));
                 socket.close(CLOSE_AUTH_FAILED, "auth failed");
                 return;
             }
-            LiveSession created = result.result();
             if (socket.isClosed()) {
+                connections.remove(created);
                 clearPresence(created);
                 return;
             }
@@ -185,7 +216,6 @@ public class LiveEndpoint {
             created.expiryTimer = vertx.setTimer(Math.max(1, created.expiresAtMs - System.currentTimeMillis()),
                     t -> socket.close(CLOSE_CREDENTIALS_DIED, "token expired"));
             session.set(created);
-            connections.add(created);
             Map<String, Object> ok = new LinkedHashMap<>();
             ok.put("type", "auth");
             ok.put("code", ErrorCode.OK.code());
@@ -193,6 +223,54 @@ public class LiveEndpoint {
             ok.put("user_id", created.userId);
             ok.put("device_sn", created.deviceSn);
             reply(socket, ok);
+            Replay replay = result.result();
+            if (replay == null) {
+                connections.replayed(created, 0);
+            } else {
+                replay(created, replay);
+            }
+        });
+    }
+
+    /** Where a replay stops, and its first page (read before the auth answer, which says 21003 if it expired). */
+    private record Replay(long head, SyncService.Read first) {}
+
+    /**
+     * Once the connection's presence row is committed: the head of the user's log when every writer in flight has
+     * committed (a writer after it reads the presence row and announces to this connection), and the first page.
+     */
+    private Replay firstReplayPage(LiveSession session, long after) {
+        long head = sync.settledHead(session.appId, session.userId);
+        return new Replay(head, sync.read(session.appId, session.userId, after, head, SyncService.DEFAULT_LIMIT,
+                true, "cursor"));
+    }
+
+    /**
+     * Writes the replay's pages, each after the previous one was written out (no unbounded queue), then the frames
+     * held meanwhile that came after the replay; a failure closes the connection (1011): the device reconnects.
+     */
+    private void replay(LiveSession session, Replay replay) {
+        vertx.executeBlocking(() -> {
+            SyncService.Read page = replay.first();
+            while (true) {
+                Future<Void> written = Future.succeededFuture();
+                for (ObjectNode event : page.events()) {
+                    written = session.socket.writeTextMessage(event.toString());
+                }
+                written.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                if (!page.hasMore() || page.last() >= replay.head()) {
+                    return null;
+                }
+                page = sync.read(session.appId, session.userId, page.last(), replay.head(), SyncService.DEFAULT_LIMIT,
+                        false, "cursor");
+            }
+        }, false).onComplete(result -> {
+            if (result.succeeded()) {
+                connections.replayed(session, replay.head());
+            } else {
+                LOG.warnf("replay of a live connection failed: %s", result.cause().toString());
+                session.socket.close(CLOSE_REPLAY_FAILED, "replay failed");
+            }
         });
     }
 

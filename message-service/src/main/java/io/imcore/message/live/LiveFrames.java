@@ -63,7 +63,7 @@ public class LiveFrames {
         }
         Set<Long> here = usersByReplica.remove(replicaId);
         if (here != null) {
-            here.forEach(user -> connections.send(appId, user, null, text));
+            here.forEach(user -> connections.sendUnlogged(appId, user, text));
         }
         if (!usersByReplica.isEmpty()) {
             announce(appId, text, usersByReplica);
@@ -104,7 +104,7 @@ public class LiveFrames {
     /** A frame another replica announced to this one ({@link LiveListener}). */
     void deliverAnnounced(String appId, String frame, long[] userIds) {
         for (long user : userIds) {
-            connections.send(appId, user, null, frame);
+            connections.sendUnlogged(appId, user, frame);
         }
     }
 

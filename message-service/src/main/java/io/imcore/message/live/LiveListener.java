@@ -8,6 +8,8 @@ import io.imcore.message.conversation.ConversationService;
 import io.imcore.message.conversation.MessageRow;
 import io.imcore.message.conversation.MessageStore;
 import io.imcore.message.presence.PresenceService;
+import io.imcore.message.sync.SyncCursor;
+import io.imcore.message.sync.SyncService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,10 +27,9 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 /**
- * Receives this replica's NOTIFY channel (see {@link LiveRouter}), loads the named messages and writes them to
- * the recipients' connections here; svcpush notifications go to {@link LivePush}, frames that are not stored to
- * {@link LiveFrames}. Live frames are a fast path: a client that was away reads the conversation over HTTP, which is
- * always complete.
+ * Receives this replica's NOTIFY channel (see {@link LiveRouter}), loads the named messages and other changes and
+ * writes them to the users' connections here, each frame with its position in the user's log; svcpush
+ * notifications go to {@link LivePush}, frames that are not stored (typing, read receipts) to {@link LiveFrames}. A client that was away syncs from its last cursor (docs/live-protocol.md).
  */
 @ApplicationScoped
 public class LiveListener {
@@ -40,19 +41,21 @@ public class LiveListener {
     private final LiveConnections connections;
     private final LivePush pushes;
     private final LiveFrames frames;
+    private final SyncService sync;
     private final ObjectMapper mapper;
     private final String channel;
     private volatile boolean running;
     private Thread worker;
 
     public LiveListener(AgroalDataSource dataSource, MessageStore messages,
-            LiveConnections connections, LivePush pushes, LiveFrames frames, ObjectMapper mapper,
+            LiveConnections connections, LivePush pushes, LiveFrames frames, SyncService sync, ObjectMapper mapper,
             PresenceService presence) {
+        this.sync = sync;
+        this.frames = frames;
         this.dataSource = dataSource;
         this.messages = messages;
         this.connections = connections;
         this.pushes = pushes;
-        this.frames = frames;
         this.mapper = mapper;
         this.channel = LiveRouter.channel(presence.replicaId());
     }
@@ -102,7 +105,11 @@ public class LiveListener {
         }
     }
 
-    private record Route(String appId, long conversationId, long msgId, long[] users, LiveFrame frame) {}
+    /** A new message for some users: their positions, in the same order. */
+    private record Route(String appId, long conversationId, long msgId, long[] users, long[] positions) {}
+
+    /** Other changes of one user, read from the user's log. */
+    private record Changes(String appId, long userId, List<Long> positions) {}
 
     /**
      * Loads the notified messages on the listening connection itself, not one of the pool: under load the pool is
@@ -110,6 +117,7 @@ public class LiveListener {
      */
     private void deliver(Connection listening, PGNotification[] notifications) throws SQLException {
         List<Route> routes = new ArrayList<>();
+        Map<String, Changes> changes = new LinkedHashMap<>();
         Map<Long, List<LivePush.Target>> pushed = new LinkedHashMap<>();
         for (PGNotification notification : notifications) {
             try {
@@ -128,22 +136,17 @@ public class LiveListener {
                 String appId = payload.get("a").asText();
                 if (payload.has("f")) {
                     // a frame that is not stored (LiveFrames): {"a":app,"f":"<frame>","u":[user_id,...]}
-                    JsonNode users = payload.get("u");
-                    long[] ids = new long[users.size()];
-                    for (int i = 0; i < ids.length; i++) {
-                        ids[i] = users.get(i).asLong();
-                    }
-                    frames.deliverAnnounced(appId, payload.get("f").asText(), ids);
+                    frames.deliverAnnounced(appId, payload.get("f").asText(), longs(payload.get("u")));
                     continue;
                 }
-                for (JsonNode entry : payload.get("d")) {
-                    JsonNode users = entry.get(2);
-                    long[] ids = new long[users.size()];
-                    for (int i = 0; i < ids.length; i++) {
-                        ids[i] = users.get(i).asLong();
-                    }
-                    LiveFrame frame = entry.has(3) ? LiveFrame.ofType(entry.get(3).asText()) : LiveFrame.MESSAGE;
-                    routes.add(new Route(appId, entry.get(0).asLong(), entry.get(1).asLong(), ids, frame));
+                for (JsonNode entry : payload.path("d")) {
+                    routes.add(new Route(appId, entry.get(0).asLong(), entry.get(1).asLong(), longs(entry.get(2)),
+                            longs(entry.get(3))));
+                }
+                for (JsonNode entry : payload.path("e")) {
+                    long user = entry.get(0).asLong();
+                    changes.computeIfAbsent(appId + ':' + user, k -> new Changes(appId, user, new ArrayList<>()))
+                            .positions().add(entry.get(1).asLong());
                 }
             } catch (Exception e) {
                 LOG.errorf("skipping unreadable live notification: %s", e.getMessage());
@@ -151,6 +154,12 @@ public class LiveListener {
         }
         if (!pushed.isEmpty()) {
             pushes.deliverAnnounced(pushed);
+        }
+        for (Changes user : changes.values()) {
+            long[] positions = user.positions().stream().mapToLong(Long::longValue).toArray();
+            for (SyncService.Positioned change : sync.events(user.appId(), user.userId(), positions)) {
+                connections.send(user.appId(), user.userId(), null, change.position(), change.event().toString());
+            }
         }
         if (routes.isEmpty()) {
             return;
@@ -163,53 +172,47 @@ public class LiveListener {
         }
         for (Route route : routes) {
             MessageRow row = byMsgId.get(route.msgId());
-            if (row == null || route.frame() == LiveFrame.EDIT && row.recalledMs() != null) {
-                continue; // gone, or an edit overtaken by a recall
+            if (row == null) {
+                continue;
             }
-            for (long user : route.users()) {
-                // the sending device has its message already; the sender's other devices get it. A recall or an
-                // edit goes to every device, the one that made it included
-                Integer skip = route.frame() == LiveFrame.MESSAGE && user == row.senderId() ? row.senderDeviceSn()
-                        : null;
-                connections.send(route.appId(), user, skip, frame(route.frame(), row, user));
+            for (int i = 0; i < route.users().length; i++) {
+                long user = route.users()[i];
+                long position = route.positions()[i];
+                // the sending device has its message already; the sender's other devices get it
+                Integer skip = user == row.senderId() ? row.senderDeviceSn() : null;
+                connections.send(route.appId(), user, skip, position, frame(row, user,
+                        new SyncCursor(position).encode(route.appId(), user)));
             }
         }
     }
 
-    /**
-     * {"type":"message","conversation_id":<address as the recipient sees it>,"message":{...}};
-     * {"type":"recall","conversation_id":..,"msg_id":..}; {"type":"edit","conversation_id":..,"msg_id":..,
-     * "content":..,"ext":..,"edited_at":..} with the message as stored now.
-     */
-    private String frame(LiveFrame type, MessageRow row, long recipient) {
-        Map<String, Object> frame = new LinkedHashMap<>();
-        frame.put("type", type.type);
-        frame.put("conversation_id", address(row, recipient));
-        switch (type) {
-            case MESSAGE -> frame.put("message", ConversationService.view(row, "UNREAD"));
-            case RECALL -> frame.put("msg_id", row.msgId());
-            case EDIT -> {
-                frame.put("msg_id", row.msgId());
-                frame.put("content", row.content());
-                frame.put("ext", row.ext());
-                frame.put("edited_at", row.editedMs());
-            }
+    private static long[] longs(JsonNode array) {
+        long[] values = new long[array.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = array.get(i).asLong();
         }
+        return values;
+    }
+
+    /** {"type":"message","cursor":..,"conversation_id":<address as the recipient sees it>,"message":{...}} */
+    private String frame(MessageRow row, long recipient, String cursor) {
+        long address;
+        if (ConversationKind.isGroupId(row.targetId())) {
+            address = row.targetId();
+        } else if (row.senderId() == ConversationKind.SYSTEM_SENDER) {
+            address = 0;
+        } else {
+            address = recipient == row.senderId() ? row.targetId() : row.senderId();
+        }
+        Map<String, Object> frame = new LinkedHashMap<>();
+        frame.put("type", "message");
+        frame.put("cursor", cursor);
+        frame.put("conversation_id", address);
+        frame.put("message", ConversationService.view(row, "UNREAD"));
         try {
             return mapper.writeValueAsString(frame);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** The conversation's address as the recipient sees it: the group, 0 for the system, else the other user. */
-    private static long address(MessageRow row, long recipient) {
-        if (ConversationKind.isGroupId(row.targetId())) {
-            return row.targetId();
-        }
-        if (row.senderId() == ConversationKind.SYSTEM_SENDER) {
-            return 0;
-        }
-        return recipient == row.senderId() ? row.targetId() : row.senderId();
     }
 }

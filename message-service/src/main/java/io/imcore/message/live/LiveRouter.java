@@ -1,8 +1,11 @@
 package io.imcore.message.live;
 
 import io.agroal.api.AgroalDataSource;
-import io.imcore.message.conversation.PlacedMessage;
-import io.imcore.message.conversation.PlacedMessage.Online;
+import io.imcore.message.changelog.Change;
+import io.imcore.message.changelog.ChangeLog;
+import io.imcore.message.changelog.ChangeLog.Committed;
+import io.imcore.message.changelog.ChangeType;
+import io.imcore.message.changelog.Logged;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,10 +20,8 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -44,19 +45,6 @@ public class LiveRouter {
     /** Commits announced in one statement at most. */
     private static final int MAX_COMMITS_PER_ROUND = 512;
 
-    /**
-     * What one commit placed for one app, and the frame its recipients get: {@link LiveFrame#MESSAGE} for new
-     * messages, or the change a recall or an edit made to a stored one.
-     */
-    record Committed(String appId, List<PlacedMessage> placed, LiveFrame frame) {
-
-        Committed(String appId, List<PlacedMessage> placed) {
-            this(appId, placed, LiveFrame.MESSAGE);
-        }
-    }
-
-    /** One announced message and the frame its recipients get. */
-    private record Announced(long conversationId, long msgId, LiveFrame frame) {}
 
     /** One NOTIFY: a replica's channel and its payload. */
     record Notice(String channel, String payload) {}
@@ -98,26 +86,12 @@ public class LiveRouter {
     }
 
     /**
-     * Announces each placed message to the replicas holding its recipients' connections. Call it only after the
-     * transaction that stored them has committed, in commit order for one conversation: the NOTIFYs go out in the
-     * order of these calls. Does not block.
+     * Announces each change to the replicas holding its user's connections ({@link ChangeLog#announce}, after the
+     * commit that wrote them, in commit order for one user: the NOTIFYs go out in the order of these calls). Does
+     * not block.
      */
-    public void announce(String appId, List<PlacedMessage> placed) {
-        if (placed.stream().anyMatch(message -> !message.online().isEmpty())) {
-            committed.add(new Committed(appId, placed));
-        }
-    }
-
-    /**
-     * Announces a recall or an edit of a stored message to the replicas holding the members' connections
-     * ({@code online}), after the commit that made it, like {@link #announce}. Does not block.
-     */
-    public void announceChange(String appId, LiveFrame frame, long conversationId, long msgId,
-            List<PlacedMessage.Online> online) {
-        if (!online.isEmpty()) {
-            committed.add(new Committed(appId, List.of(new PlacedMessage(conversationId, 0, 0, 0, msgId, false,
-                    online)), frame));
-        }
+    void announce(@Observes Committed changes) {
+        committed.add(changes);
     }
 
     private void sendLoop() {
@@ -199,55 +173,111 @@ public class LiveRouter {
 
     /**
      * The NOTIFYs of several commits, in their order: per replica and app, one payload
-     * {@code {"a":app,"d":[[conversation_id,msg_id,[user_id,...]],...]}} with every message of the commits that has
-     * a recipient connected there (more payloads when it would pass {@value #MAX_PAYLOAD_CHARS} characters); an
-     * entry of a recall or an edit has the frame's type fourth: {@code [conversation_id,msg_id,[...],"recall"]}.
+     * {@code {"a":app,"d":[[conversation_id,msg_id,[user_id,...],[position,...]],...],"e":[[user_id,position],...]}}
+     * naming every change of the commits with a user connected there: {@code d} the new messages (one entry per
+     * message, each recipient with the message's position in their log), {@code e} the other changes, which the
+     * replica reads from the log. More payloads when one would pass {@value #MAX_PAYLOAD_CHARS} characters.
      */
     static List<Notice> notices(List<Committed> commits) {
-        Map<String, Map<String, Map<Announced, Set<Long>>>> routes = new LinkedHashMap<>(); // replica, app
+        Map<String, Map<String, Map<String, List<Logged>>>> routes = new LinkedHashMap<>(); // replica, app, item
         for (Committed commit : commits) {
-            for (PlacedMessage message : commit.placed()) {
-                Announced announced = new Announced(message.conversationId(), message.msgId(), commit.frame());
-                for (Online device : message.online()) {
-                    routes.computeIfAbsent(device.replicaId(), r -> new LinkedHashMap<>())
-                            .computeIfAbsent(commit.appId(), a -> new LinkedHashMap<>())
-                            .computeIfAbsent(announced, m -> new LinkedHashSet<>()).add(device.userId());
+            for (Logged logged : commit.changes()) {
+                Change change = logged.change();
+                String item = change.type() == ChangeType.MESSAGE
+                        ? change.conversationId() + "," + change.msgId() : "e";
+                for (String replica : logged.replicas()) {
+                    routes.computeIfAbsent(replica, r -> new LinkedHashMap<>())
+                            .computeIfAbsent(change.appId(), a -> new LinkedHashMap<>())
+                            .computeIfAbsent(item, m -> new ArrayList<>()).add(logged);
                 }
             }
         }
         List<Notice> notices = new ArrayList<>();
-        for (Map.Entry<String, Map<String, Map<Announced, Set<Long>>>> replica : routes.entrySet()) {
+        for (Map.Entry<String, Map<String, Map<String, List<Logged>>>> replica : routes.entrySet()) {
             String channel = channel(replica.getKey());
-            for (Map.Entry<String, Map<Announced, Set<Long>>> app : replica.getValue().entrySet()) {
-                String prefix = "{\"a\":" + quote(app.getKey()) + ",\"d\":[";
-                StringBuilder payload = new StringBuilder(prefix);
-                boolean empty = true;
-                for (Map.Entry<Announced, Set<Long>> message : app.getValue().entrySet()) {
-                    LiveFrame frame = message.getKey().frame();
-                    String tail = frame == LiveFrame.MESSAGE ? "]]" : "],\"" + frame.type + "\"]";
-                    String head = "[" + message.getKey().conversationId() + "," + message.getKey().msgId() + ",[";
-                    StringBuilder users = new StringBuilder();
-                    for (long user : message.getValue()) {
-                        String id = String.valueOf(user);
-                        if (payload.length() + head.length() + users.length() + id.length() + tail.length() + 6
-                                > MAX_PAYLOAD_CHARS) {
-                            if (!users.isEmpty()) {
-                                payload.append(empty ? "" : ",").append(head).append(users).append(tail);
-                                users.setLength(0);
-                            }
-                            notices.add(new Notice(channel, payload.append("]}").toString()));
-                            payload = new StringBuilder(prefix);
-                            empty = true;
+            for (Map.Entry<String, Map<String, List<Logged>>> app : replica.getValue().entrySet()) {
+                Payload payload = new Payload(channel, "{\"a\":" + quote(app.getKey()), notices);
+                for (Map.Entry<String, List<Logged>> item : app.getValue().entrySet()) {
+                    if (item.getKey().equals("e")) {
+                        for (Logged logged : item.getValue()) {
+                            payload.addEvent("[" + logged.change().userId() + "," + logged.position() + "]");
                         }
-                        users.append(users.isEmpty() ? "" : ",").append(id);
+                    } else {
+                        payload.addMessage(item.getKey(), item.getValue());
                     }
-                    payload.append(empty ? "" : ",").append(head).append(users).append(tail);
-                    empty = false;
                 }
-                notices.add(new Notice(channel, payload.append("]}").toString()));
+                payload.flush();
             }
         }
         return notices;
+    }
+
+    /** The payloads of one replica and app being written: a new one starts before one would pass the limit. */
+    private static final class Payload {
+        private final String channel;
+        private final String prefix;
+        private final List<Notice> notices;
+        private final StringBuilder messages = new StringBuilder();
+        private final StringBuilder events = new StringBuilder();
+
+        Payload(String channel, String prefix, List<Notice> notices) {
+            this.channel = channel;
+            this.prefix = prefix;
+            this.notices = notices;
+        }
+
+        void addEvent(String entry) {
+            makeRoom(entry.length());
+            events.append(events.isEmpty() ? "" : ",").append(entry);
+        }
+
+        /** One message's recipients, in as many entries as the limit needs. */
+        void addMessage(String ids, List<Logged> recipients) {
+            StringBuilder users = new StringBuilder();
+            StringBuilder positions = new StringBuilder();
+            for (Logged logged : recipients) {
+                String user = String.valueOf(logged.change().userId());
+                String position = String.valueOf(logged.position());
+                if (!users.isEmpty() && size() + ids.length() + users.length() + positions.length() + user.length()
+                        + position.length() + 16 > MAX_PAYLOAD_CHARS) {
+                    appendMessage(ids, users, positions);
+                    users.setLength(0);
+                    positions.setLength(0);
+                }
+                users.append(users.isEmpty() ? "" : ",").append(user);
+                positions.append(positions.isEmpty() ? "" : ",").append(position);
+            }
+            appendMessage(ids, users, positions);
+        }
+
+        private void appendMessage(String ids, StringBuilder users, StringBuilder positions) {
+            String entry = "[" + ids + ",[" + users + "],[" + positions + "]]";
+            makeRoom(entry.length());
+            messages.append(messages.isEmpty() ? "" : ",").append(entry);
+        }
+
+        private int size() {
+            return prefix.length() + messages.length() + events.length() + 16;
+        }
+
+        private void makeRoom(int length) {
+            if (size() + length + 1 > MAX_PAYLOAD_CHARS && !(messages.isEmpty() && events.isEmpty())) {
+                flush();
+            }
+        }
+
+        void flush() {
+            StringBuilder payload = new StringBuilder(prefix);
+            if (!messages.isEmpty()) {
+                payload.append(",\"d\":[").append(messages).append(']');
+            }
+            if (!events.isEmpty()) {
+                payload.append(",\"e\":[").append(events).append(']');
+            }
+            notices.add(new Notice(channel, payload.append('}').toString()));
+            messages.setLength(0);
+            events.setLength(0);
+        }
     }
 
     /** One NOTIFY of a stored svcpush notification: its channel and its payload after the row id. */

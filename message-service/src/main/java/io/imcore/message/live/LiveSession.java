@@ -2,8 +2,11 @@ package io.imcore.message.live;
 
 import io.imcore.message.conversation.ConversationService.AckTarget;
 import io.vertx.core.http.ServerWebSocket;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** One authenticated device connection on this replica. */
 public final class LiveSession {
@@ -52,6 +55,17 @@ public final class LiveSession {
         }
     };
 
+    /** A live frame and its position in the user's log. */
+    private record Pending(long position, String frame) {}
+
+    /**
+     * The live frames that arrived before the auth answer and the replay were written, in arrival order; null once
+     * they were (docs/live-protocol.md "Replay").
+     */
+    private List<Pending> held = new ArrayList<>();
+    /** Live frames at or below this position were written by the replay. */
+    private long replayedUpTo;
+
     LiveSession(ServerWebSocket socket, String appId, long userId, int deviceSn, String connectionId,
             int tokenVersion, long expiresAtMs) {
         this.socket = socket;
@@ -69,6 +83,34 @@ public final class LiveSession {
 
     static String key(String appId, long userId) {
         return appId + ":" + userId;
+    }
+
+    /** Whether the auth answer and the replay have been written: until then live frames are held. */
+    synchronized boolean started() {
+        return held == null;
+    }
+
+    /**
+     * A live frame of the change at {@code position}: written now, held until the replay ends, or dropped when the
+     * replay wrote it.
+     */
+    synchronized void live(long position, String frame, Consumer<String> write) {
+        if (held != null) {
+            held.add(new Pending(position, frame));
+        } else if (position > replayedUpTo) {
+            write.accept(frame);
+        }
+    }
+
+    /** The replay wrote everything up to {@code position}: the held frames after it are written, then live ones. */
+    synchronized void replayed(long position, Consumer<String> write) {
+        replayedUpTo = position;
+        for (Pending pending : held) {
+            if (pending.position() > position) {
+                write.accept(pending.frame());
+            }
+        }
+        held = null;
     }
 
     /** A notification of the task is being written to this connection (a redelivery keeps an earlier ack). */

@@ -5,12 +5,12 @@ import io.imcore.common.context.RequestContext;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
-import io.imcore.message.MessageConfig;
+import io.imcore.message.changelog.Change;
+import io.imcore.message.changelog.ChangeLog;
+import io.imcore.message.changelog.ChangeType;
+import io.imcore.message.changelog.Logged;
 import io.imcore.message.conversation.ContentType;
 import io.imcore.message.conversation.ConversationService;
-import io.imcore.message.conversation.PlacedMessage.Online;
-import io.imcore.message.live.LiveFrame;
-import io.imcore.message.live.LiveRouter;
 import io.imcore.message.moderation.Moderation;
 import io.imcore.message.offlinepush.OfflinePushQueue;
 import io.imcore.message.revision.RevisionStore.Stored;
@@ -21,6 +21,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,12 +41,11 @@ public class MessageRevisions {
     private final Moderation moderation;
     private final OfflinePushQueue offlinePush;
     private final WebhookEventQueue webhooks;
-    private final LiveRouter live;
-    private final MessageConfig config;
+    private final ChangeLog changeLog;
 
     public MessageRevisions(Database database, ConversationService conversations, RevisionStore store,
             RevisionWindows windows, Moderation moderation, OfflinePushQueue offlinePush, WebhookEventQueue webhooks,
-            LiveRouter live, MessageConfig config) {
+            ChangeLog changeLog) {
         this.database = database;
         this.conversations = conversations;
         this.store = store;
@@ -53,8 +53,7 @@ public class MessageRevisions {
         this.moderation = moderation;
         this.offlinePush = offlinePush;
         this.webhooks = webhooks;
-        this.live = live;
-        this.config = config;
+        this.changeLog = changeLog;
     }
 
     /** The message's conversation as the caller addressed it. */
@@ -93,7 +92,7 @@ public class MessageRevisions {
             data.put("by_admin", admin);
             data.put("recalled_ms", now);
             webhooks.queue(target.appId(), WebhookEvents.MESSAGE_RECALLED, eventKey(target), data);
-            return Optional.of(tellMembers(c, target, LiveFrame.RECALL));
+            return Optional.of(tellMembers(c, target, ChangeType.RECALL));
         });
         tell.ifPresent(Runnable::run);
         return true;
@@ -135,7 +134,7 @@ public class MessageRevisions {
             data.put("ext", body.ext());
             data.put("edited_ms", now);
             webhooks.queue(target.appId(), WebhookEvents.MESSAGE_EDITED, eventKey(target), data);
-            return tellMembers(c, target, LiveFrame.EDIT);
+            return tellMembers(c, target, ChangeType.EDIT);
         });
         tell.run();
         return true;
@@ -150,13 +149,18 @@ public class MessageRevisions {
     }
 
     /**
-     * Every device of every member of the conversation learns of the change: in the changing transaction, the
-     * replicas holding the members' connections are looked up; the returned step, run after the commit, hands the
-     * frame to them ({@link LiveRouter#announceChange}), so only a committed change is announced.
+     * Every member's log gets the change, as the transaction's last statement (the log's head locks are the last it
+     * takes); the returned step, run after the commit, announces it to their connected devices, each frame with its
+     * cursor and the message as its page shows it now ({@link ChangeLog}).
      */
-    private Runnable tellMembers(Connection c, Target target, LiveFrame frame) throws SQLException {
-        List<Online> online = store.connectedMembers(c, target.conversationId(), config.presenceExpiry());
-        return () -> live.announceChange(target.appId(), frame, target.conversationId(), target.msgId(), online);
+    private Runnable tellMembers(Connection c, Target target, ChangeType type) throws SQLException {
+        List<Change> changes = new ArrayList<>();
+        for (long[] member : store.members(c, target.conversationId())) {
+            changes.add(new Change(target.appId(), member[0], type, member[1], target.conversationId(),
+                    target.msgId(), "{\"msg_id\":" + target.msgId() + "}"));
+        }
+        List<Logged> logged = changeLog.append(c, changes);
+        return () -> changeLog.announce(logged);
     }
 
     /**

@@ -1,12 +1,10 @@
 package io.imcore.message.revision;
 
-import io.imcore.message.conversation.PlacedMessage.Online;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -60,22 +58,18 @@ public class RevisionStore {
         }
     }
 
-    /** The replicas holding a connection of each member of the conversation, once per member and replica. */
-    List<Online> connectedMembers(Connection c, long conversationId, Duration presenceExpiry) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select distinct p.user_id, p.replica_id"
-                + " from conversation_members m join presence p on p.app_id = m.app_id and p.user_id = m.user_id"
-                + " join replicas r on r.replica_id = p.replica_id"
-                + " and r.heartbeat_at > now() - make_interval(secs => ?)"
-                + " where m.conversation_id = ?")) {
-            ps.setDouble(1, presenceExpiry.toMillis() / 1000.0);
-            ps.setLong(2, conversationId);
-            List<Online> online = new ArrayList<>();
+    /** The conversation's members, each with the address they see it by: {user_id, peer_id}, by user id. */
+    List<long[]> members(Connection c, long conversationId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select user_id, peer_id from conversation_members"
+                + " where conversation_id = ? order by user_id")) {
+            ps.setLong(1, conversationId);
+            List<long[]> members = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    online.add(new Online(rs.getLong(1), rs.getString(2)));
+                    members.add(new long[] {rs.getLong(1), rs.getLong(2)});
                 }
             }
-            return online;
+            return members;
         }
     }
 }

@@ -11,7 +11,9 @@ import io.imcore.message.conversation.PlacedMessage;
 import io.imcore.message.group.GroupStore;
 import io.imcore.message.group.GroupStore.SenderCheck;
 import io.imcore.message.group.GroupStore.SenderChecked;
-import io.imcore.message.live.LiveRouter;
+import io.imcore.message.changelog.Change;
+import io.imcore.message.changelog.ChangeLog;
+import io.imcore.message.changelog.Logged;
 import io.imcore.message.offlinepush.OfflinePushQueue;
 import io.imcore.message.send.SendPlan.DirectSend;
 import io.imcore.message.send.SendPlan.GroupCommitted;
@@ -98,7 +100,7 @@ public class SendCommitter {
     private final DedupStore dedup;
     private final GroupStore groups;
     private final ConversationStore conversations;
-    private final LiveRouter live;
+    private final ChangeLog changeLog;
     private final OfflinePushQueue offlinePush;
     private final MessageConfig config;
     private final DistributionSummary batchSizes;
@@ -110,14 +112,14 @@ public class SendCommitter {
     private volatile boolean running;
 
     public SendCommitter(Database database, SendStore sends, DedupStore dedup, GroupStore groups,
-            ConversationStore conversations, LiveRouter live, OfflinePushQueue offlinePush, MessageConfig config,
+            ConversationStore conversations, ChangeLog changeLog, OfflinePushQueue offlinePush, MessageConfig config,
             MeterRegistry registry) {
         this.database = database;
         this.sends = sends;
         this.dedup = dedup;
         this.groups = groups;
         this.conversations = conversations;
-        this.live = live;
+        this.changeLog = changeLog;
         this.offlinePush = offlinePush;
         this.config = config;
         this.batchSizes = DistributionSummary.builder("imcore.messages.commit.batch")
@@ -240,23 +242,24 @@ public class SendCommitter {
         }
     }
 
-    /** What one transaction stored: each send's outcome, and per app the messages placed. */
-    private record Stored(Map<Pending, Outcome> outcomes, Map<String, List<PlacedMessage>> placed) {}
+    /** What one transaction stored: each send's outcome, and the changes it logged. */
+    private record Stored(Map<Pending, Outcome> outcomes, List<Logged> logged) {}
 
     /**
-     * {@link #store} in one transaction, timed when it commits; then the placed messages are handed to the live
+     * {@link #store} in one transaction, timed when it commits; then the logged changes are handed to the live
      * announcement: only committed ones, in this thread's commit order, which is each of its conversations' order.
      */
     private Map<Pending, Outcome> storeTimed(List<Pending> batch) {
         long start = System.nanoTime();
         Stored stored = database.inTransaction(c -> store(c, batch));
         transactions.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        stored.placed().forEach(live::announce);
+        changeLog.announce(stored.logged());
         return stored.outcomes();
     }
 
     /**
-     * The batch's group checks, claims, 1:1 messages, group messages and offline push marks; one transaction.
+     * The batch's group checks, claims, 1:1 messages, group messages, offline push marks and, last, the changes in
+     * the users' logs; one transaction.
      * A refused send changes nothing, and does not fail the others.
      */
     private Stored store(Connection c, List<Pending> batch) throws SQLException {
@@ -275,6 +278,8 @@ public class SendCommitter {
             first.ifPresent(answer -> outcomes.put(pending, Outcome.repeated(answer)));
         }
         Map<String, List<PlacedMessage>> announced = new LinkedHashMap<>();
+        List<Change> changes = new ArrayList<>();
+        MessageChanges messageChanges = new MessageChanges(c);
         List<Pending> direct = new ArrayList<>();
         Map<Long, List<Pending>> toGroups = new TreeMap<>(); // by conversation id: the lock order
         for (Pending pending : batch) {
@@ -298,19 +303,23 @@ public class SendCommitter {
                             new long[] {where.placed().conversationId()}, new long[] {where.placed().seq()});
                 }
                 announced.computeIfAbsent(pending.send().appId(), app -> new ArrayList<>()).add(where.placed());
+                messageChanges.add(changes, pending.send().appId(), ConversationKind.DIRECT, where.placed());
                 outcomes.put(pending, Outcome.STORED);
             }
         }
         for (Map.Entry<Long, List<Pending>> toOneGroup : toGroups.entrySet()) {
             List<PlacedMessage> placed = appendToGroup(c, toOneGroup.getKey(), toOneGroup.getValue());
-            announced.computeIfAbsent(toOneGroup.getValue().get(0).send().appId(), app -> new ArrayList<>())
-                    .addAll(placed);
+            String appId = toOneGroup.getValue().get(0).send().appId();
+            announced.computeIfAbsent(appId, app -> new ArrayList<>()).addAll(placed);
+            for (PlacedMessage message : placed) {
+                messageChanges.add(changes, appId, ConversationKind.GROUP, message);
+            }
             toOneGroup.getValue().forEach(p -> outcomes.put(p, Outcome.STORED));
         }
         for (Map.Entry<String, List<PlacedMessage>> app : announced.entrySet()) {
             offlinePush.enqueue(c, app.getKey(), app.getValue());
         }
-        return new Stored(outcomes, announced);
+        return new Stored(outcomes, changeLog.append(c, changes));
     }
 
     /**
@@ -356,13 +365,11 @@ public class SendCommitter {
     /** A single message binds plain values (one generic plan, SendStore.append); several go as arrays. */
     private List<DirectPlaced> appendDirect(Connection c, List<Pending> direct) throws SQLException {
         if (direct.size() > 1) {
-            return sends.appendDirect(c, direct.stream().map(p -> ((DirectSend) p.send()).direct()).toList(),
-                    config.presenceExpiry());
+            return sends.appendDirect(c, direct.stream().map(p -> ((DirectSend) p.send()).direct()).toList());
         }
         DirectMessage message = ((DirectSend) direct.get(0).send()).direct();
         SendStore.Result result = sends.append(c, message.appId(), ConversationKind.DIRECT,
-                new long[] {message.lowId()}, new long[] {message.highId()}, message.message(),
-                config.presenceExpiry());
+                new long[] {message.lowId()}, new long[] {message.highId()}, message.message());
         PlacedMessage placed = result.placed().get(0);
         return List.of(new DirectPlaced(placed, placed.created() || result.senderReadsMoved() == 1));
     }
@@ -373,9 +380,9 @@ public class SendCommitter {
         GroupSend first = (GroupSend) toOneGroup.get(0).send();
         if (toOneGroup.size() > 1) {
             return sends.appendToGroup(c, first.groupId(), conversationId,
-                    toOneGroup.stream().map(p -> p.send().message()).toList(), config.presenceExpiry());
+                    toOneGroup.stream().map(p -> p.send().message()).toList());
         }
         return sends.append(c, first.appId(), ConversationKind.GROUP, new long[] {first.groupId()}, new long[] {0},
-                first.message(), config.presenceExpiry()).placed();
+                first.message()).placed();
     }
 }

@@ -16,7 +16,9 @@ import io.imcore.message.conversation.ConversationStore;
 import io.imcore.message.conversation.PlacedMessage;
 import io.imcore.message.file.FileAttachments;
 import io.imcore.message.group.GroupStore;
-import io.imcore.message.live.LiveRouter;
+import io.imcore.message.changelog.Change;
+import io.imcore.message.changelog.ChangeLog;
+import io.imcore.message.changelog.Logged;
 import io.imcore.message.moderation.Moderation;
 import io.imcore.message.offlinepush.OfflinePushQueue;
 import io.imcore.message.send.SendPlan.DirectSend;
@@ -68,7 +70,7 @@ public class SendService {
     private final SendStore sends;
     private final GroupStore groups;
     private final DedupStore dedup;
-    private final LiveRouter live;
+    private final ChangeLog changeLog;
     private final SendCommitter committer;
     private final OfflinePushQueue offlinePush;
     private final FileAttachments attachments;
@@ -77,7 +79,7 @@ public class SendService {
     private final Moderation moderation;
 
     public SendService(Database database, IdentityDirectory directory, AppUsers users, ConversationStore conversations,
-            SendStore sends, GroupStore groups, DedupStore dedup, LiveRouter live, SendCommitter committer,
+            SendStore sends, GroupStore groups, DedupStore dedup, ChangeLog changeLog, SendCommitter committer,
             OfflinePushQueue offlinePush, FileAttachments attachments, MessageConfig config, MeterRegistry registry,
             Moderation moderation) {
         this.database = database;
@@ -87,7 +89,7 @@ public class SendService {
         this.sends = sends;
         this.groups = groups;
         this.dedup = dedup;
-        this.live = live;
+        this.changeLog = changeLog;
         this.committer = committer;
         this.offlinePush = offlinePush;
         this.attachments = attachments;
@@ -334,25 +336,25 @@ public class SendService {
         }
         StoredAlone alone = (StoredAlone) plan;
         // one transaction even without a claim to make, so that the offline push mark commits with the messages
-        List<PlacedMessage> placed = new ArrayList<>();
+        List<Logged> logged = new ArrayList<>();
         Optional<String> first = database.inTransaction(c -> {
             Optional<String> claimed = alone.transactionId() == null ? Optional.empty()
                     : dedup.claim(c, alone.appId(), alone.message().senderId(), alone.transactionId(),
                             config.dedupWindow(), ANSWER);
             if (claimed.isEmpty()) {
-                placed.addAll(store(c, alone));
+                logged.addAll(store(c, alone));
             }
             return claimed;
         });
-        live.announce(alone.appId(), placed); // after the commit: only committed messages are announced
+        changeLog.announce(logged); // after the commit: only committed messages are announced
         return CompletableFuture.completedFuture(first);
     }
 
-    /** Stores the plan's messages and marks them for offline push; returns where they landed. */
-    private List<PlacedMessage> store(Connection c, StoredAlone plan) throws SQLException {
+    /** Stores the plan's messages, marks them for offline push and logs them last; returns the logged changes. */
+    private List<Logged> store(Connection c, StoredAlone plan) throws SQLException {
         long sender = plan.message().senderId();
         SendStore.Result result = sends.append(c, plan.appId(), plan.kind(), plan.lowIds(), plan.highIds(),
-                plan.message(), config.presenceExpiry());
+                plan.message());
         List<PlacedMessage> existing = result.placed().stream().filter(p -> !p.created()).toList();
         if (plan.kind() == ConversationKind.DIRECT && result.senderReadsMoved() < existing.size()) {
             // the peer created the conversation concurrently: its member rows were not yet visible to the statement
@@ -360,7 +362,12 @@ public class SendService {
                     existing.stream().mapToLong(PlacedMessage::seq).toArray());
         }
         offlinePush.enqueue(c, plan.appId(), result.placed());
-        return result.placed();
+        List<Change> changes = new ArrayList<>();
+        MessageChanges messageChanges = new MessageChanges(c);
+        for (PlacedMessage placed : result.placed()) {
+            messageChanges.add(changes, plan.appId(), plan.kind(), placed);
+        }
+        return changeLog.append(c, changes);
     }
 
     private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request,

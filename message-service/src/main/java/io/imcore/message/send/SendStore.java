@@ -3,15 +3,12 @@ package io.imcore.message.send;
 import io.imcore.common.store.Database;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.PlacedMessage;
-import io.imcore.message.conversation.PlacedMessage.Online;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A send in one statement (one round trip): append to each target conversation (creating it and its members if
- * new), store the message rows, move the sender's read position, and return the recipients' connected devices.
+ * new), store the message rows and move the sender's read position. The recipients' connected devices are looked up
+ * when the messages are written into their logs (ChangeLog), after those are locked.
  * <p>
  * Each conversation row is locked by its upsert, and seq and msg_id are drawn while holding that lock, so msg_ids
  * grow in commit order within a conversation. Rows are locked in key order, so multi-target sends cannot deadlock.
@@ -48,9 +46,6 @@ public class SendStore {
 
     private static final Map<String, String> STATEMENTS = new ConcurrentHashMap<>();
 
-    private static final String LIVE_REPLICA = " join replicas r on r.replica_id = p.replica_id"
-            + " and r.heartbeat_at > now() - make_interval(secs => ?)";
-
     /** The statement text for one shape of send, built once per shape (kind, one target or many, from a user). */
     private static String statement(ConversationKind kind, boolean single, boolean fromUser) {
         return STATEMENTS.computeIfAbsent(kind + ":" + single + ":" + fromUser, shape -> {
@@ -76,21 +71,13 @@ public class SendStore {
                         + " where m.conversation_id = a.id and m.user_id = ? and not a.created returning 1)");
             }
             sql.append(" select a.id, a.low_id, a.high_id, a.last_seq, a.last_msg_id, a.created, ")
-                    .append(fromUser ? "(select count(*) from sender_read)" : "0").append(", array(");
-            if (kind == ConversationKind.GROUP) {
-                sql.append("select p.user_id || ':' || p.replica_id from conversation_members m join presence p"
-                        + " on p.app_id = m.app_id and p.user_id = m.user_id" + LIVE_REPLICA + " where m.conversation_id = a.id");
-            } else {
-                sql.append("select p.user_id || ':' || p.replica_id from presence p" + LIVE_REPLICA
-                        + " where p.app_id = ? and p.user_id in (a.low_id, a.high_id)");
-            }
-            sql.append(") from appended a");
+                    .append(fromUser ? "(select count(*) from sender_read)" : "0").append(" from appended a");
             return sql.toString();
         });
     }
 
     public Result append(Connection c, String appId, ConversationKind kind, long[] lowIds, long[] highIds,
-            Message message, Duration presenceExpiry) throws SQLException {
+            Message message) throws SQLException {
         boolean fromUser = message.senderId() != 0;
         // One target (the usual send) binds plain values: PostgreSQL then reuses one generic plan instead of
         // planning each execution, as it must for array parameters.
@@ -132,17 +119,13 @@ public class SendStore {
             if (fromUser) {
                 ps.setLong(++i, message.senderId());
             }
-            ps.setDouble(++i, presenceExpiry.toMillis() / 1000.0);
-            if (kind != ConversationKind.GROUP) {
-                ps.setString(++i, appId);
-            }
             List<PlacedMessage> placed = new ArrayList<>(lowIds.length);
             int senderReads = 0;
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     senderReads = rs.getInt(7);
                     placed.add(new PlacedMessage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                            rs.getLong(5), rs.getBoolean(6), online(rs.getArray(8))));
+                            rs.getLong(5), rs.getBoolean(6)));
                 }
             }
             return new Result(placed, senderReads);
@@ -163,7 +146,7 @@ public class SendStore {
 
     /**
      * Many 1:1 messages of distinct conversations in one statement, the multi-row form of the DIRECT send above:
-     * the same upsert, message insert, new members, sender's read position and presence look-up, with each row's
+     * the same upsert, message insert, new members and sender's read position, with each row's
      * own app, sender and content taken from parallel arrays. The rows' conversations must be distinct: an upsert
      * cannot touch one row twice (the caller puts repeats into later statements of its transaction).
      */
@@ -193,14 +176,10 @@ public class SendStore {
             + " delivered_seq = greatest(m.delivered_seq, p.last_seq) from placed p"
             + " where m.conversation_id = p.id and m.user_id = p.sender_id and not p.created returning m.conversation_id)"
             + " select p.id, p.low_id, p.high_id, p.last_seq, p.last_msg_id, p.created,"
-            + " p.id in (select conversation_id from sender_read), array(select o.user_id || ':' || o.replica_id"
-            + " from presence o join replicas r on r.replica_id = o.replica_id"
-            + " and r.heartbeat_at > now() - make_interval(secs => ?)"
-            + " where o.app_id = p.app_id and o.user_id in (p.low_id, p.high_id)), p.app_id from placed p";
+            + " p.id in (select conversation_id from sender_read), p.app_id from placed p";
 
     /** Stores 1:1 messages of distinct conversations in one round trip; the answers follow the input's order. */
-    public List<DirectPlaced> appendDirect(Connection c, List<DirectMessage> messages, Duration presenceExpiry)
-            throws SQLException {
+    public List<DirectPlaced> appendDirect(Connection c, List<DirectMessage> messages) throws SQLException {
         int n = messages.size();
         String[] apps = new String[n];
         Long[] lows = new Long[n];
@@ -222,13 +201,12 @@ public class SendStore {
             ps.setArray(++i, c.createArrayOf("bigint", highs));
             i = bindMessageColumns(c, ps, i, messages.stream().map(DirectMessage::message).toList());
             ps.setShort(++i, ConversationKind.DIRECT.code);
-            ps.setDouble(++i, presenceExpiry.toMillis() / 1000.0);
             DirectPlaced[] placed = new DirectPlaced[n];
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    int at = positions.get(rs.getString(9) + ':' + rs.getLong(2) + ':' + rs.getLong(3));
+                    int at = positions.get(rs.getString(8) + ':' + rs.getLong(2) + ':' + rs.getLong(3));
                     placed[at] = new DirectPlaced(new PlacedMessage(rs.getLong(1), rs.getLong(2), rs.getLong(3),
-                            rs.getLong(4), rs.getLong(5), rs.getBoolean(6), online(rs.getArray(8))), rs.getBoolean(7));
+                            rs.getLong(4), rs.getLong(5), rs.getBoolean(6)), rs.getBoolean(7));
                 }
             }
             for (DirectPlaced one : placed) {
@@ -246,7 +224,7 @@ public class SendStore {
 
     /**
      * With the row lock held: k msg_ids drawn (ascending in arrival order), the k message rows, each sender's read
-     * position at its last message, the conversation's last_msg_id, and the group's connected members.
+     * position at its last message and the conversation's last_msg_id.
      */
     private static final String APPEND_GROUP = "with ids as (select row_number() over (order by n.msg_id) as ord,"
             + " n.msg_id from (select nextval('msg_ids') as msg_id from generate_series(1, ?)) n),"
@@ -261,17 +239,15 @@ public class SendStore {
             + " delivered_seq = greatest(cm.delivered_seq, r.seq) from (select sender_id, max(? + ord) as seq from m"
             + " where sender_id <> 0 group by sender_id) r where cm.conversation_id = ? and cm.user_id = r.sender_id),"
             + " last as (update conversations set last_msg_id = (select max(msg_id) from ids) where id = ?)"
-            + " select i.ord, i.msg_id, array(select p.user_id || ':' || p.replica_id from conversation_members mm"
-            + " join presence p on p.app_id = mm.app_id and p.user_id = mm.user_id" + LIVE_REPLICA
-            + " where mm.conversation_id = ?) from ids i order by i.ord";
+            + " select i.ord, i.msg_id from ids i order by i.ord";
 
     /**
      * Several messages to one group in one transaction, in the given order: one lock of the group's conversation
      * row for all of them (the one-message statement holds it once per message), positions and msg_ids drawn under
      * it, so the order and the ids are those of the messages sent one after the other.
      */
-    public List<PlacedMessage> appendToGroup(Connection c, long groupId, long conversationId, List<Message> messages,
-            Duration presenceExpiry) throws SQLException {
+    public List<PlacedMessage> appendToGroup(Connection c, long groupId, long conversationId, List<Message> messages)
+            throws SQLException {
         int n = messages.size();
         long before;
         try (PreparedStatement ps = c.prepareStatement(BUMP_GROUP)) {
@@ -294,13 +270,11 @@ public class SendStore {
             ps.setLong(++i, before);
             ps.setLong(++i, conversationId);
             ps.setLong(++i, conversationId);
-            ps.setDouble(++i, presenceExpiry.toMillis() / 1000.0);
-            ps.setLong(++i, conversationId);
             List<PlacedMessage> placed = new ArrayList<>(n);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     placed.add(new PlacedMessage(conversationId, groupId, 0, before + rs.getLong(1), rs.getLong(2),
-                            false, online(rs.getArray(3))));
+                            false));
                 }
             }
             if (placed.size() != n) {
@@ -347,18 +321,5 @@ public class SendStore {
         ps.setArray(++i, c.createArrayOf("text", exts));
         ps.setArray(++i, c.createArrayOf("bigint", created));
         return i;
-    }
-
-    private static List<Online> online(Array array) throws SQLException {
-        String[] entries = (String[]) array.getArray();
-        if (entries.length == 0) {
-            return List.of();
-        }
-        List<Online> online = new ArrayList<>(entries.length);
-        for (String entry : entries) {
-            int colon = entry.indexOf(':');
-            online.add(new Online(Long.parseLong(entry.substring(0, colon)), entry.substring(colon + 1)));
-        }
-        return online;
     }
 }

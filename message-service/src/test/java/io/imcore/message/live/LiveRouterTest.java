@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.message.conversation.PlacedMessage;
-import io.imcore.message.conversation.PlacedMessage.Online;
+import io.imcore.message.changelog.Change;
+import io.imcore.message.changelog.ChangeLog.Committed;
+import io.imcore.message.changelog.ChangeType;
+import io.imcore.message.changelog.Logged;
 import io.imcore.message.live.LiveRouter.NotificationPayload;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -57,45 +59,55 @@ class LiveRouterTest {
 
     @Test
     void severalCommitsReachEachReplicaInOnePayloadInCommitOrder() throws Exception {
-        PlacedMessage first = placed(11, 101, new Online(1, "a"), new Online(2, "b"));
-        PlacedMessage second = placed(11, 102, new Online(1, "a"));
-        PlacedMessage third = placed(12, 103, new Online(3, "b"), new Online(4, "b"));
         List<LiveRouter.Notice> notices = LiveRouter.notices(List.of(
-                new LiveRouter.Committed("app", List.of(first, placed(13, 104))),
-                new LiveRouter.Committed("app", List.of(second)),
-                new LiveRouter.Committed("app", List.of(third))));
+                new Committed(List.of(message(1, 5, 11, 101, "a"), message(2, 9, 11, 101, "b"),
+                        message(7, 1, 13, 104))),
+                new Committed(List.of(message(1, 6, 11, 102, "a"))),
+                new Committed(List.of(message(3, 2, 12, 103, "b"), message(4, 8, 12, 103, "b"),
+                        other(1, 7, "a")))));
 
         assertEquals(List.of(
-                new LiveRouter.Notice("live_a", "{\"a\":\"app\",\"d\":[[11,101,[1]],[11,102,[1]]]}"),
-                new LiveRouter.Notice("live_b", "{\"a\":\"app\",\"d\":[[11,101,[2]],[12,103,[3,4]]]}")), notices);
+                new LiveRouter.Notice("live_a", "{\"a\":\"app\",\"d\":[[11,101,[1],[5]],[11,102,[1],[6]]],\"e\":[[1,7]]}"),
+                new LiveRouter.Notice("live_b", "{\"a\":\"app\",\"d\":[[11,101,[2],[9]],[12,103,[3,4],[2,8]]]}")),
+                notices);
     }
 
     @Test
     void aCommitWithManyRecipientsIsSplitUnderTheLimitAndNamesEachOnce() throws Exception {
-        List<PlacedMessage> placed = new ArrayList<>();
+        List<Logged> logged = new ArrayList<>();
         for (int m = 0; m < 20; m++) {
-            List<Online> online = new ArrayList<>();
             for (int u = 0; u < 100; u++) {
-                online.add(new Online(Long.MAX_VALUE - u, "a"));
+                logged.add(message(Long.MAX_VALUE - u, Long.MAX_VALUE - m, Long.MAX_VALUE - 1,
+                        Long.MAX_VALUE - 100 + m, "a"));
             }
-            placed.add(new PlacedMessage(Long.MAX_VALUE - 1, 0, 0, m, Long.MAX_VALUE - 100 + m, false, online));
+            logged.add(other(Long.MAX_VALUE - m, Long.MAX_VALUE, "a"));
         }
-        List<LiveRouter.Notice> notices = LiveRouter.notices(List.of(new LiveRouter.Committed("app", placed)));
+        List<LiveRouter.Notice> notices = LiveRouter.notices(List.of(new Committed(logged)));
 
         ObjectMapper json = new ObjectMapper();
         Map<Long, Integer> perMessage = new LinkedHashMap<>();
+        int others = 0;
         for (LiveRouter.Notice notice : notices) {
             assertTrue(notice.payload().getBytes(StandardCharsets.UTF_8).length < 8000);
-            for (JsonNode entry : json.readTree(notice.payload()).get("d")) {
+            JsonNode payload = json.readTree(notice.payload());
+            for (JsonNode entry : payload.path("d")) {
+                assertEquals(entry.get(2).size(), entry.get(3).size(), "a position per user");
                 perMessage.merge(entry.get(1).asLong(), entry.get(2).size(), Integer::sum);
             }
+            others += payload.path("e").size();
         }
         assertEquals(20, perMessage.size());
         perMessage.values().forEach(n -> assertEquals(100, n));
+        assertEquals(20, others);
         assertTrue(notices.size() > 1, "2,000 user ids need several payloads");
     }
 
-    private static PlacedMessage placed(long conversationId, long msgId, Online... online) {
-        return new PlacedMessage(conversationId, 0, 0, 1, msgId, false, List.of(online));
+    private static Logged message(long user, long position, long conversationId, long msgId, String... replicas) {
+        return new Logged(new Change("app", user, ChangeType.MESSAGE, 0, conversationId, msgId, null), position,
+                List.of(replicas));
+    }
+
+    private static Logged other(long user, long position, String... replicas) {
+        return new Logged(new Change("app", user, ChangeType.READ, 0, 1, 0, "{}"), position, List.of(replicas));
     }
 }

@@ -126,8 +126,9 @@ class RecallEditTest extends AppWithUsers {
                 assertNotNull(edit, "edit frame");
                 assertEquals(group, edit.path("conversation_id").asLong());
                 assertEquals(msgId, edit.path("msg_id").asLong());
-                assertEquals("final", edit.path("content").asText());
-                assertTrue(edit.path("edited_at").asLong() > 0, edit.toString());
+                assertTrue(edit.path("cursor").isTextual(), edit.toString());
+                assertEquals("final", edit.path("message").path("content").asText(), edit.toString());
+                assertTrue(edit.path("message").path("edited_at").asLong() > 0, edit.toString());
             }
 
             assertEquals(200, post(api.as(alice, 1), "/message/recall", group, msgId).getInt("code"));
@@ -136,6 +137,7 @@ class RecallEditTest extends AppWithUsers {
                 assertNotNull(recall, "recall frame");
                 assertEquals(group, recall.path("conversation_id").asLong());
                 assertEquals(msgId, recall.path("msg_id").asLong());
+                assertEquals("RECALLED", recall.path("message").path("status").asText(), recall.toString());
             }
         }
         try (LiveClient bobPhone = device(bob, 1)) { // a direct conversation: each sees the other as the address
