@@ -258,9 +258,10 @@ public class DeliveryStore {
 
     /** Makes an endpoint's waiting deliveries due now (it was enabled again). */
     public void dueNow(Connection c, String appId) throws SQLException {
-        for (String table : new String[] {"webhook_deliveries", "webhook_heads"}) {
-            try (PreparedStatement s = c.prepareStatement("update " + table + " set next_attempt_at = now()"
-                    + " where app_id = ?" + (table.equals("webhook_deliveries") ? " and state = 'pending'" : ""))) {
+        for (String sql : new String[] {
+            "update webhook_deliveries set next_attempt_at = now() where app_id = ? and state = 'pending'",
+            "update webhook_heads set next_attempt_at = now() where app_id = ?"}) {
+            try (PreparedStatement s = c.prepareStatement(sql)) {
                 s.setString(1, appId);
                 s.executeUpdate();
             }
