@@ -104,8 +104,9 @@ public class FileService {
             }
             throw refused;
         }
-        database.autoCommit(c -> files.complete(c, fileId, measured));
-        return CompletedFile.of(find(appId, fileId));
+        // a concurrent call completed it first: answer what it stored
+        return CompletedFile.of(database.autoCommit(c -> files.complete(c, fileId, measured))
+                .orElseGet(() -> find(appId, fileId)));
     }
 
     /** Presigned GETs for the uploader and for whoever received a message carrying the file. */
@@ -178,7 +179,7 @@ public class FileService {
         byte[] head = new byte[MagicBytes.HEAD];
         int headLength = 0;
         long size = 0;
-        Optional<? extends InputStream> object = store.open(file.objectKey());
+        Optional<InputStream> object = store.open(file.objectKey());
         if (object.isEmpty()) {
             throw new ApiException(ErrorCode.FILE_NOT_COMPLETED, "file_id: nothing uploaded yet for file "
                     + file.fileId());
@@ -194,8 +195,7 @@ public class FileService {
                 digest.update(buffer, 0, n);
                 size += n;
                 if (size > file.declaredSize()) {
-                    ObjectStore.abort(in);
-                    break;
+                    break; // closing the stream drops the rest
                 }
             }
         } catch (IOException | SdkClientException e) {

@@ -84,12 +84,16 @@ public class FileStore {
         }
     }
 
-    /** Marks an upload completed with what was measured; false when it was no longer uploading (a concurrent call). */
-    boolean complete(Connection c, long fileId, Measured measured) throws SQLException {
+    /**
+     * Marks an upload completed with what was measured and returns the completed row; empty when it was no longer
+     * uploading (a concurrent call).
+     */
+    Optional<FileRow> complete(Connection c, long fileId, Measured measured) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
                 update files set state = 1, size = ?, content_type = ?, kind = ?, width = ?, height = ?,
                     thumbnail_key = ?, completed_at = now()
-                where file_id = ? and state = 0""")) {
+                where file_id = ? and state = 0
+                returning\s""" + COLUMNS)) {
             s.setLong(1, measured.size());
             s.setString(2, measured.contentType());
             s.setInt(3, measured.kind().contentType.ordinal());
@@ -97,7 +101,9 @@ public class FileStore {
             setInteger(s, 5, measured.height());
             s.setString(6, measured.thumbnailKey());
             s.setLong(7, fileId);
-            return s.executeUpdate() == 1;
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? Optional.of(row(r)) : Optional.empty();
+            }
         }
     }
 

@@ -4,8 +4,12 @@ import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,10 +32,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.Delete;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.s3.presigner.model.PresignedPutObjectRequest;
 
@@ -47,10 +48,23 @@ public class ObjectStore {
 
     /** S3's most keys per DeleteObjects call. */
     private static final int DELETE_BATCH = 1000;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** Until the store's answer begins (the SDK client's socket timeout). */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+    /** The life of the service's own presigned GET, used at once. */
+    private static final Duration READ_URL_LIFE = Duration.ofMinutes(1);
 
     private final String bucket;
     private final S3Client client;
     private final S3Presigner presigner;
+    /** Presigns the service's own reads, at the endpoint the service reaches (not the public one). */
+    private final S3Presigner readPresigner;
+    /**
+     * The reads of completion: a presigned GET through the JDK's client, which keeps a connection per concurrent
+     * read open (the URL-connection client keeps 5) and skips the SDK's per-call pipeline, whose shared locks
+     * serialized concurrent completions (docs/files.md "Completion").
+     */
+    private final HttpClient reader;
 
     /** A URL to PUT one object's bytes to, with the headers the PUT must carry (they are signed). */
     public record PresignedUpload(String url, Map<String, String> headers, Instant expiresAt) {}
@@ -70,8 +84,17 @@ public class ObjectStore {
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .build();
-        presigner = S3Presigner.builder()
-                .endpointOverride(URI.create(store.publicEndpoint().orElse(store.endpoint())))
+        presigner = presigner(store, store.publicEndpoint().orElse(store.endpoint()), credentials);
+        readPresigner = store.publicEndpoint().isEmpty() ? presigner
+                : presigner(store, store.endpoint(), credentials);
+        reader = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
+                .build();
+    }
+
+    private static S3Presigner presigner(FileConfig.Store store, String endpoint,
+            StaticCredentialsProvider credentials) {
+        return S3Presigner.builder()
+                .endpointOverride(URI.create(endpoint))
                 .region(Region.of(store.region()))
                 .credentialsProvider(credentials)
                 .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(store.pathStyle()).build())
@@ -80,6 +103,10 @@ public class ObjectStore {
 
     @PreDestroy
     void close() {
+        reader.close();
+        if (readPresigner != presigner) {
+            readPresigner.close();
+        }
         presigner.close();
         client.close();
     }
@@ -108,15 +135,35 @@ public class ObjectStore {
                 .getObjectRequest(g -> g.bucket(bucket).key(key))).url().toString());
     }
 
-    /** The object's bytes as a stream (the caller closes it), empty when there is no such object. */
-    public Optional<ResponseInputStream<GetObjectResponse>> open(String key) {
-        return call(() -> {
-            try {
-                return Optional.of(client.getObject(r -> r.bucket(bucket).key(key)));
-            } catch (NoSuchKeyException e) {
+    /**
+     * The object's bytes as a stream (the caller closes it; closing it before the end drops the connection), empty
+     * when there is no such object.
+     */
+    public Optional<InputStream> open(String key) {
+        URI url = URI.create(call(() -> readPresigner.presignGetObject(r -> r.signatureDuration(READ_URL_LIFE)
+                .getObjectRequest(g -> g.bucket(bucket).key(key))).url().toString()));
+        HttpResponse<InputStream> response;
+        try {
+            response = reader.send(HttpRequest.newBuilder(url).timeout(READ_TIMEOUT).GET().build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw unavailable(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable(e);
+        }
+        if (response.statusCode() == 200) {
+            return Optional.of(response.body());
+        }
+        try (InputStream error = response.body()) {
+            if (response.statusCode() == 404) { // NoSuchKey: nothing uploaded under that key
                 return Optional.empty();
             }
-        });
+            throw unavailable(new IOException("GET " + key + " answered " + response.statusCode() + ": "
+                    + new String(error.readNBytes(1024))));
+        } catch (IOException e) {
+            throw unavailable(e);
+        }
     }
 
     public void put(String key, byte[] bytes, String contentType) {
@@ -133,13 +180,6 @@ public class ObjectStore {
             }
             call(() -> client.deleteObjects(r -> r.bucket(bucket)
                     .delete(Delete.builder().objects(batch).quiet(true).build())));
-        }
-    }
-
-    /** Closes a stream {@link #open} gave without reading the rest of a large object. */
-    static void abort(InputStream stream) {
-        if (stream instanceof ResponseInputStream<?> response) {
-            response.abort();
         }
     }
 
