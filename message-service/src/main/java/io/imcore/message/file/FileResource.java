@@ -1,5 +1,6 @@
 package io.imcore.message.file;
 
+import static io.imcore.common.api.QueryParams.optionalLong;
 import static io.imcore.common.api.QueryParams.requiredLong;
 
 import io.imcore.common.api.ApiResponse;
@@ -24,6 +25,8 @@ import jakarta.ws.rs.core.MediaType;
 public class FileResource {
 
     public static final String QUOTA = "file";
+    /** The most files of a page of GET /file/list, and its default. */
+    static final int LIST_LIMIT = 20;
 
     private final RequestContext caller;
     private final FileService files;
@@ -55,6 +58,18 @@ public class FileResource {
     public ApiResponse<DownloadLink> download(@QueryParam("file_id") String fileId) {
         long id = requiredLong("file_id", fileId, 1, Long.MAX_VALUE);
         return ApiResponse.ok(files.download(caller.appId(), caller.requireUserId(), id));
+    }
+
+    /** A page of one user's files, newest first, with the message carrying each (the console's user page). */
+    @GET
+    @Path("/list")
+    @Access(Access.Level.ADMIN)
+    public ApiResponse<UserFiles> list(@QueryParam("user_id") String userId, @QueryParam("before") String before,
+            @QueryParam("limit") String limit) {
+        long owner = requiredLong("user_id", userId, 1, Long.MAX_VALUE);
+        return ApiResponse.ok(files.ownedBy(caller.appId(), owner,
+                optionalLong("before", before, Long.MAX_VALUE, 1, Long.MAX_VALUE),
+                (int) optionalLong("limit", limit, LIST_LIMIT, 1, LIST_LIMIT)));
     }
 
     /** The app's completed files and their bytes (the console's overview). */

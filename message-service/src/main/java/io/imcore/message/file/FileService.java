@@ -126,6 +126,16 @@ public class FileService {
                 expires.getEpochSecond(), thumbnail);
     }
 
+    /** A page of the user's files, newest first (the console's user page). */
+    public UserFiles ownedBy(String appId, long owner, long before, int limit) {
+        List<UserFiles.UserFile> page = database.read(c -> files.ownedBy(c, appId, owner, before, limit + 1));
+        if (page.size() <= limit) {
+            return new UserFiles(page, null);
+        }
+        List<UserFiles.UserFile> shown = page.subList(0, limit);
+        return new UserFiles(List.copyOf(shown), shown.getLast().fileId());
+    }
+
     public FileStore.Usage usage(String appId) {
         return database.read(c -> files.usage(c, appId));
     }

@@ -48,6 +48,18 @@ public class FileStore {
               and v.app_id = ? and (v.kind <> 2 or cm.floor_seq < m.seq)
             limit 1""";
 
+    /** {@link #ownedBy}'s statement: app_id, owner_id, before (file_id), limit. */
+    static final String OWNED_BY = """
+            select f.file_id, f.name, f.content_type, f.kind, coalesce(f.size, f.declared_size), f.state, f.width,
+                f.height, f.thumbnail_key is not null, f.created_at,
+                (select min(m.msg_id) from messages m
+                 where (substring(m.attachment from '^\\{"file_id":([0-9]{1,18})[,}]')::bigint) = f.file_id
+                   and m.attachment like '{"file_id":%')
+            from files f
+            where f.app_id = ? and f.owner_id = ? and f.file_id < ?
+            order by f.file_id desc
+            limit ?""";
+
     private static final String COLUMNS = "file_id, app_id, owner_id, object_key, name, declared_size, size, sha256, "
             + "content_type, kind, state, width, height, thumbnail_key";
 
@@ -156,6 +168,37 @@ public class FileStore {
                 r.next();
                 return new Usage(r.getLong(1), r.getLong(2));
             }
+        }
+    }
+
+    /**
+     * Up to {@code limit} files the user uploaded with ids below {@code before}, newest first, each with the first
+     * message carrying it: a range of files_by_owner, and one probe of messages_by_file per file.
+     */
+    List<UserFiles.UserFile> ownedBy(Connection c, String appId, long owner, long before, int limit)
+            throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(OWNED_BY)) {
+            s.setString(1, appId);
+            s.setLong(2, owner);
+            s.setLong(3, before);
+            s.setInt(4, limit);
+            List<UserFiles.UserFile> found = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    int kind = r.getInt(4);
+                    String type = r.wasNull() ? null : FileKind.of(kind).wireName();
+                    int width = r.getInt(7);
+                    Integer w = r.wasNull() ? null : width;
+                    int height = r.getInt(8);
+                    Integer h = r.wasNull() ? null : height;
+                    long msgId = r.getLong(11);
+                    Long carrier = r.wasNull() ? null : msgId;
+                    found.add(new UserFiles.UserFile(r.getLong(1), r.getString(2), r.getString(3), type, r.getLong(5),
+                            r.getInt(6) == COMPLETED ? "completed" : "uploading", w, h, r.getBoolean(9),
+                            r.getTimestamp(10).toInstant().getEpochSecond(), carrier));
+                }
+            }
+            return found;
         }
     }
 

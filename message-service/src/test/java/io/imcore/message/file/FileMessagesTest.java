@@ -2,12 +2,15 @@ package io.imcore.message.file;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -98,6 +101,39 @@ class FileMessagesTest extends AppWithUsers {
         api.send(alice, body).body("code", equalTo(200));
         api.as(bob).queryParam("file_id", fileId).get("/file/download").then()
                 .body("code", equalTo(200)).body("data.thumbnail_url", nullValue());
+    }
+
+    @Test
+    void theAdminListsAUsersFilesNewestFirstWithTheMessageCarryingThem() throws Exception {
+        long image = uploadAndPut(alice, "listed.png", "image/png", png(64, 48));
+        api.as(alice).body(Map.of("file_id", image)).post("/file/complete").then().body("code", equalTo(200));
+        api.send(alice, image(image, List.of(bob))).body("code", equalTo(200));
+        Number carrier = api.page(bob, alice, 0, 1).extract().path("data.messages[0].msg_id");
+        byte[] notes = "draft".getBytes(StandardCharsets.UTF_8);
+        long pending = upload(alice, "draft.txt", "text/plain", notes.length, sha256(notes));
+
+        JsonPath first = api.asAdmin().queryParam("user_id", alice).queryParam("limit", 1).get("/file/list").then()
+                .body("code", equalTo(200)).extract().jsonPath();
+        assertEquals(List.of(pending), first.getList("data.files.file_id", Long.class));
+        assertEquals("uploading", first.getString("data.files[0].state"));
+        assertEquals(notes.length, first.getLong("data.files[0].size"));
+        assertNull(first.get("data.files[0].msg_id"));
+        JsonPath second = api.asAdmin().queryParam("user_id", alice).queryParam("limit", 1)
+                .queryParam("before", first.getLong("data.next_before")).get("/file/list").then()
+                .body("code", equalTo(200)).extract().jsonPath();
+        assertEquals(image, second.getLong("data.files[0].file_id"));
+        assertEquals("listed.png", second.getString("data.files[0].name"));
+        assertEquals("completed", second.getString("data.files[0].state"));
+        assertEquals("image", second.getString("data.files[0].type"));
+        assertEquals(64, second.getInt("data.files[0].width"));
+        assertTrue(second.getBoolean("data.files[0].thumbnail"));
+        assertEquals(carrier.longValue(), second.getLong("data.files[0].msg_id"));
+
+        api.asAdmin().queryParam("user_id", bob).get("/file/list").then().body("code", equalTo(200))
+                .body("data.files.file_id", not(hasItem(image)));
+        api.as(alice).queryParam("user_id", alice).get("/file/list").then().body("code", not(equalTo(200)));
+        api.asAdmin().get("/file/list").then().body("code", equalTo(10002))
+                .body("message", startsWith("user_id"));
     }
 
     @Test

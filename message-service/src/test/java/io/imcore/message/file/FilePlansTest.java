@@ -64,4 +64,31 @@ class FilePlansTest {
         assertTrue(plan.toString().contains("messages_by_file"), plan.toString());
         assertEquals(List.of(), PlanReads.seqScans(plan), plan.toString());
     }
+
+    /** The console's page of a user's files: a range of files_by_owner, each file's message by messages_by_file. */
+    @Test
+    void aUsersFilesAreReadByIndex() {
+        String otherApp = "owned" + UUID.randomUUID().toString().replace("-", "").substring(0, 11);
+        JsonNode plan = database.inTransaction(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("set local statement_timeout = 0");
+                s.execute("insert into files (file_id, app_id, owner_id, object_key, name, declared_size, sha256,"
+                        + " content_type) select nextval('file_ids'), '" + otherApp + "', g % 2000, 'k', 'n', 1,"
+                        + " '\\x00', 'text/plain' from generate_series(1, 40000) g");
+                s.execute("analyze files");
+                s.execute("set local plan_cache_mode = force_generic_plan");
+            }
+            JsonNode explained = PlanReads.plan(c, FileStore.OWNED_BY, ps -> {
+                ps.setString(1, otherApp);
+                ps.setLong(2, 5);
+                ps.setLong(3, Long.MAX_VALUE);
+                ps.setInt(4, 21);
+            });
+            c.rollback();
+            return explained;
+        });
+        assertTrue(plan.toString().contains("files_by_owner"), plan.toString());
+        assertTrue(plan.toString().contains("messages_by_file"), plan.toString());
+        assertEquals(List.of(), PlanReads.seqScans(plan), plan.toString());
+    }
 }
