@@ -99,6 +99,7 @@ final class ConsoleStack {
         messageService.createContext("/app/", webhooks::handle);
         messageService.createContext("/message/conversation", fileMessages::conversation);
         messageService.createContext("/file/download", fileMessages::download);
+        messageService.createContext("/file/list", fileMessages::list);
         messageService.createContext("/store/thumb", FileMessageStandIn::thumbnail);
         fileMessages.baseUrl("http://127.0.0.1:" + messageService.getAddress().getPort());
         messageService.createContext("/file/usage", exchange -> answer(exchange,

@@ -16,7 +16,8 @@ import javax.imageio.ImageIO;
  * message-service's reads behind a traced message's attachment, for the browser tests' stand-in of message-service:
  * {@code GET /message/conversation} as ConversationResource pages it (the admin acting as {@code user_id}; the
  * message with {@code msg_id} below {@code msg_id_start}, if the test stored one for that user and conversation),
- * {@code GET /file/download} (a presigned-like {@code thumbnail_url} on this server) and that thumbnail, a PNG.
+ * {@code GET /file/download} (a presigned-like {@code thumbnail_url} on this server) and that thumbnail, a PNG; and
+ * {@code GET /file/list}, a user's files for the user page.
  */
 final class FileMessageStandIn {
 
@@ -27,6 +28,8 @@ final class FileMessageStandIn {
     /** A stored message as one recipient reads it: key "app/user/opposite/msg". */
     private final Map<String, String> attachments = new ConcurrentHashMap<>();
     private final Map<String, Long> downloadable = new ConcurrentHashMap<>();
+    /** GET /file/list's files (JSON array) per "app/user". */
+    private final Map<String, String> owned = new ConcurrentHashMap<>();
     private volatile String baseUrl;
 
     void baseUrl(String baseUrl) {
@@ -41,6 +44,18 @@ final class FileMessageStandIn {
     /** A file the user may download (a member of a conversation that received it). */
     void downloadable(String appId, long userId, long fileId) {
         downloadable.put(appId + "/" + userId + "/" + fileId, fileId);
+    }
+
+    /** The files GET /file/list answers for the user: a JSON array as message-service writes it. */
+    void files(String appId, long userId, String files) {
+        owned.put(appId + "/" + userId, files);
+    }
+
+    /** GET /file/list as FileResource answers it: the admin names the user in the query; none stored, none listed. */
+    void list(HttpExchange exchange) throws IOException {
+        String key = exchange.getRequestHeaders().getFirst("app_id") + "/" + ConsoleStack.query(exchange).get("user_id");
+        answer(exchange, "{\"code\":200,\"message\":\"ok\",\"data\":{\"files\":" + owned.getOrDefault(key, "[]")
+                + "}}");
     }
 
     void conversation(HttpExchange exchange) throws IOException {

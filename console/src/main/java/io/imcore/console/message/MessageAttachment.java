@@ -101,7 +101,8 @@ public class MessageAttachment {
         }
     }
 
-    static String size(long bytes) {
+    /** A size in bytes for people: B, KiB or MiB. */
+    public static String size(long bytes) {
         if (bytes < 1024) {
             return bytes + " B";
         }

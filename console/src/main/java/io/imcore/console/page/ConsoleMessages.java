@@ -505,6 +505,33 @@ public interface ConsoleMessages {
     @Message("No provider tokens.")
     String users_no_tokens();
 
+    @Message("Files (message-service, newest first)")
+    String users_files();
+
+    @Message("No files.")
+    String users_no_files();
+
+    @Message("Older files are not shown.")
+    String users_files_more();
+
+    @Message("thumbnail")
+    String col_thumbnail();
+
+    @Message("type")
+    String col_type();
+
+    @Message("size")
+    String col_size();
+
+    @Message("message")
+    String col_message();
+
+    @Message("uploading")
+    String users_file_uploading();
+
+    @Message("completed")
+    String users_file_completed();
+
     @Message("Group")
     String users_group();
 

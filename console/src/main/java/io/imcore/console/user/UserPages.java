@@ -1,8 +1,10 @@
 package io.imcore.console.user;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
+import io.imcore.console.message.MessageAttachment;
 import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
@@ -32,12 +34,17 @@ import java.util.Map;
  * Users and groups. A user is found by id, user name or alias ({@code q}, with {@code by=alias} for an alias) and
  * shown with its account state and devices (auth-service {@code GET /user/info}) and provider tokens (push-service
  * {@code GET /push/user/tokens}); both are admin reads naming the user in the query, so a disabled user's devices
- * stay visible. Disable asks for a confirmation first; enable does not. A group's info and members come from
+ * stay visible; the user's newest files come from message-service ({@code GET /file/list}, an image's thumbnail through
+ * the message trace's thumbnail route). Disable asks for a confirmation first; enable does not. A group's info and
+ * members come from
  * message-service's group reads ({@code group_id} a query parameter).
  */
 @Path("/users")
 @Produces(MediaType.TEXT_HTML)
 public class UserPages {
+
+    /** The user's newest files shown (message-service's page size). */
+    private static final int FILES_SHOWN = 20;
 
     @Inject
     SessionGuard guard;
@@ -108,6 +115,33 @@ public class UserPages {
                 .data("tokens", withTimes(backend.plainList(tokens.ok() && tokens.data() != null
                         ? tokens.data().get("list") : null), "bound_at"))
                 .data("tokensError", tokens.ok() ? null : tokens.error());
+        Answer files = backend.get(Service.MESSAGE, "/file/list?user_id=" + user + "&limit=" + FILES_SHOWN,
+                session.credentials());
+        JsonNode listed = files.ok() && files.data() != null ? files.data() : null;
+        page.data("files", files(listed == null ? null : listed.get("files"), user))
+                .data("filesMore", listed != null && listed.hasNonNull("next_before"))
+                .data("filesError", files.ok() ? null : files.error());
+    }
+
+    /**
+     * The user's files as rows: size and time in words, the state translated, an image's thumbnail path (read as
+     * the uploader, who may download it) and the message carrying the file, each key present for the template.
+     */
+    private List<Map<String, Object>> files(JsonNode listed, long user) {
+        ConsoleMessages msg = language.msg();
+        List<Map<String, Object>> rows = backend.plainList(listed);
+        for (Map<String, Object> row : rows) {
+            row.put("size_text", row.get("size") instanceof Number n ? MessageAttachment.size(n.longValue()) : "-");
+            row.put("created_at_text", row.get("created_at") instanceof Number n ? Pages.time(n.longValue() * 1000)
+                    : "-");
+            row.put("state_text", "completed".equals(row.get("state")) ? msg.users_file_completed()
+                    : msg.users_file_uploading());
+            row.putIfAbsent("type", "-");
+            row.putIfAbsent("msg_id", "");
+            row.put("thumbnail_path", Boolean.TRUE.equals(row.get("thumbnail"))
+                    ? "/console/messages/thumbnail?file_id=" + row.get("file_id") + "&user_id=" + user : "");
+        }
+        return rows;
     }
 
     /** The users with a device carrying the alias, each a link to the user. */
