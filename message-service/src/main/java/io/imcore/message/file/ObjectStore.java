@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ public class ObjectStore {
     /**
      * The reads of completion: a presigned GET through the JDK's client, which keeps a connection per concurrent
      * read open (the URL-connection client keeps 5) and skips the SDK's per-call pipeline, whose shared locks
-     * serialized concurrent completions (docs/files.md "Completion").
+     * serialized concurrent completions (docs/files.md "Configuration").
      */
     private final HttpClient reader;
 
@@ -155,15 +156,16 @@ public class ObjectStore {
         if (response.statusCode() == 200) {
             return Optional.of(response.body());
         }
-        try (InputStream error = response.body()) {
-            if (response.statusCode() == 404) { // NoSuchKey: nothing uploaded under that key
-                return Optional.empty();
-            }
-            throw unavailable(new IOException("GET " + key + " answered " + response.statusCode() + ": "
-                    + new String(error.readNBytes(1024))));
+        String error;
+        try (InputStream body = response.body()) {
+            error = new String(body.readNBytes(1024), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw unavailable(e);
         }
+        if (response.statusCode() == 404 && error.contains("<Code>NoSuchKey</Code>")) {
+            return Optional.empty(); // nothing uploaded under that key (a missing bucket is the store failing)
+        }
+        throw unavailable(new IOException("GET " + key + " answered " + response.statusCode() + ": " + error));
     }
 
     public void put(String key, byte[] bytes, String contentType) {

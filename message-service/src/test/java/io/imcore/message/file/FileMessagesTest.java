@@ -137,6 +137,17 @@ class FileMessagesTest extends AppWithUsers {
     }
 
     @Test
+    void aCompletionBeforeThePutLeavesTheUploadAsItWas() throws Exception {
+        byte[] png = png(12, 12);
+        long fileId = upload(alice, "early.png", "image/png", png.length, sha256(png));
+        api.as(alice).body(Map.of("file_id", fileId)).post("/file/complete").then().body("code", equalTo(13005))
+                .body("message", equalTo("file_id: nothing uploaded yet for file " + fileId));
+        put(alice, fileId, png);
+        api.as(alice).body(Map.of("file_id", fileId)).post("/file/complete").then().body("code", equalTo(200))
+                .body("data.width", equalTo(12));
+    }
+
+    @Test
     void wrongHashIsRefusedAndTheObjectDeleted() throws Exception {
         byte[] png = png(10, 10);
         long fileId = upload(alice, "a.png", "image/png", png.length, sha256("other bytes".getBytes()));
