@@ -49,6 +49,16 @@ public class SyncService {
         return new SyncPage(read.events(), new SyncCursor(read.last()).encode(appId, userId), read.hasMore());
     }
 
+    /**
+     * The user's newest {@code limit} events, oldest first, and the cursor of the newest: what support staff look at,
+     * and where a new device starts when it wants nothing older.
+     */
+    public SyncPage recent(String appId, long userId, int limit) {
+        long head = database.read(c -> store.head(c, appId, userId));
+        Read read = read(appId, userId, Math.max(0, head - limit), head, limit, false, "limit");
+        return new SyncPage(read.events(), new SyncCursor(read.last()).encode(appId, userId), false);
+    }
+
     /** A page of events and the position after which the next one starts. */
     public record Read(List<ObjectNode> events, long last, boolean hasMore) {}
 
