@@ -247,6 +247,7 @@ class SyncTest extends AppWithUsers {
         assertEquals("members_removed", after.get(1).path("change").asText());
         assertEquals("kicked", after.get(1).path("reason").asText());
         assertEquals(carol, after.get(1).path("user_ids").get(0).asLong());
+        assertFalse(after.get(0).has("fields") || after.get(1).has("fields"), "a change's fields beside the event's");
         List<JsonNode> carols = events(sync(carol, null, null));
         assertEquals(List.of("group", "message", "group"),
                 carols.stream().map(e -> e.path("type").asText()).toList(), "carol learns she was kicked");
