@@ -26,6 +26,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.UUID;
 
 /**
@@ -53,6 +54,9 @@ final class ConsoleStack {
     final WebhookStandIn webhooks = new WebhookStandIn();
     /** The stand-in's message and file reads behind a traced message's attachment. */
     final FileMessageStandIn fileMessages = new FileMessageStandIn();
+
+    /** The stand-in's {@code GET /message/recent_events} events (a JSON array) per "app/user"; none otherwise. */
+    final Map<String, String> recentEvents = new ConcurrentHashMap<>();
 
     /** An app made for one test: its id and its admin token. */
     record App(String id, String adminToken) {}
@@ -102,6 +106,11 @@ final class ConsoleStack {
         messageService.createContext("/file/list", fileMessages::list);
         messageService.createContext("/store/thumb", FileMessageStandIn::thumbnail);
         fileMessages.baseUrl("http://127.0.0.1:" + messageService.getAddress().getPort());
+        messageService.createContext("/message/recent_events", exchange -> answer(exchange,
+                "{\"code\":200,\"message\":null,\"data\":{\"events\":" + recentEvents.getOrDefault(
+                        exchange.getRequestHeaders().getFirst("app_id") + "/"
+                                + exchange.getRequestHeaders().getFirst("user_id"), "[]")
+                        + ",\"cursor\":\"c\",\"has_more\":false}}"));
         messageService.createContext("/file/usage", exchange -> answer(exchange,
                 "{\"code\":200,\"message\":null,\"data\":{\"files\":3,\"bytes\":1572864}}"));
         messageService.start();

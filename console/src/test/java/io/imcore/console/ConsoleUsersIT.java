@@ -78,6 +78,24 @@ class ConsoleUsersIT extends ConsoleBrowsing {
     }
 
     @Test
+    void theUserPageShowsTheNewestChangeLogEventsFirst() throws Exception {
+        ConsoleStack.App app = stack.newApp("users-events");
+        User user = newUser(app, "with_events");
+        stack.recentEvents.put(app.id() + "/" + user.id(), "[{\"type\":\"message\",\"cursor\":\"a\","
+                + "\"conversation_id\":7,\"message\":{\"msg_id\":41,\"timestamp\":1795000000000,\"status\":\"READ\","
+                + "\"ctype\":\"TEXT\",\"content\":\"<b>hello</b>\"}},{\"type\":\"group\",\"cursor\":\"b\","
+                + "\"conversation_id\":1000000000001,\"change\":\"joined\",\"user_ids\":[5]}]");
+        signInAsAdmin(app);
+        open("/users?user_id=" + user.id());
+        assertEquals(List.of("group", "1000000000001", "", "", "-", "{\"change\":\"joined\",\"user_ids\":[5]}"),
+                cells(By.xpath("//table[@id='events']/tbody/tr[1]")), "the newest first");
+        List<String> message = cells(By.xpath("//table[@id='events']/tbody/tr[2]"));
+        assertEquals(List.of("message", "7", "41", "READ"), message.subList(0, 4));
+        assertEquals("<b>hello</b>", message.get(5), "the content as text, never as markup");
+        assertEquals("", text("events-error"));
+    }
+
+    @Test
     void aDisabledUsersDevicesAndTokensStayVisible() throws Exception {
         ConsoleStack.App app = stack.newApp("users-disabled");
         User user = newUser(app, "disabled_one");

@@ -14,12 +14,14 @@ import java.util.List;
  * the recipients whose live devices did not acknowledge it ({@code liveDevices}: those devices, to notify now).
  * {@value #RECALLED}: the message, announced before, was recalled; every recipient of it, with their unread count
  * without it and their live devices (which got a {@code recall} frame): the notification shown for the conversation
- * is to be replaced ("A message was recalled").
+ * is to be replaced ("A message was recalled") by a notification of its own, {@code noticeId}.
  *
  * @param kind        {@code direct}, {@code group} or {@code system}
  * @param preview     the text of a TEXT message, cut to {@value #PREVIEW_CHARS} characters; null for other types
  * @param push        the sender's per-message options from the message's {@code config.offline_push}, or null
  * @param mentions    user ids from the message's {@code config.mentions}, or empty
+ * @param noticeId    {@value #RECALLED} only: the id of the notification that replaces the message's, drawn from the
+ *                    message ids (so it is unique in the app and newer than the message); null for the other types
  */
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -40,7 +42,8 @@ public record MessageEvent(
         boolean mentionAll,
         List<Recipient> recipients,
         long createdMs,
-        long at) {
+        long at,
+        Long noticeId) {
 
     public static final String TOPIC = "message.events";
     public static final int VERSION = 1;
@@ -73,6 +76,7 @@ public record MessageEvent(
 
     public MessageEvent withType(String newType, List<Recipient> newRecipients) {
         return new MessageEvent(v, newType, appId, msgId, kind, senderId, senderDeviceSn, groupId, groupName,
-                contentType, preview, push, mentions, mentionAll, newRecipients, createdMs, System.currentTimeMillis());
+                contentType, preview, push, mentions, mentionAll, newRecipients, createdMs, System.currentTimeMillis(),
+                noticeId);
     }
 }

@@ -531,6 +531,20 @@ public interface ConsoleMessages {
 
     @Message("completed")
     String users_file_completed();
+    @Message("Recent events (the user's change log, newest first)")
+    String users_events();
+
+    @Message("No events kept for this user.")
+    String users_no_events();
+
+    @Message("event")
+    String col_event();
+
+    @Message("time")
+    String col_time();
+
+    @Message("what changed")
+    String col_summary();
 
     @Message("Group")
     String users_group();

@@ -95,6 +95,9 @@ public class UserPages {
      * One user: digits are a user id, anything else a user name (user names cannot be all digits, so this is never
      * ambiguous); auth-service refuses what is neither with its 10002.
      */
+    /** The change-log events the user page shows. */
+    private static final int RECENT_EVENTS = 20;
+
     private void showUser(TemplateInstance page, ConsoleSession session, String idOrName, boolean confirmDisable) {
         boolean byId = idOrName.matches("\\d+");
         Answer found = backend.get(Service.AUTH, "/user/info?" + (byId ? "user_id=" : "username=")
@@ -108,13 +111,18 @@ public class UserPages {
         long user = found.data().path("user_id").asLong();
         boolean disabled = found.data().path("disabled").asBoolean();
         Answer tokens = backend.get(Service.PUSH, "/push/user/tokens?user_id=" + user, session.credentials());
+        Answer events = backend.get(Service.MESSAGE, "/message/recent_events?limit=" + RECENT_EVENTS,
+                session.credentialsAsUser(user));
         page.data("user", backend.plain(found.data())).data("userShown", true).data("disabled", disabled)
                 .data("confirmDisable", confirmDisable && !disabled)
                 .data("devices", withTimes(backend.plainList(found.data().get("devices")), "created_at",
                         "last_seen_at"))
                 .data("tokens", withTimes(backend.plainList(tokens.ok() && tokens.data() != null
                         ? tokens.data().get("list") : null), "bound_at"))
-                .data("tokensError", tokens.ok() ? null : tokens.error());
+                .data("tokensError", tokens.ok() ? null : tokens.error())
+                .data("events", RecentEvents.rows(events.ok() && events.data() != null ? events.data().get("events")
+                        : null))
+                .data("eventsError", events.ok() ? null : events.error());
         Answer files = backend.get(Service.MESSAGE, "/file/list?user_id=" + user + "&limit=" + FILES_SHOWN,
                 session.credentials());
         JsonNode listed = files.ok() && files.data() != null ? files.data() : null;

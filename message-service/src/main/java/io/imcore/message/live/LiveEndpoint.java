@@ -2,7 +2,6 @@ package io.imcore.message.live;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.context.TokenAuthenticator;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
@@ -15,6 +14,7 @@ import io.imcore.message.grouplimits.GroupLimitsConfig;
 import io.imcore.message.grouplimits.GroupLimitsService;
 import io.imcore.message.presence.PresenceService;
 import io.imcore.message.sync.SyncCursor;
+import io.imcore.message.sync.SyncEvent;
 import io.imcore.message.sync.SyncService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -254,8 +254,8 @@ public class LiveEndpoint {
             SyncService.Read page = replay.first();
             while (true) {
                 Future<Void> written = Future.succeededFuture();
-                for (ObjectNode event : page.events()) {
-                    written = session.socket.writeTextMessage(event.toString());
+                for (SyncEvent event : page.events()) {
+                    written = session.socket.writeTextMessage(sync.frame(event));
                 }
                 written.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
                 if (!page.hasMore() || page.last() >= replay.head()) {

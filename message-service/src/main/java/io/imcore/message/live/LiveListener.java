@@ -158,7 +158,7 @@ public class LiveListener {
         for (Changes user : changes.values()) {
             long[] positions = user.positions().stream().mapToLong(Long::longValue).toArray();
             for (SyncService.Positioned change : sync.events(user.appId(), user.userId(), positions)) {
-                connections.send(user.appId(), user.userId(), null, change.position(), change.event().toString());
+                connections.send(user.appId(), user.userId(), null, change.position(), change.frame());
             }
         }
         if (routes.isEmpty()) {

@@ -23,6 +23,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -161,6 +162,7 @@ public class OfflinePushPublisher {
             }
         }
         Map<Long, Map<Long, Long>> delivered = delivered(c, due, liveOf);
+        Iterator<Long> noticeIds = noticeIds(c, due).iterator();
         List<String> keys = new ArrayList<>();
         List<MessageEvent> events = new ArrayList<>();
         for (Due row : due) {
@@ -171,7 +173,7 @@ public class OfflinePushPublisher {
                 List<Recipient> recipients = recipientsOf.get(row.id());
                 if (!recipients.isEmpty()) {
                     keys.add(key(row));
-                    events.add(event(row, MessageEvent.RECALLED, recipients, groupNames));
+                    events.add(event(row, MessageEvent.RECALLED, recipients, groupNames, noticeIds.next()));
                     recalled.increment();
                 }
                 done.add(row.id());
@@ -179,7 +181,7 @@ public class OfflinePushPublisher {
                 List<Recipient> recipients = recipientsOf.get(row.id());
                 if (!recipients.isEmpty()) {
                     keys.add(key(row));
-                    events.add(event(row, MessageEvent.CREATED, recipients, groupNames));
+                    events.add(event(row, MessageEvent.CREATED, recipients, groupNames, null));
                     announced.increment();
                 }
                 if (unacknowledgedLive.isEmpty()) {
@@ -191,7 +193,7 @@ public class OfflinePushPublisher {
             } else {
                 if (!unacknowledgedLive.isEmpty()) {
                     keys.add(key(row));
-                    events.add(event(row, MessageEvent.UNACKNOWLEDGED, unacknowledgedLive, groupNames));
+                    events.add(event(row, MessageEvent.UNACKNOWLEDGED, unacknowledgedLive, groupNames, null));
                     unacknowledged.increment();
                 }
                 done.add(row.id());
@@ -324,15 +326,39 @@ public class OfflinePushPublisher {
         return positions;
     }
 
-    private MessageEvent event(Due row, String type, List<Recipient> recipients, Map<Long, String> groupNames) {
+    /**
+     * An id per recall row of the pass with recipients, for the notification that replaces the message's: one of the
+     * message ids, so push-service traces and sends it as a message of its own that no message id can collide with.
+     * Drawn in the pass's transaction, it travels in the outbox's record: a record published again carries it again.
+     */
+    private static List<Long> noticeIds(Connection c, List<Due> due) throws SQLException {
+        long recalls = due.stream().filter(row -> row.stage() == OfflinePushQueue.RECALL_STAGE).count();
+        List<Long> ids = new ArrayList<>();
+        if (recalls == 0) {
+            return ids;
+        }
+        try (PreparedStatement ps = c.prepareStatement("select nextval('msg_ids') from generate_series(1, ?)")) {
+            ps.setLong(1, recalls);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    private MessageEvent event(Due row, String type, List<Recipient> recipients, Map<Long, String> groupNames,
+            Long noticeId) {
         String kind = row.kind() == ConversationKind.GROUP.code ? MessageEvent.GROUP
                 : row.kind() == ConversationKind.SYSTEM.code ? MessageEvent.SYSTEM : MessageEvent.DIRECT;
         MessageConfigOptions options = MessageConfigOptions.parse(mapper, row.config());
         boolean group = row.kind() == ConversationKind.GROUP.code;
         return new MessageEvent(MessageEvent.VERSION, type, row.appId(), row.msgId(), kind, row.senderId(),
                 row.senderDeviceSn(), group ? row.lowId() : null, group ? groupNames.get(row.conversationId()) : null,
-                row.contentType(), row.contentType() == 0 ? row.preview() : null, options.push(), options.mentions(),
-                options.mentionAll(), recipients, row.createdMs(), System.currentTimeMillis());
+                row.contentType(), row.contentType() == 0 && noticeId == null ? row.preview() : null, options.push(),
+                options.mentions(), options.mentionAll(), recipients, row.createdMs(), System.currentTimeMillis(),
+                noticeId);
     }
 
     /** The event's key: one conversation's events keep their order on one partition. */

@@ -10,10 +10,15 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/** GET /message/sync: the caller's changes after a cursor (docs/api-decisions.md "Sync"). */
+/**
+ * GET /message/sync: the caller's changes after a cursor; GET /message/recent_events: the newest of them
+ * (docs/api-decisions.md "Sync").
+ */
 @Path("/message")
 @Produces(MediaType.APPLICATION_JSON)
 public class SyncResource {
+
+    private static final int RECENT_LIMIT = 20;
 
     private final RequestContext caller;
     private final SyncService sync;
@@ -30,5 +35,13 @@ public class SyncResource {
         int size = (int) optionalLong("limit", limit, SyncService.DEFAULT_LIMIT, 1, SyncService.MAX_LIMIT);
         return ApiResponse.ok(sync.sync(caller.appId(), caller.requireUserId(), cursor == null || cursor.isEmpty()
                 ? null : cursor, size));
+    }
+
+    /** The caller's newest events (limit 1..500, default 20), oldest first; the cursor is the newest's. */
+    @GET
+    @Path("/recent_events")
+    public ApiResponse<SyncPage> recent(@QueryParam("limit") String limit) {
+        int size = (int) optionalLong("limit", limit, RECENT_LIMIT, 1, SyncService.MAX_LIMIT);
+        return ApiResponse.ok(sync.recent(caller.appId(), caller.requireUserId(), size));
     }
 }

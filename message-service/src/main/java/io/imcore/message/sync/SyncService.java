@@ -1,8 +1,8 @@
 package io.imcore.message.sync;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
@@ -15,7 +15,9 @@ import io.imcore.message.sync.SyncStore.EventRow;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a user's change log from a cursor (GET /message/sync, the /ws replay) and renders its events as the user
@@ -49,8 +51,18 @@ public class SyncService {
         return new SyncPage(read.events(), new SyncCursor(read.last()).encode(appId, userId), read.hasMore());
     }
 
+    /**
+     * The user's newest {@code limit} events, oldest first, and the cursor of the newest: what support staff look at,
+     * and where a new device starts when it wants nothing older.
+     */
+    public SyncPage recent(String appId, long userId, int limit) {
+        long head = database.read(c -> store.head(c, appId, userId));
+        Read read = read(appId, userId, Math.max(0, head - limit), head, limit, false, "limit");
+        return new SyncPage(read.events(), new SyncCursor(read.last()).encode(appId, userId), false);
+    }
+
     /** A page of events and the position after which the next one starts. */
-    public record Read(List<ObjectNode> events, long last, boolean hasMore) {}
+    public record Read(List<SyncEvent> events, long last, boolean hasMore) {}
 
     /**
      * Events after {@code after} up to {@code upTo}; {@code exact}: {@code after} is a cursor the client holds, so
@@ -78,17 +90,17 @@ public class SyncService {
         return database.autoCommit(c -> store.settledHead(c, appId, userId));
     }
 
-    /** An event as sent, and its position in the user's log. */
-    public record Positioned(long position, ObjectNode event) {}
+    /** An event's frame as sent, and its position in the user's log. */
+    public record Positioned(long position, String frame) {}
 
     /** Some of the user's events by position, as frames, oldest first (live changes other than messages). */
     public List<Positioned> events(String appId, long userId, long[] positions) {
         return database.read(c -> {
             List<EventRow> rows = store.find(c, appId, userId, positions);
-            List<ObjectNode> events = render(appId, userId, rows);
+            List<SyncEvent> events = render(appId, userId, rows);
             List<Positioned> positioned = new ArrayList<>(rows.size());
             for (int i = 0; i < rows.size(); i++) {
-                positioned.add(new Positioned(rows.get(i).position(), events.get(i)));
+                positioned.add(new Positioned(rows.get(i).position(), frame(events.get(i))));
             }
             return positioned;
         });
@@ -98,27 +110,37 @@ public class SyncService {
      * {@code {"type":..,"cursor":..,"conversation_id":<address as the user sees it>, ...payload, "message":{..}}}:
      * a message, recall or edit carries the Message object as the conversation's pages show it now.
      */
-    private List<ObjectNode> render(String appId, long userId, List<EventRow> rows) {
-        List<ObjectNode> events = new ArrayList<>(rows.size());
+    private List<SyncEvent> render(String appId, long userId, List<EventRow> rows) {
+        List<SyncEvent> events = new ArrayList<>(rows.size());
         for (EventRow row : rows) {
-            ObjectNode event = mapper.createObjectNode();
-            event.put("type", ChangeType.of(row.type()).wireName());
-            event.put("cursor", new SyncCursor(row.position()).encode(appId, userId));
-            event.put("conversation_id", row.peerId());
-            if (row.payload() != null) {
-                try {
-                    JsonNode payload = mapper.readTree(row.payload());
-                    payload.properties().forEach(field -> event.set(field.getKey(), field.getValue()));
-                } catch (Exception e) {
-                    throw new IllegalStateException("unreadable payload of a change", e);
-                }
-            }
-            if (row.message() != null) {
-                event.set("message", mapper.valueToTree(ConversationService.view(row.message(), status(userId, row))));
-            }
-            events.add(event);
+            events.add(new SyncEvent(ChangeType.of(row.type()).wireName(),
+                    new SyncCursor(row.position()).encode(appId, userId), row.peerId(), fields(row.payload()),
+                    row.message() == null ? null : ConversationService.view(row.message(), status(userId, row))));
         }
         return events;
+    }
+
+    /** The event as its /ws frame. */
+    public String frame(SyncEvent event) {
+        try {
+            return mapper.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an event that cannot be written", e);
+        }
+    }
+
+    /** A change's own fields, from its stored JSON object; none for a message. */
+    private Map<String, JsonNode> fields(String payload) {
+        if (payload == null) {
+            return Map.of();
+        }
+        Map<String, JsonNode> fields = new LinkedHashMap<>();
+        try {
+            mapper.readTree(payload).properties().forEach(field -> fields.put(field.getKey(), field.getValue()));
+        } catch (Exception e) {
+            throw new IllegalStateException("unreadable payload of a change", e);
+        }
+        return fields;
     }
 
     /** As a page shows it (docs/api-decisions.md "Status per viewer"). */

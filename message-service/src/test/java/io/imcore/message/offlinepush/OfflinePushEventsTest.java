@@ -214,6 +214,8 @@ class OfflinePushEventsTest extends AppWithUsers {
         assertEquals(bob, recipients.get(0).path("user_id").asLong());
         assertEquals(alice, recipients.get(0).path("conversation_id").asLong());
         assertEquals(1, recipients.get(0).path("unread").asLong(), "the badge without the recalled message");
+        assertTrue(recalled.path("notice_id").asLong() > msgId, "the replacement's own id, newer than the message");
+        assertTrue(recalled.path("preview").isMissingNode(), "nothing of the recalled text");
         assertEquals(List.of(), queueStages(msgId), "announced once");
     }
 

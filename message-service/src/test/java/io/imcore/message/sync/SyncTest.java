@@ -56,7 +56,10 @@ class SyncTest extends AppWithUsers {
         if (limit != null) {
             request = request.queryParam("limit", limit);
         }
-        String body = request.get("/message/sync").then().statusCode(200).extract().asString();
+        return read(request.get("/message/sync").then().statusCode(200).extract().asString());
+    }
+
+    private static JsonNode read(String body) {
         try {
             return JSON.readTree(body);
         } catch (Exception e) {
@@ -203,6 +206,27 @@ class SyncTest extends AppWithUsers {
     }
 
     @Test
+    void recentEventsAreTheNewestOnesAndTheirCursorStartsAtTheHead() {
+        for (int i = 0; i < 4; i++) {
+            api.sendText(alice, bob, "r" + i);
+        }
+        JsonNode answer = read(api.as(bob).queryParam("limit", 2).get("/message/recent_events").then()
+                .statusCode(200).extract().asString());
+        List<String> contents = events(answer).stream().map(e -> e.path("message").path("content").asText()).toList();
+        assertEquals(List.of("r2", "r3"), contents, "the newest two, oldest first");
+        String cursor = answer.path("data").path("cursor").asText();
+        assertEquals(events(answer).get(1).path("cursor").asText(), cursor, "the newest event's cursor");
+        assertTrue(events(sync(bob, cursor, null)).isEmpty(), "nothing after it");
+        // support staff read a user's newest events acting as the user
+        api.asAdmin().header("user_id", bob).get("/message/recent_events").then().body("code", equalTo(200))
+                .body("data.events.size()", equalTo(4)).body("data.has_more", equalTo(false));
+        api.as(bob).queryParam("limit", 0).get("/message/recent_events").then().body("code", equalTo(10002))
+                .body("message", containsString("limit"));
+        api.as(carol).get("/message/recent_events").then().body("code", equalTo(200))
+                .body("data.events.size()", equalTo(0));
+    }
+
+    @Test
     void groupChangesAndMessagesReachEveryMembersLog() {
         long group = api.createGroup(alice, List.of(bob, carol));
         List<JsonNode> bobs = events(sync(bob, null, null));
@@ -223,6 +247,7 @@ class SyncTest extends AppWithUsers {
         assertEquals("members_removed", after.get(1).path("change").asText());
         assertEquals("kicked", after.get(1).path("reason").asText());
         assertEquals(carol, after.get(1).path("user_ids").get(0).asLong());
+        assertFalse(after.get(0).has("fields") || after.get(1).has("fields"), "a change's fields beside the event's");
         List<JsonNode> carols = events(sync(carol, null, null));
         assertEquals(List.of("group", "message", "group"),
                 carols.stream().map(e -> e.path("type").asText()).toList(), "carol learns she was kicked");

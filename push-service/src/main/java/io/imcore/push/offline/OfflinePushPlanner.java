@@ -12,6 +12,7 @@ import io.imcore.push.fanout.ChannelRecords;
 import io.imcore.push.offline.OfflinePushStore.AppSettings;
 import io.imcore.push.offline.OfflinePushStore.Device;
 import io.imcore.push.offline.OfflinePushStore.NoDevice;
+import io.imcore.push.offline.OfflinePushStore.Shown;
 import io.imcore.push.offline.OfflinePushStore.TraceRow;
 import io.imcore.push.offline.OfflinePushStore.UserSettings;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,6 +48,8 @@ public class OfflinePushPlanner {
     static final String NO_DEVICE = "no_device";
     static final String USER_OPTED_OUT = "user_opted_out";
     static final String SENDER_OPTED_OUT = "sender_opted_out";
+    /** The notification that replaces a recalled message's (docs/offline-push.md "Recall"). */
+    static final String RECALLED = "recalled";
 
     /** The OS channel of a device without an ios token: the default ospush_sequence ({@code [ups, cloud]}). */
     private static final List<Channel> ANDROID_SEQUENCE = List.of(Channel.HUAWEI, Channel.XIAOMI, Channel.OPPO,
@@ -79,7 +82,8 @@ public class OfflinePushPlanner {
             throws SQLException {
         Map<String, List<MessageEvent>> byApp = new LinkedHashMap<>();
         for (MessageEvent event : events) {
-            boolean known = MessageEvent.CREATED.equals(event.type()) || MessageEvent.UNACKNOWLEDGED.equals(event.type());
+            boolean known = MessageEvent.CREATED.equals(event.type()) || MessageEvent.UNACKNOWLEDGED.equals(event.type())
+                    || MessageEvent.RECALLED.equals(event.type()) && event.noticeId() != null;
             if (known && event.appId() != null && event.recipients() != null && !event.recipients().isEmpty()) {
                 byApp.computeIfAbsent(event.appId(), a -> new ArrayList<>()).add(event);
             }
@@ -117,6 +121,9 @@ public class OfflinePushPlanner {
         List<NoDevice> withoutDevice = new ArrayList<>();
         Map<String, TraceRow> unacknowledged = new LinkedHashMap<>(); // one row per key: a statement updates a row once
         for (MessageEvent event : events) {
+            if (MessageEvent.RECALLED.equals(event.type())) {
+                continue;
+            }
             Decided d = decide(event, settings, mutes, devices, now);
             decided.add(d);
             if (MessageEvent.UNACKNOWLEDGED.equals(event.type())) {
@@ -128,11 +135,16 @@ public class OfflinePushPlanner {
                 withoutDevice.add(d.noDevice());
             }
         }
+        List<Decided> replacements = replacements(c, appId, events.stream()
+                .filter(event -> MessageEvent.RECALLED.equals(event.type())).toList(), devices);
+        replacements.forEach(d -> created.addAll(d.rows()));
+        decided.addAll(replacements);
         store.insertTrace(c, appId, created, false);
         store.insertNoDevice(c, appId, withoutDevice);
         store.insertTrace(c, appId, List.copyOf(unacknowledged.values()), true);
         // what is still queued: this poll's decisions, or a crash's leftovers when an event is read again
-        Set<String> queued = store.queued(c, appId, events.stream().mapToLong(MessageEvent::msgId).distinct().toArray());
+        Set<String> queued = store.queued(c, appId, events.stream().mapToLong(OfflinePushPlanner::traced).distinct()
+                .toArray());
         List<ChannelRecords.Encoded> records = new ArrayList<>();
         for (Decided d : decided) {
             if (!d.toSend().isEmpty()) {
@@ -140,6 +152,49 @@ public class OfflinePushPlanner {
             }
         }
         return records;
+    }
+
+    /** The id an event's notifications are traced and claimed by: a recall's replacement has its own. */
+    private static long traced(MessageEvent event) {
+        return event.noticeId() != null ? event.noticeId() : event.msgId();
+    }
+
+    /**
+     * The replacements of recalled messages' notifications (docs/offline-push.md "Recall"): to each device that was
+     * sent the message's notification and has no newer one of the conversation, through its route of now, with the
+     * recipient's badge without the message. The message's notifications still queued are never sent.
+     */
+    private List<Decided> replacements(Connection c, String appId, List<MessageEvent> recalls,
+            Map<Long, List<Device>> devices) throws SQLException {
+        if (recalls.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, List<Shown>> shown = new HashMap<>();
+        for (Shown device : store.recalled(c, appId, recalls.stream().mapToLong(MessageEvent::msgId).toArray(),
+                recalls.stream().mapToLong(MessageEvent::noticeId).toArray())) {
+            shown.computeIfAbsent(device.msgId(), m -> new ArrayList<>()).add(device);
+        }
+        List<Decided> decided = new ArrayList<>();
+        for (MessageEvent event : recalls) {
+            Map<Long, Recipient> recipients = new HashMap<>();
+            event.recipients().forEach(r -> recipients.put(r.userId(), r));
+            List<TraceRow> rows = new ArrayList<>();
+            Map<Recipient, Map<Device, OsRoute>> toSend = new LinkedHashMap<>();
+            for (Shown was : shown.getOrDefault(event.msgId(), List.of())) {
+                Recipient recipient = recipients.get(was.userId());
+                Device device = devices.getOrDefault(was.userId(), List.of()).stream()
+                        .filter(d -> d.deviceId() == was.deviceId()).findFirst().orElse(null);
+                OsRoute route = device == null || device.optedOut() ? null : osRoute(device);
+                if (recipient == null || route == null) {
+                    continue; // the device, its token or the user's consent is gone: nothing to replace through
+                }
+                rows.add(new TraceRow(event.noticeId(), was.userId(), was.deviceSn(), was.deviceId(),
+                        was.conversation(), RECALLED, route.channel(), "queued"));
+                toSend.computeIfAbsent(recipient, r -> new LinkedHashMap<>()).put(device, route);
+            }
+            decided.add(new Decided(event, rows, null, toSend));
+        }
+        return decided;
     }
 
     /** The decision for each recipient device of one event (docs/offline-push.md "Who gets one"). */
@@ -211,7 +266,7 @@ public class OfflinePushPlanner {
             long badge = Math.min(Math.max(recipient.unread(), 0), MAX_BADGE);
             for (Map.Entry<Device, OsRoute> send : entry.getValue().entrySet()) {
                 Device device = send.getKey();
-                if (!queued.contains(event.msgId() + ":" + device.deviceId())) {
+                if (!queued.contains(traced(event) + ":" + device.deviceId())) {
                     continue;
                 }
                 OsRoute route = send.getValue();
@@ -233,7 +288,7 @@ public class OfflinePushPlanner {
             String channel = group.getKey().substring(0, group.getKey().indexOf('\u0000'));
             records.addAll(channelRecords.encode(new PushBatch(PushBatch.VERSION, 0, event.appId(), records.size(),
                     channel, messages.get(group.getKey()), null, List.copyOf(group.getValue()),
-                    new PushBatch.Offline(event.msgId(), conversations.get(group.getKey()), event.createdMs()))));
+                    new PushBatch.Offline(traced(event), conversations.get(group.getKey()), event.createdMs()))));
         }
         return records;
     }

@@ -165,6 +165,45 @@ public class OfflinePushStore {
         return new ArrayList<>(devices.values());
     }
 
+    /** A device that was notified of a recalled message and shows it still: the replacement goes to it. */
+    record Shown(long msgId, long userId, int deviceSn, long deviceId, String conversation) {}
+
+    /**
+     * The recalled messages' notifications: those still queued are superseded (never sent), and the devices that
+     * were sent one (or are being sent one) and have no newer notification of the conversation are returned, for the
+     * replacement. {@code noticeIds[i]} is message {@code msgIds[i]}'s replacement, which does not count as newer (a
+     * redelivered recall finds its own). The queued rows are locked in push-worker's claim order.
+     */
+    List<Shown> recalled(Connection c, String appId, long[] msgIds, long[] noticeIds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("with q as (select t.app_id, t.msg_id, t.device_id"
+                + " from offline_push_trace t where t.app_id = ? and t.msg_id = any(?) and t.device_id is not null"
+                + " and t.state = 'queued' order by t.msg_id, t.device_id for update)"
+                + " update offline_push_trace t set state = 'superseded', reason = 'recalled before it was sent'"
+                + " from q where t.app_id = q.app_id and t.msg_id = q.msg_id and t.device_id = q.device_id")) {
+            ps.setString(1, appId);
+            ps.setArray(2, Database.bigints(c, msgIds));
+            ps.executeUpdate();
+        }
+        List<Shown> shown = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("select t.msg_id, t.user_id, t.device_sn, t.device_id,"
+                + " t.conversation from unnest(?::bigint[], ?::bigint[]) as r(msg_id, notice_id)"
+                + " join offline_push_trace t on t.app_id = ? and t.msg_id = r.msg_id"
+                + " where t.device_id is not null and t.state in ('sending', 'sent')"
+                + " and not exists (select 1 from offline_push_trace n where n.device_id = t.device_id"
+                + " and n.conversation = t.conversation and n.msg_id > t.msg_id and n.msg_id <> r.notice_id"
+                + " and n.state in ('queued', 'sending', 'sent'))")) {
+            ps.setArray(1, Database.bigints(c, msgIds));
+            ps.setArray(2, Database.bigints(c, noticeIds));
+            ps.setString(3, appId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    shown.add(new Shown(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getLong(4), rs.getString(5)));
+                }
+            }
+        }
+        return shown;
+    }
+
     /** The recipients of one message who have no device at all (decision {@code no_device}). */
     record NoDevice(long msgId, String conversation, List<Long> userIds) {}
 

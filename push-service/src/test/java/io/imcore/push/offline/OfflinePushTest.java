@@ -76,13 +76,34 @@ class OfflinePushTest {
     private MessageEvent direct(long msgId, long sender, String text, Recipient... recipients) {
         return new MessageEvent(1, MessageEvent.CREATED, api.appId, msgId, MessageEvent.DIRECT, sender, 1, null, null,
                 0, text, null, List.of(), false, List.of(recipients), System.currentTimeMillis(),
-                System.currentTimeMillis());
+                System.currentTimeMillis(), null);
     }
 
     private MessageEvent group(long msgId, long groupId, long sender, List<Long> mentions, Recipient... recipients) {
         return new MessageEvent(1, MessageEvent.CREATED, api.appId, msgId, MessageEvent.GROUP, sender, 1, groupId,
                 "friends", 1, null, null, mentions, false, List.of(recipients), System.currentTimeMillis(),
-                System.currentTimeMillis());
+                System.currentTimeMillis(), null);
+    }
+
+    /** The recall of a message announced before, as message-service's publisher announces it. */
+    private static MessageEvent recall(MessageEvent message, long noticeId, Recipient... recipients) {
+        return new MessageEvent(1, MessageEvent.RECALLED, message.appId(), message.msgId(), message.kind(),
+                message.senderId(), message.senderDeviceSn(), message.groupId(), message.groupName(),
+                message.contentType(), null, null, message.mentions(), false, List.of(recipients), message.createdMs(),
+                System.currentTimeMillis(), noticeId);
+    }
+
+    /** The message's trace rows of these users set {@code sent}, as push-worker's finish leaves them. */
+    private void sent(long msgId, long... userIds) {
+        database.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("update offline_push_trace set state = 'sent'"
+                    + " where app_id = ? and msg_id = ? and user_id = any(?)")) {
+                ps.setString(1, api.appId);
+                ps.setLong(2, msgId);
+                ps.setArray(3, Database.bigints(c, userIds));
+                return ps.executeUpdate();
+            }
+        });
     }
 
     private void publish(MessageEvent event) throws Exception {
@@ -290,7 +311,7 @@ class OfflinePushTest {
         long msgId = MSG_IDS.incrementAndGet();
         MessageEvent quiet = new MessageEvent(1, MessageEvent.CREATED, api.appId, msgId, MessageEvent.DIRECT, alice, 1,
                 null, null, 0, "psst", new PushOptions(false, null, null), List.of(), false,
-                List.of(new Recipient(bob, alice, 1, List.of())), 0, 0);
+                List.of(new Recipient(bob, alice, 1, List.of())), 0, 0, null);
         publish(quiet);
         assertEquals(Map.of(bob + ":1", "sender_opted_out/decided/vendor_b"), trace(msgId, 1));
 
@@ -304,6 +325,42 @@ class OfflinePushTest {
         trace(later, 1); // the later event is applied, so the earlier one was too (same partition, in order)
         assertTrue(trace(off, 0).isEmpty(), "offline push off: nothing decided, nothing traced");
         assertTrue(records("vendor_b", off, 1, Duration.ofSeconds(2)).isEmpty());
+    }
+
+    @Test
+    void aRecallReplacesTheShownNotificationAndNeverSendsAQueuedOne() throws Exception {
+        long bob = userOn("vendor_b"); // was notified: gets the replacement
+        long carol = userOn("vendor_c"); // not notified yet: gets nothing at all
+        long dave = userOn("vendor_d"); // notified, then notified of a newer message: nothing to replace
+        long groupId = 1_000_000_000_000L + MSG_IDS.incrementAndGet() % 1_000_000;
+        MessageEvent message = group(MSG_IDS.incrementAndGet(), groupId, alice, List.of(),
+                new Recipient(bob, groupId, 2, List.of()), new Recipient(carol, groupId, 2, List.of()),
+                new Recipient(dave, groupId, 2, List.of()));
+        publish(message);
+        trace(message.msgId(), 3);
+        sent(message.msgId(), bob, dave);
+        MessageEvent newer = group(MSG_IDS.incrementAndGet(), groupId, alice, List.of(),
+                new Recipient(dave, groupId, 3, List.of()));
+        publish(newer);
+        trace(newer.msgId(), 1);
+
+        long noticeId = MSG_IDS.incrementAndGet();
+        publish(recall(message, noticeId, new Recipient(bob, groupId, 1, List.of()),
+                new Recipient(carol, groupId, 1, List.of()), new Recipient(dave, groupId, 2, List.of())));
+        assertEquals(Map.of(bob + ":1", "recalled/queued/vendor_b"), trace(noticeId, 1),
+                "only the device that shows the message gets its replacement");
+        assertEquals(Map.of(bob + ":1", "offline_push/sent/vendor_b", carol + ":1", "offline_push/superseded/vendor_c",
+                dave + ":1", "offline_push/sent/vendor_d"), trace(message.msgId(), 3),
+                "the queued notification is superseded in the replacement's transaction: never sent");
+        JsonNode record = records("vendor_b", noticeId, 1, WAIT).get(0);
+        assertEquals(noticeId, record.path("offline").path("msg_id").asLong(), "claimed by its own id");
+        JsonNode replacement = record.path("message");
+        assertEquals("friends", replacement.path("title").asText());
+        assertEquals("A message was recalled", replacement.path("body").asText());
+        assertEquals("im-g:" + groupId, replacement.path("collapse_key").asText(), "the conversation's key");
+        assertEquals(String.valueOf(message.msgId()), replacement.path("ext").path("msg_id").asText());
+        long device = record.path("targets").get(0).path("device_id").asLong();
+        assertEquals(1, replacement.path("badges").path(Long.toString(device)).asInt(), "the count without it");
     }
 
     @Test
