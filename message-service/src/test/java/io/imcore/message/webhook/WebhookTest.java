@@ -220,7 +220,7 @@ class WebhookTest extends AppWithUsers {
     }
 
     @Test
-    void groupEventsArriveInTheirOrderBesideTheGroupsMessages() throws Exception {
+    void aGroupsMessagesAndChangesArriveInOneOrder() throws Exception {
         Map<String, Object> all = settings(receiver.url());
         all.put("events", List.of("*"));
         String secret = save(all).getString("data.secret");
@@ -228,28 +228,33 @@ class WebhookTest extends AppWithUsers {
         api.send(alice, MessageApi.toGroup("to the group", group)).body("code", org.hamcrest.Matchers.equalTo(200));
         api.as(carol).post("/group/leave?group_id=" + group).then().statusCode(200)
                 .body("code", org.hamcrest.Matchers.equalTo(200));
+        Number msgId = api.page(alice, group, 0, 1).extract().path("data.messages[0].msg_id");
+        api.as(alice).body(Map.of("conversation_id", group, "msg_id", msgId)).post("/message/recall").then()
+                .body("code", org.hamcrest.Matchers.equalTo(200));
         List<String> types = new ArrayList<>();
         List<JsonPath> bodies = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
             AppEndpointStub.Received event = receiver.next(30);
             assertNotNull(event, "event " + i);
             new Webhook(secret).verify(event.body(), event.headers());
             bodies.add(JsonPath.from(event.body()));
             types.add(bodies.get(i).getString("type"));
+            ids.add(event.header("webhook-id"));
         }
-        // the group's changes in their order; the message's event, queued from message.events, may come before or
-        // after the leave that followed it (docs/webhooks.md "Not done yet")
-        assertEquals(List.of("group.created", "group.members_removed"),
-                types.stream().filter(t -> t.startsWith("group.")).toList(), types.toString());
-        assertEquals("group.created", types.get(0), "the message came after the group's creation");
-        JsonPath created = bodies.get(0);
-        JsonPath message = bodies.get(types.indexOf("message.created"));
-        JsonPath left = bodies.get(types.indexOf("group.members_removed"));
-        assertEquals(group, created.getLong("data.group_id"));
-        assertEquals(alice, created.getLong("data.owner_id"));
+        // one order per conversation: each event is queued in its change's transaction (docs/webhooks.md)
+        assertEquals(List.of("group.created", "message.created", "group.members_removed", "message.recalled"), types);
+        assertEquals(group, bodies.get(0).getLong("data.group_id"));
+        assertEquals(alice, bodies.get(0).getLong("data.owner_id"));
+        JsonPath message = bodies.get(1);
         assertEquals("to the group", message.getString("data.content"));
-        assertEquals(List.of((int) carol), left.getList("data.user_ids"));
-        assertEquals("left", left.getString("data.reason"));
+        assertEquals("group", message.getString("data.kind"));
+        assertEquals(alice, message.getLong("data.from_user_id"));
+        assertEquals(group, message.getLong("data.to_id"));
+        assertEquals("evt_msg_created_" + msgId, ids.get(1));
+        assertEquals(List.of((int) carol), bodies.get(2).getList("data.user_ids"));
+        assertEquals("left", bodies.get(2).getString("data.reason"));
+        assertEquals(msgId.longValue(), bodies.get(3).getLong("data.msg_id"));
     }
 
     @Test
