@@ -12,6 +12,8 @@ public final class WebhookEvents {
     /** POST /message/recall and /message/edit, queued in their transactions. */
     public static final String MESSAGE_RECALLED = "message.recalled";
     public static final String MESSAGE_EDITED = "message.edited";
+    /** POST /message/ack moved a reader's position, queued in its transaction. */
+    public static final String MESSAGE_READ = "message.read";
     /** The before-send hook's call: not a subscription, sent whenever before_send is on. */
     public static final String MESSAGE_BEFORE_SEND = "message.before_send";
     /** Several events in one request, for an app with a batch size above 1. */
@@ -24,8 +26,8 @@ public final class WebhookEvents {
     public static final String USER_CHANGED = "user.changed";
     /** What POST /app/webhook accepts in {@code events}. */
     public static final Set<String> SUBSCRIBABLE = Set.of(MESSAGE_CREATED, MESSAGE_RECALLED, MESSAGE_EDITED,
-            GROUP_CREATED, GROUP_MEMBERS_ADDED, GROUP_MEMBERS_REMOVED, GROUP_DESTROYED, USER_REGISTERED, USER_CHANGED,
-            WebhookEndpoint.ALL_EVENTS);
+            MESSAGE_READ, GROUP_CREATED, GROUP_MEMBERS_ADDED, GROUP_MEMBERS_REMOVED, GROUP_DESTROYED, USER_REGISTERED,
+            USER_CHANGED, WebhookEndpoint.ALL_EVENTS);
 
     private WebhookEvents() {
     }

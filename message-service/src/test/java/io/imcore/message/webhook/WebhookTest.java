@@ -286,6 +286,43 @@ class WebhookTest extends AppWithUsers {
     }
 
     @Test
+    void aReadReceiptThatMovesTheReadPositionArrivesAsMessageRead() throws Exception {
+        Map<String, Object> reads = settings(receiver.url());
+        reads.put("events", List.of("message.created", "message.read"));
+        String secret = save(reads).getString("data.secret");
+        api.sendText(alice, bob, "first");
+        api.sendText(alice, bob, "second");
+        List<Number> msgIds = api.page(bob, alice, 0, 2).extract().path("data.messages.msg_id");
+        ack(bob, alice, msgIds.get(0));
+        ack(bob, alice, msgIds.get(0)); // the position does not move: no event
+        ack(bob, alice, msgIds.get(1));
+        api.sendText(alice, bob, "after the receipts");
+        List<JsonPath> bodies = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            AppEndpointStub.Received event = receiver.next(30);
+            assertNotNull(event, "event " + i);
+            new Webhook(secret).verify(event.body(), event.headers());
+            bodies.add(JsonPath.from(event.body()));
+        }
+        assertEquals(List.of("message.created", "message.created", "message.read", "message.read",
+                "message.created"), bodies.stream().map(b -> b.getString("type")).toList(),
+                "one event per move, in the conversation's order");
+        JsonPath read = bodies.get(2);
+        assertEquals(bob, read.getLong("data.reader_id"));
+        assertEquals(alice, read.getLong("data.conversation_id"));
+        assertEquals("direct", read.getString("data.kind"));
+        assertEquals(msgIds.get(0).longValue(), read.getLong("data.msg_id"));
+        assertEquals(bodies.get(3).getLong("data.seq") - 1, read.getLong("data.seq"));
+        assertEquals(msgIds.get(1).longValue(), bodies.get(3).getLong("data.msg_id"));
+        assertEquals("after the receipts", bodies.get(4).getString("data.content"));
+    }
+
+    private void ack(long reader, long address, Number msgId) {
+        api.as(reader).queryParam("conversation_id", address).queryParam("msg_id", msgId).get("/message/ack").then()
+                .body("code", org.hamcrest.Matchers.equalTo(200));
+    }
+
+    @Test
     void userEventsOfAuthServiceArrive() throws Exception {
         Map<String, Object> users = settings(receiver.url());
         users.put("events", List.of("user.changed"));
