@@ -3,6 +3,7 @@ package io.imcore.message.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.events.AuthEvent;
+import io.imcore.common.events.PushEvent;
 import io.imcore.common.events.TopicFeeder;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,6 +30,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 public class WebhookEventFeed {
 
     static final String AUTH_CHANNEL = "webhook-auth-events";
+    static final String PUSH_CHANNEL = "webhook-push-events";
 
     private final TopicFeeder feeder;
     private final WebhookEndpointStore endpoints;
@@ -73,6 +75,34 @@ public class WebhookEventFeed {
             if (!queued.isEmpty()) {
                 deliveries.queue(c, queued);
             }
+        });
+    }
+
+    /**
+     * {@code push.task.finished} and {@code offline_push.failed} of {@code push.events} (consumer group
+     * {@code message-service.webhooks-push}): their data as push-service wrote it; the record's key orders them (a
+     * task's, a recipient's), its place in the topic is the event's id.
+     */
+    @Incoming(PUSH_CHANNEL)
+    @Blocking
+    public void consumePush(ConsumerRecords<String, String> poll) throws InterruptedException {
+        feeder.applyUntilCommitted(PUSH_CHANNEL, poll, (c, batch) -> {
+            Map<String, Optional<WebhookEndpoint>> subscribers = new HashMap<>();
+            List<DeliveryStore.Queued> queued = new ArrayList<>();
+            for (ConsumerRecord<String, String> record : batch) {
+                Optional<PushEvent> read = feeder.read(record, PushEvent.class);
+                if (read.isEmpty() || read.get().data() == null || !(PushEvent.TASK_FINISHED.equals(read.get().type())
+                        || PushEvent.OFFLINE_PUSH_FAILED.equals(read.get().type()))) {
+                    continue;
+                }
+                PushEvent event = read.get();
+                if (wants(c, subscribers, event.appId(), event.type())) {
+                    queued.add(new DeliveryStore.Queued(event.appId(), "evt_push_" + record.partition() + "_"
+                            + record.offset(), event.type(), record.key(), WebhookEvents.body(mapper, event.type(),
+                            Instant.ofEpochMilli(event.at()), event.data())));
+                }
+            }
+            deliveries.queue(c, queued);
         });
     }
 

@@ -2,6 +2,7 @@ package io.imcore.message.webhook;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.events.PushEvent;
 import java.time.Instant;
 import java.util.Set;
 
@@ -24,10 +25,13 @@ public final class WebhookEvents {
     public static final String GROUP_DESTROYED = "group.destroyed";
     public static final String USER_REGISTERED = "user.registered";
     public static final String USER_CHANGED = "user.changed";
+    /** push-service's and push-worker's, from push.events (common's PushEvent). */
+    public static final String PUSH_TASK_FINISHED = PushEvent.TASK_FINISHED;
+    public static final String OFFLINE_PUSH_FAILED = PushEvent.OFFLINE_PUSH_FAILED;
     /** What POST /app/webhook accepts in {@code events}. */
     public static final Set<String> SUBSCRIBABLE = Set.of(MESSAGE_CREATED, MESSAGE_RECALLED, MESSAGE_EDITED,
             MESSAGE_READ, GROUP_CREATED, GROUP_MEMBERS_ADDED, GROUP_MEMBERS_REMOVED, GROUP_DESTROYED, USER_REGISTERED,
-            USER_CHANGED, WebhookEndpoint.ALL_EVENTS);
+            USER_CHANGED, PUSH_TASK_FINISHED, OFFLINE_PUSH_FAILED, WebhookEndpoint.ALL_EVENTS);
 
     private WebhookEvents() {
     }

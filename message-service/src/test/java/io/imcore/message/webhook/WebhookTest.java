@@ -340,6 +340,42 @@ class WebhookTest extends AppWithUsers {
     }
 
     @Test
+    void pushEventsOfThePushDatabaseArriveWithTheirData() throws Exception {
+        Map<String, Object> pushes = settings(receiver.url());
+        pushes.put("events", List.of("push.task.finished", "offline_push.failed"));
+        String secret = save(pushes).getString("data.secret");
+        long now = System.currentTimeMillis();
+        // as push-service's triggers write them (migration V17); first one of an app without an endpoint
+        TopicWriter.send("push.events", "other-app:push_task:1", "{\"v\":1,\"type\":\"push.task.finished\","
+                + "\"app_id\":\"other-app\",\"at\":" + now + ",\"data\":{\"task_id\":1}}");
+        TopicWriter.send("push.events", api.appId + ":offline_push:" + bob, "{\"v\":1,\"type\":"
+                + "\"offline_push.failed\",\"app_id\":\"" + api.appId + "\",\"at\":" + now + ",\"data\":{\"msg_id\":"
+                + "57,\"user_id\":" + bob + ",\"device_sn\":1,\"conversation\":\"u:" + alice + "\",\"channel\":"
+                + "\"vendor_a\",\"outcome\":\"rejected\",\"reason\":\"token unregistered\"}}");
+        TopicWriter.send("push.events", api.appId + ":push_task:7", "{\"v\":1,\"type\":\"push.task.finished\","
+                + "\"app_id\":\"" + api.appId + "\",\"at\":" + now + ",\"data\":{\"task_id\":7,\"state\":\"done\","
+                + "\"counts\":{\"ios\":{\"target\":2,\"sent\":2,\"received\":0,\"failed\":0,\"rejected\":0}}}}");
+        List<JsonPath> bodies = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            AppEndpointStub.Received event = receiver.next(30);
+            assertNotNull(event, "event " + i);
+            new Webhook(secret).verify(event.body(), event.headers());
+            assertTrue(event.header("webhook-id").startsWith("evt_push_"), event.header("webhook-id"));
+            bodies.add(JsonPath.from(event.body()));
+        }
+        bodies.sort(java.util.Comparator.comparing(b -> b.getString("type")));
+        JsonPath failed = bodies.get(0);
+        assertEquals("offline_push.failed", failed.getString("type"));
+        assertEquals(bob, failed.getLong("data.user_id"));
+        assertEquals("vendor_a", failed.getString("data.channel"));
+        assertEquals("token unregistered", failed.getString("data.reason"));
+        JsonPath finished = bodies.get(1);
+        assertEquals("push.task.finished", finished.getString("type"));
+        assertEquals(7, finished.getInt("data.task_id"));
+        assertEquals(2, finished.getInt("data.counts.ios.sent"));
+    }
+
+    @Test
     void anEndpointStillFailingADayLaterIsDisabledAndSavingEnablesItAgain() throws Exception {
         receiver.answer(request -> new AppEndpointStub.Answer(500, "{\"error\":\"down for a day\"}", 0));
         save(settings(receiver.url()));
