@@ -115,8 +115,8 @@ public class SendCommitter {
     private volatile boolean running;
 
     public SendCommitter(Database database, SendStore sends, DedupStore dedup, GroupStore groups,
-            ConversationStore conversations, ChangeLog changeLog, OfflinePushQueue offlinePush, WebhookEventQueue webhooks,
-            MessageConfig config, MeterRegistry registry) {
+            ConversationStore conversations, ChangeLog changeLog, OfflinePushQueue offlinePush,
+            WebhookEventQueue webhooks, MessageConfig config, MeterRegistry registry) {
         this.database = database;
         this.sends = sends;
         this.dedup = dedup;

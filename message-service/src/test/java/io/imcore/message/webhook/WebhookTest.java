@@ -24,6 +24,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -363,7 +364,7 @@ class WebhookTest extends AppWithUsers {
             assertTrue(event.header("webhook-id").startsWith("evt_push_"), event.header("webhook-id"));
             bodies.add(JsonPath.from(event.body()));
         }
-        bodies.sort(java.util.Comparator.comparing(b -> b.getString("type")));
+        bodies.sort(Comparator.comparing(b -> b.getString("type")));
         JsonPath failed = bodies.get(0);
         assertEquals("offline_push.failed", failed.getString("type"));
         assertEquals(bob, failed.getLong("data.user_id"));

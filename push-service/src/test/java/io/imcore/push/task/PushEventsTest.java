@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -53,7 +54,7 @@ class PushEventsTest {
     private List<JsonNode> published(String key, int expected) throws Exception {
         assertEquals(expected, TopicReader.await("push.events", r -> key.equals(r.key()), expected,
                 Duration.ofSeconds(30)).size(), "published: " + key);
-        List<JsonNode> all = new java.util.ArrayList<>();
+        List<JsonNode> all = new ArrayList<>();
         for (ConsumerRecord<String, String> record : TopicReader.readAll("push.events")) {
             if (key.equals(record.key())) {
                 all.add(mapper.readTree(record.value()));
@@ -104,7 +105,8 @@ class PushEventsTest {
     void anOfflinePushFinishedFailedOrRejectedPublishesItsDevice() throws Exception {
         for (long msgId = 1; msgId <= 3; msgId++) {
             update("insert into offline_push_trace (app_id, msg_id, user_id, device_sn, device_id, conversation,"
-                    + " decision, channel, state) values (?, ?, 10001, 2, 77, 'u:10002', 'send', 'vendor_b', 'sending')",
+                    + " decision, channel, state)"
+                    + " values (?, ?, 10001, 2, 77, 'u:10002', 'send', 'vendor_b', 'sending')",
                     appId, msgId);
         }
         update("update offline_push_trace set state = 'sent' where app_id = ? and msg_id = 1", appId);
