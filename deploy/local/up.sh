@@ -457,6 +457,10 @@ print(id)')"
   "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
     --topic message.events --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \
     || die_with_log kafka-topics "cannot create topic message.events"
+  # push task finishes and failed offline pushes from the push database to the apps' webhooks (docs/events.md)
+  "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
+    --topic push.events --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \
+    || die_with_log kafka-topics "cannot create topic push.events"
   # svcpush device acks from message-service to push-worker (docs/events.md)
   "${java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$KAFKA_BOOTSTRAP" --create --if-not-exists \
     --topic push.receipts --partitions 6 >>"$LOGS/kafka-topics.log" 2>&1 \

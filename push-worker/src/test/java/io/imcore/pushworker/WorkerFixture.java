@@ -11,6 +11,7 @@ import io.imcore.testing.TopicWriter;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -263,6 +264,24 @@ public final class WorkerFixture {
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? rs.getInt(1) : -1;
                 }
+            }
+        });
+    }
+
+    /** The first column of every row the query answers, in its order. */
+    public List<String> strings(String sql, Object... parameters) {
+        return database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    ps.setObject(i + 1, parameters[i]);
+                }
+                List<String> rows = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(rs.getString(1));
+                    }
+                }
+                return rows;
             }
         });
     }

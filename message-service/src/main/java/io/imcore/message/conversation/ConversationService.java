@@ -1,5 +1,6 @@
 package io.imcore.message.conversation;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
@@ -14,6 +15,8 @@ import io.imcore.message.conversation.ConversationStore.Delivered;
 import io.imcore.message.conversation.ConversationStore.Key;
 import io.imcore.message.conversation.ConversationStore.Member;
 import io.imcore.message.conversation.ConversationStore.ReadMove;
+import io.imcore.message.webhook.WebhookEventQueue;
+import io.imcore.message.webhook.WebhookEvents;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -27,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -55,10 +59,12 @@ public class ConversationService {
     private final ChangeLog changeLog;
     private final GroupCommitter<Delivered, Boolean> deliveries;
     private final Event<GroupRead> groupReads;
+    private final WebhookEventQueue webhooks;
 
     public ConversationService(Database database, IdentityDirectory directory, ConversationStore conversations,
             MessageStore messages, GroupConversations groups, ChangeLog changeLog, MeterRegistry registry,
-            Event<GroupRead> groupReads) {
+            Event<GroupRead> groupReads, WebhookEventQueue webhooks) {
+        this.webhooks = webhooks;
         this.changeLog = changeLog;
         this.database = database;
         this.groupReads = groupReads;
@@ -114,6 +120,9 @@ public class ConversationService {
         Optional<ReadMove> move = database.inTransaction(c -> {
             logged.clear(); // a retried transaction logs again
             Optional<ReadMove> moved = conversations.markReadUpTo(c, v.conversationId(), viewer, msgId);
+            if (moved.isPresent() && moved.get().moved()) {
+                readEvent(c, appId, viewer, address, v, moved.get());
+            }
             if (moved.isPresent()) {
                 logged.addAll(changeLog.append(c, List.of(new Change(appId, viewer, ChangeType.READ, address,
                         v.conversationId(), 0, "{\"msg_id\":" + msgId + "}"))));
@@ -125,6 +134,23 @@ public class ConversationService {
             groupReads.fire(new GroupRead(appId, address, v.conversationId(), viewer, move.get()));
         }
         return true;
+    }
+
+    /** {@code message.read} for the apps that subscribe, in the receipt's transaction (before its change log). */
+    private void readEvent(Connection c, String appId, long viewer, long address, Viewed v, ReadMove move)
+            throws SQLException {
+        if (!webhooks.wants(c, appId, WebhookEvents.MESSAGE_READ)) {
+            return;
+        }
+        ObjectNode data = webhooks.data();
+        data.put("reader_id", viewer);
+        data.put("conversation_id", address);
+        data.put("kind", v.kind().name().toLowerCase(Locale.ROOT));
+        data.put("seq", move.toSeq());
+        data.put("msg_id", move.toMsgId());
+        data.put("read_ms", System.currentTimeMillis());
+        webhooks.queue(c, appId, WebhookEvents.MESSAGE_READ, WebhookEventQueue.conversationKey(appId,
+                v.conversationId()), data);
     }
 
     /** A member's read position in a group moved on (committed): the senders' read frames. */

@@ -20,6 +20,8 @@ import io.imcore.message.send.SendPlan.GroupCommitted;
 import io.imcore.message.send.SendPlan.GroupSend;
 import io.imcore.message.send.SendStore.DirectMessage;
 import io.imcore.message.send.SendStore.DirectPlaced;
+import io.imcore.message.webhook.WebhookEventQueue;
+import io.imcore.message.webhook.WebhookEventQueue.CreatedMessage;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -102,6 +104,7 @@ public class SendCommitter {
     private final ConversationStore conversations;
     private final ChangeLog changeLog;
     private final OfflinePushQueue offlinePush;
+    private final WebhookEventQueue webhooks;
     private final MessageConfig config;
     private final DistributionSummary batchSizes;
     private final Timer waits;
@@ -112,8 +115,8 @@ public class SendCommitter {
     private volatile boolean running;
 
     public SendCommitter(Database database, SendStore sends, DedupStore dedup, GroupStore groups,
-            ConversationStore conversations, ChangeLog changeLog, OfflinePushQueue offlinePush, MessageConfig config,
-            MeterRegistry registry) {
+            ConversationStore conversations, ChangeLog changeLog, OfflinePushQueue offlinePush,
+            WebhookEventQueue webhooks, MessageConfig config, MeterRegistry registry) {
         this.database = database;
         this.sends = sends;
         this.dedup = dedup;
@@ -121,6 +124,7 @@ public class SendCommitter {
         this.conversations = conversations;
         this.changeLog = changeLog;
         this.offlinePush = offlinePush;
+        this.webhooks = webhooks;
         this.config = config;
         this.batchSizes = DistributionSummary.builder("imcore.messages.commit.batch")
                 .description("messages with one target stored per group commit").register(registry);
@@ -258,8 +262,9 @@ public class SendCommitter {
     }
 
     /**
-     * The batch's group checks, claims, 1:1 messages, group messages, offline push marks and, last, the changes in
-     * the users' logs; one transaction.
+     * The batch's group checks, claims, 1:1 messages, group messages, offline push marks, webhook events (one
+     * statement, none when no app of the batch subscribes to message.created) and, last, the changes in the users'
+     * logs; one transaction.
      * A refused send changes nothing, and does not fail the others.
      */
     private Stored store(Connection c, List<Pending> batch) throws SQLException {
@@ -279,6 +284,7 @@ public class SendCommitter {
         }
         Map<String, List<PlacedMessage>> announced = new LinkedHashMap<>();
         List<Change> changes = new ArrayList<>();
+        List<CreatedMessage> created = new ArrayList<>();
         MessageChanges messageChanges = new MessageChanges(c);
         List<Pending> direct = new ArrayList<>();
         Map<Long, List<Pending>> toGroups = new TreeMap<>(); // by conversation id: the lock order
@@ -304,6 +310,8 @@ public class SendCommitter {
                 }
                 announced.computeIfAbsent(pending.send().appId(), app -> new ArrayList<>()).add(where.placed());
                 messageChanges.add(changes, pending.send().appId(), ConversationKind.DIRECT, where.placed());
+                created.add(pending.send().message().created(pending.send().appId(), ConversationKind.DIRECT,
+                        where.placed()));
                 outcomes.put(pending, Outcome.STORED);
             }
         }
@@ -311,14 +319,17 @@ public class SendCommitter {
             List<PlacedMessage> placed = appendToGroup(c, toOneGroup.getKey(), toOneGroup.getValue());
             String appId = toOneGroup.getValue().get(0).send().appId();
             announced.computeIfAbsent(appId, app -> new ArrayList<>()).addAll(placed);
-            for (PlacedMessage message : placed) {
-                messageChanges.add(changes, appId, ConversationKind.GROUP, message);
+            for (int i = 0; i < placed.size(); i++) {
+                messageChanges.add(changes, appId, ConversationKind.GROUP, placed.get(i));
+                created.add(toOneGroup.getValue().get(i).send().message().created(appId, ConversationKind.GROUP,
+                        placed.get(i)));
             }
             toOneGroup.getValue().forEach(p -> outcomes.put(p, Outcome.STORED));
         }
         for (Map.Entry<String, List<PlacedMessage>> app : announced.entrySet()) {
             offlinePush.enqueue(c, app.getKey(), app.getValue());
         }
+        webhooks.messagesCreated(c, created);
         return new Stored(outcomes, changeLog.append(c, changes));
     }
 

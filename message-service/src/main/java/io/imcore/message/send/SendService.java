@@ -26,6 +26,7 @@ import io.imcore.message.send.SendPlan.GroupCommitted;
 import io.imcore.message.send.SendPlan.GroupSend;
 import io.imcore.message.send.SendPlan.Repeated;
 import io.imcore.message.send.SendPlan.StoredAlone;
+import io.imcore.message.webhook.WebhookEventQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -77,11 +78,12 @@ public class SendService {
     private final MessageConfig config;
     private final MeterRegistry registry;
     private final Moderation moderation;
+    private final WebhookEventQueue webhooks;
 
     public SendService(Database database, IdentityDirectory directory, AppUsers users, ConversationStore conversations,
             SendStore sends, GroupStore groups, DedupStore dedup, ChangeLog changeLog, SendCommitter committer,
             OfflinePushQueue offlinePush, FileAttachments attachments, MessageConfig config, MeterRegistry registry,
-            Moderation moderation) {
+            Moderation moderation, WebhookEventQueue webhooks) {
         this.database = database;
         this.directory = directory;
         this.users = users;
@@ -96,6 +98,7 @@ public class SendService {
         this.config = config;
         this.registry = registry;
         this.moderation = moderation;
+        this.webhooks = webhooks;
     }
 
     /**
@@ -350,7 +353,10 @@ public class SendService {
         return CompletableFuture.completedFuture(first);
     }
 
-    /** Stores the plan's messages, marks them for offline push and logs them last; returns the logged changes. */
+    /**
+     * Stores the plan's messages, marks them for offline push, queues their webhook events and logs them last;
+     * returns the logged changes.
+     */
     private List<Logged> store(Connection c, StoredAlone plan) throws SQLException {
         long sender = plan.message().senderId();
         SendStore.Result result = sends.append(c, plan.appId(), plan.kind(), plan.lowIds(), plan.highIds(),
@@ -363,10 +369,13 @@ public class SendService {
         }
         offlinePush.enqueue(c, plan.appId(), result.placed());
         List<Change> changes = new ArrayList<>();
+        List<WebhookEventQueue.CreatedMessage> created = new ArrayList<>();
         MessageChanges messageChanges = new MessageChanges(c);
         for (PlacedMessage placed : result.placed()) {
             messageChanges.add(changes, plan.appId(), plan.kind(), placed);
+            created.add(plan.message().created(plan.appId(), plan.kind(), placed));
         }
+        webhooks.messagesCreated(c, created);
         return changeLog.append(c, changes);
     }
 

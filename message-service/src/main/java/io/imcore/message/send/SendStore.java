@@ -3,6 +3,7 @@ package io.imcore.message.send;
 import io.imcore.common.store.Database;
 import io.imcore.message.conversation.ConversationKind;
 import io.imcore.message.conversation.PlacedMessage;
+import io.imcore.message.webhook.WebhookEventQueue;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,6 +13,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -27,7 +29,17 @@ import java.util.concurrent.ConcurrentHashMap;
 public class SendStore {
 
     public record Message(long senderId, Integer senderDeviceSn, int contentType, String content, String attachment,
-            String config, String ext, long createdMs) {}
+            String config, String ext, long createdMs) {
+
+        /** This message, stored at {@code placed}, as its webhook event {@code message.created} describes it. */
+        public WebhookEventQueue.CreatedMessage created(String appId, ConversationKind kind, PlacedMessage placed) {
+            // a 1:1 message goes to the conversation's other user; a group's or the system's to its low_id
+            long to = kind == ConversationKind.DIRECT && placed.lowId() == senderId ? placed.highId() : placed.lowId();
+            return new WebhookEventQueue.CreatedMessage(appId, placed.conversationId(), placed.msgId(),
+                    kind.name().toLowerCase(Locale.ROOT), senderId, to, contentType, content, attachment, config, ext,
+                    createdMs);
+        }
+    }
 
     /** The rows placed, and how many existing conversations had the sender's read position moved. */
     public record Result(List<PlacedMessage> placed, int senderReadsMoved) {}

@@ -9,6 +9,7 @@ import java.sql.Timestamp;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -56,6 +57,16 @@ public class WebhookEndpointStore {
             s.setString(1, appId);
             try (ResultSet rs = s.executeQuery()) {
                 return rs.next() ? Optional.of(read(rs, 1)) : Optional.empty();
+            }
+        }
+    }
+
+    /** The event types the app's endpoint takes ({@link WebhookEndpoint#events}); empty when it has none. */
+    public Set<String> events(Connection c, String appId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("select events from webhook_endpoints where app_id = ?")) {
+            s.setString(1, appId);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? Set.copyOf(Arrays.asList((String[]) rs.getArray(1).getArray())) : Set.of();
             }
         }
     }

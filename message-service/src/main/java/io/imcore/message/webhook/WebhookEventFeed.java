@@ -3,13 +3,11 @@ package io.imcore.message.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.events.AuthEvent;
-import io.imcore.common.events.MessageEvent;
+import io.imcore.common.events.PushEvent;
 import io.imcore.common.events.TopicFeeder;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,17 +20,17 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Turns the topics' events into the deliveries of the apps that subscribed to them (connector channel
- * {@value #CHANNEL}, consumer group {@code message-service.webhooks}: the replicas share the partitions, as
- * push-worker's consumers do). One poll is queued in one transaction (common's {@link TopicFeeder}), in the topic's
- * order, so each conversation's events are queued in order; a replayed poll queues nothing twice (the event id is
- * unique per app). {@link WebhookDispatcher} sends them.
+ * Turns the events of other services' topics into the deliveries of the apps that subscribed to them (the replicas
+ * of each consumer group share the partitions, as push-worker's consumers do). One poll is queued in one transaction
+ * (common's {@link TopicFeeder}), in the topic's order; a replayed poll queues nothing twice (the event id is unique
+ * per app). message-service's own events are queued in their changes' transactions instead
+ * ({@link WebhookEventQueue}). {@link WebhookDispatcher} sends them.
  */
 @ApplicationScoped
 public class WebhookEventFeed {
 
-    static final String CHANNEL = "webhook-events";
     static final String AUTH_CHANNEL = "webhook-auth-events";
+    static final String PUSH_CHANNEL = "webhook-push-events";
 
     private final TopicFeeder feeder;
     private final WebhookEndpointStore endpoints;
@@ -45,33 +43,6 @@ public class WebhookEventFeed {
         this.endpoints = endpoints;
         this.deliveries = deliveries;
         this.mapper = mapper;
-    }
-
-    @Incoming(CHANNEL)
-    @Blocking
-    public void consume(ConsumerRecords<String, String> poll) throws InterruptedException {
-        feeder.applyUntilCommitted(CHANNEL, poll, (c, batch) -> {
-            Map<String, Optional<WebhookEndpoint>> subscribers = new HashMap<>();
-            List<DeliveryStore.Queued> queued = new ArrayList<>();
-            for (ConsumerRecord<String, String> record : batch) {
-                // the key starts with the app: an app without a subscription costs no parse of the event
-                String key = record.key();
-                int colon = key == null ? -1 : key.indexOf(':');
-                if (colon <= 0) {
-                    continue;
-                }
-                if (!wants(c, subscribers, key.substring(0, colon), MessageEvent.CREATED)) {
-                    continue;
-                }
-                Optional<MessageEvent> read = feeder.read(record, MessageEvent.class);
-                if (read.isPresent() && MessageEvent.CREATED.equals(read.get().type())) {
-                    messageCreated(c, key, read.get()).ifPresent(queued::add);
-                }
-            }
-            if (!queued.isEmpty()) {
-                deliveries.queue(c, queued);
-            }
-        });
     }
 
     /**
@@ -107,6 +78,34 @@ public class WebhookEventFeed {
         });
     }
 
+    /**
+     * {@code push.task.finished} and {@code offline_push.failed} of {@code push.events} (consumer group
+     * {@code message-service.webhooks-push}): their data as push-service wrote it; the record's key orders them (a
+     * task's, a recipient's), its place in the topic is the event's id.
+     */
+    @Incoming(PUSH_CHANNEL)
+    @Blocking
+    public void consumePush(ConsumerRecords<String, String> poll) throws InterruptedException {
+        feeder.applyUntilCommitted(PUSH_CHANNEL, poll, (c, batch) -> {
+            Map<String, Optional<WebhookEndpoint>> subscribers = new HashMap<>();
+            List<DeliveryStore.Queued> queued = new ArrayList<>();
+            for (ConsumerRecord<String, String> record : batch) {
+                Optional<PushEvent> read = feeder.read(record, PushEvent.class);
+                if (read.isEmpty() || read.get().data() == null || !(PushEvent.TASK_FINISHED.equals(read.get().type())
+                        || PushEvent.OFFLINE_PUSH_FAILED.equals(read.get().type()))) {
+                    continue;
+                }
+                PushEvent event = read.get();
+                if (wants(c, subscribers, event.appId(), event.type())) {
+                    queued.add(new DeliveryStore.Queued(event.appId(), "evt_push_" + record.partition() + "_"
+                            + record.offset(), event.type(), record.key(), WebhookEvents.body(mapper, event.type(),
+                            Instant.ofEpochMilli(event.at()), event.data())));
+                }
+            }
+            deliveries.queue(c, queued);
+        });
+    }
+
     /** Whether the app's endpoint takes events of this type; each app's endpoint is read once per poll. */
     private boolean wants(Connection c, Map<String, Optional<WebhookEndpoint>> subscribers, String appId, String type)
             throws SQLException {
@@ -116,41 +115,5 @@ public class WebhookEventFeed {
             subscribers.put(appId, endpoint);
         }
         return endpoint.isPresent() && endpoint.get().wants(type);
-    }
-
-    /**
-     * The message in full (the topic carries a preview only), read by the key's conversation; empty when it is gone
-     * (the conversation was deleted meanwhile).
-     */
-    private Optional<DeliveryStore.Queued> messageCreated(Connection c, String key, MessageEvent event)
-            throws SQLException {
-        long conversation = Long.parseLong(key.substring(key.lastIndexOf(':') + 1));
-        try (PreparedStatement s = c.prepareStatement("""
-                select target_id, content, attachment, config, ext from messages
-                where conversation_id = ? and msg_id = ?
-                """)) {
-            s.setLong(1, conversation);
-            s.setLong(2, event.msgId());
-            try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                ObjectNode data = mapper.createObjectNode();
-                data.put("msg_id", event.msgId());
-                data.put("kind", event.kind());
-                data.put("from_user_id", event.senderId());
-                data.put("to_id", rs.getLong(1));
-                data.put("content_type", event.contentType());
-                data.put("content", rs.getString(2));
-                data.put("attachment", rs.getString(3));
-                data.put("config", rs.getString(4));
-                data.put("ext", rs.getString(5));
-                data.put("created_ms", event.createdMs());
-                String body = WebhookEvents.body(mapper, MessageEvent.CREATED, Instant.ofEpochMilli(event.createdMs()),
-                        data);
-                return Optional.of(new DeliveryStore.Queued(event.appId(), "evt_msg_created_" + event.msgId(),
-                        MessageEvent.CREATED, key, body));
-            }
-        }
     }
 }

@@ -232,6 +232,13 @@ class OfflinePushDispatchTest {
             assertEquals(1, fixture.daily(channel, "rejected"), channel + " rejected");
             assertEquals(1, fixture.daily(channel, "sent"), channel + " sent");
             assertEquals(0, fixture.daily(channel, "failed"), channel + " failed");
+            // the apps' webhooks hear of the refused device only, in the finish's transaction (push.events)
+            assertEquals(List.of(invalid.userId() + ":" + invalid.deviceSn() + ":rejected:" + reason),
+                    fixture.strings("select (p->'data'->>'user_id') || ':' || (p->'data'->>'device_sn') || ':'"
+                    + " || (p->'data'->>'outcome') || ':' || (p->'data'->>'reason') from (select payload::jsonb as p"
+                    + " from outbox where topic = 'push.events' order by id) o where p->>'type' = 'offline_push.failed'"
+                    + " and p->>'app_id' = ? and (p->'data'->>'msg_id')::bigint = ?", fixture.appId, msgId),
+                    channel + ": offline_push.failed");
         }
     }
 
