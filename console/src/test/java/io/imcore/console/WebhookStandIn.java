@@ -28,8 +28,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class WebhookStandIn {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> EVENTS = Set.of("*", "message.created", "group.created", "group.members_added",
-            "group.members_removed", "group.destroyed", "user.registered", "user.changed");
+    /** What message-service's POST /app/webhook accepts (WebhookEvents.SUBSCRIBABLE). */
+    private static final Set<String> EVENTS = Set.of("*", "message.created", "message.recalled", "message.edited",
+            "message.read", "group.created", "group.members_added", "group.members_removed", "group.destroyed",
+            "user.registered", "user.changed", "push.task.finished", "offline_push.failed");
 
     /** One app's state: its webhook (null: none), deliveries (oldest first), word filter (null: none). */
     static final class AppState {

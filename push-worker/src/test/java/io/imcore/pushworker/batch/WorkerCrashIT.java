@@ -65,7 +65,9 @@ class WorkerCrashIT {
         workerConfig.put("im.push.worker.claim-lease", "3s");
         workerConfig.put("im.push.worker.channels", "ios,cloud,vendor_a,vendor_b,vendor_c,vendor_d,vendor_e");
         Flyway.configure().dataSource(SharedInfrastructure.get().jdbcUrl(), "postgres", "postgres")
-                .locations("filesystem:../push-service/src/main/resources/db/migration").load().migrate();
+                // push-service's schema as it migrates it: the outbox its triggers write (push.events) included
+                .locations("filesystem:../push-service/src/main/resources/db/migration", "classpath:db/outbox").load()
+                .migrate();
     }
 
     @AfterAll
