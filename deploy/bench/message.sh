@@ -247,11 +247,18 @@ print_tables() {
 
   echo
   echo "CPU in cores (of $(nproc)) during each measured window, per process tree (a service's second replica in its column):"
-  echo "| phase | message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle | stack |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  local header=""
   for line in "${lines[@]}"; do
     [[ "$line" == CPU\|* ]] || continue
     IFS='|' read -r -a f <<<"$line"
+    if [[ -z "$header" ]]; then # the columns are the first line's names (CpuSample.line)
+      header="| phase |"
+      for cell in "${f[@]:3}"; do
+        header+=" ${cell%%=*} |"
+      done
+      echo "$header" | sed 's/ gateway / nginx /'
+      echo "$header" | sed 's/[^|]//g; s/|/|---/g; s/---$//'
+    fi
     row="| ${f[1]}"
     for cell in "${f[@]:3}"; do
       row+=" | ${cell#*=}"

@@ -533,13 +533,15 @@ for line in "${lines[@]}"; do
 done
 echo
 echo "CPU in cores (of $(nproc)) over the expansion ($expand_s s):"
-echo "| message-service | auth-service | postgres | nginx | kafka | push-service | push-worker | load generator | kernel irq | other processes | idle | stack |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 IFS='|' read -r -a f <<<"$cpu_line"
 row=""
+header=""
 for cell in "${f[@]:3}"; do
   row+=" | ${cell#*=}"
+  header+=" | ${cell%%=*}"
 done
+echo "${header# } |" | sed 's/ gateway / nginx /'
+echo "${header# } |" | sed 's/[^|]//g; s/|/|---/g; s/---$//'
 echo "${row# } |"
 push_cpu="$(tr '|' '\n' <<<"$cpu_line" | sed -n 's/^push-service=//p')"
 pg_cpu="$(tr '|' '\n' <<<"$cpu_line" | sed -n 's/^postgres=//p')"

@@ -14,7 +14,7 @@ import java.util.Map;
 
 final class CpuSample {
     static final String[] ORDER = {"message-service", "auth-service", "postgres", "gateway", "kafka",
-            "push-service", "push-worker"};
+            "push-service", "push-worker", "object-store"};
     final Map<String, Long> ticks = new LinkedHashMap<>();
     /** Each pid file's ticks, by its name (message-service, message-service-2, ...). */
     final Map<String, Long> byFile = new LinkedHashMap<>();

@@ -144,12 +144,16 @@ final class Loops {
         AtomicLong firstCounted = new AtomicLong(Long.MAX_VALUE);
         AtomicLong lastDone = new AtomicLong();
         Thread[] threads = new Thread[c];
+        CpuSample[] window = new CpuSample[1];
         for (int w = 0; w < c; w++) {
             int worker = w;
             Results.Recorder r = recorders[w] = new Results.Recorder();
             threads[w] = new Thread(() -> {
                 long i;
                 while ((i = next.getAndIncrement()) < warmupN + n) {
+                    if (i == warmupN) {
+                        window[0] = CpuSample.take(); // the first counted operation opens the CPU window
+                    }
                     long t0 = System.nanoTime();
                     String error = attempt(op, worker, i);
                     long t1 = System.nanoTime();
@@ -164,6 +168,9 @@ final class Loops {
         }
         for (Thread t : threads) {
             t.join();
+        }
+        if (window[0] != null) {
+            Results.cpuWindow = new CpuSample[] {window[0], CpuSample.take()};
         }
         return Results.outcome(recorders, Math.max(1e-9, (lastDone.get() - firstCounted.get()) / 1e9));
     }
