@@ -52,7 +52,7 @@ public final class VendorHttp {
 
     /**
      * The same client trusting the JDK's CAs only, for the channels whose trust-certificate setting is documented as
-     * not used (vendor_d, vendor_e: public CAs, and plain-HTTP simulators).
+     * not used (vendor_d, vendor_e: public CAs, and plain-HTTP simulators) and for svcpush (message-service).
      */
     public static HttpClient jdkTrustClient(ChannelSettings settings) {
         return new RecordingHttpClient(builder(settings).build());
@@ -62,7 +62,10 @@ public final class VendorHttp {
         return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.requestTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER);
+                .followRedirects(HttpClient.Redirect.NEVER)
+                // the client's own steps run on its selector thread: its default pool took a fifth of push-worker's
+                // CPU handing each step of a request to another thread (docs/push-worker.md "Providers' clients")
+                .executor(Runnable::run);
     }
 
     /** {@code a=b&c=d}, UTF-8 URL-encoded; null values are left out. */

@@ -12,6 +12,7 @@ import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.channel.http.VendorHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,8 +40,7 @@ public class SvcpushAdapter implements ChannelAdapter {
     public SvcpushAdapter(ChannelSettings settings, String internalKey) {
         this.settings = settings;
         this.internalKey = internalKey;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(settings.requestTimeout()).build();
+        this.http = VendorHttp.jdkTrustClient(settings);
     }
 
     @Override
