@@ -56,6 +56,11 @@ class ReceiptPlansTest {
                 s.execute("insert into push_apps (app_id, push_enabled) select 'plan-app-' || g, true"
                         + " from generate_series(1, 1000) g on conflict do nothing");
                 seedDevices(s, otherApp, ROWS);
+                // and a 1:1 message's row per device: most messages have one or two rows, as in a chat app
+                s.execute("insert into offline_push_trace (app_id, msg_id, user_id, device_sn, device_id,"
+                        + " conversation, decision, channel, state) select app_id, 1000000 + user_id, user_id, 1,"
+                        + " device_id, 'u:1', 'offline_push', 'vendor_b', 'sent' from push_devices"
+                        + " where app_id = '" + otherApp + "'");
                 s.execute("insert into push_tasks (app_id, state, request) values ('" + otherApp + "',"
                         + " 'dispatching', '{}'::jsonb)");
                 s.execute("insert into push_receipts (task_id, device_id, channel, received)"
@@ -133,6 +138,32 @@ class ReceiptPlansTest {
             c.rollback(); // the statement ran: stamp and count nothing
             return analyzed;
         });
+        long read = PlanReads.rowsRead(plan, BIG_TABLES);
+        assertTrue(read >= 1 && read <= 10, "one receipt read " + read + " rows of the big tables: " + plan);
+    }
+
+    @Test
+    void anOfflineReceiptOfAGroupMessageReadsItsOwnRowNotTheMessagesOthers() {
+        // the other app is analyzed, most of its messages have a trace row and a hundred have 100, as a group
+        // message has one per member's device: a receipt reads and stamps its device's row by its whole key, not
+        // the message's rows
+        long[] device = database.read(c -> {
+            try (PreparedStatement ps = c.prepareStatement("select device_id, user_id from push_devices"
+                    + " where app_id = ? order by device_id offset 700 limit 1")) {
+                ps.setString(1, otherApp);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return new long[] {rs.getLong(1), rs.getLong(2)};
+                }
+            }
+        });
+        JsonNode plan = database.inTransaction(c -> {
+            JsonNode analyzed = PlanReads.analyzeGeneric(c, OfflineReceipts.COUNT,
+                    ps -> offlineReceipt(ps, otherApp, device[1] % 100, "plan-token-" + device[0]));
+            c.rollback();
+            return analyzed;
+        });
+        assertEquals(1, plan.path(0).path("Plan").path("Actual Rows").asLong(), "the receipt counted: " + plan);
         long read = PlanReads.rowsRead(plan, BIG_TABLES);
         assertTrue(read >= 1 && read <= 10, "one receipt read " + read + " rows of the big tables: " + plan);
     }
