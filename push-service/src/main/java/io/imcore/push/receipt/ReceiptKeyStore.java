@@ -8,8 +8,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The apps' receipt keys ({@code push_apps.receipt_key_enc}, sealed with the certificate key set so that push-worker
@@ -25,6 +28,13 @@ public class ReceiptKeyStore {
     private final Database database;
     private final CertificateSecrets secrets;
     private final SecureRandom random = new SecureRandom();
+    /**
+     * Each app's key as last opened, by its sealed bytes: every provider callback reads the sealed key (so a rotation
+     * anywhere is seen at once) but opens it only when it changed; opening was most of a callback's key check.
+     */
+    private final Map<String, Opened> opened = new ConcurrentHashMap<>();
+
+    private record Opened(byte[] sealed, String key) {}
 
     public ReceiptKeyStore(Database database, CertificateSecrets secrets) {
         this.database = database;
@@ -76,8 +86,14 @@ public class ReceiptKeyStore {
                 if (sealed == null) {
                     return Optional.empty();
                 }
+                Opened last = opened.get(appId);
+                if (last != null && Arrays.equals(last.sealed(), sealed)) {
+                    return Optional.of(last.key());
+                }
                 try {
-                    return Optional.of(secrets.openReceiptKey(sealed, appId));
+                    String key = secrets.openReceiptKey(sealed, appId);
+                    opened.put(appId, new Opened(sealed, key));
+                    return Optional.of(key);
                 } catch (IllegalArgumentException e) {
                     return Optional.empty();
                 }
