@@ -122,22 +122,7 @@ class ReceiptPlansTest {
     void anOfflineReceiptReadsItsOwnRowsHoweverManyItsAppHas() {
         // the fresh app holds FRESH_ROWS tokens of the channel and 20 trace rows per message, unknown to the
         // statistics: a receipt reads its own
-        long[] device = database.read(c -> {
-            try (PreparedStatement ps = c.prepareStatement("select device_id, user_id from push_devices"
-                    + " where app_id = ? order by device_id offset 500 limit 1")) {
-                ps.setString(1, freshApp);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return new long[] {rs.getLong(1), rs.getLong(2)};
-                }
-            }
-        });
-        JsonNode plan = database.inTransaction(c -> {
-            JsonNode analyzed = PlanReads.analyzeGeneric(c, OfflineReceipts.COUNT,
-                    ps -> offlineReceipt(ps, freshApp, device[1] % 100, "plan-token-" + device[0]));
-            c.rollback(); // the statement ran: stamp and count nothing
-            return analyzed;
-        });
+        JsonNode plan = receiptOfTheNthDevice(freshApp, 500);
         long read = PlanReads.rowsRead(plan, BIG_TABLES);
         assertTrue(read >= 1 && read <= 10, "one receipt read " + read + " rows of the big tables: " + plan);
     }
@@ -147,25 +132,34 @@ class ReceiptPlansTest {
         // the other app is analyzed, most of its messages have a trace row and a hundred have 100, as a group
         // message has one per member's device: a receipt reads and stamps its device's row by its whole key, not
         // the message's rows
+        JsonNode plan = receiptOfTheNthDevice(otherApp, 700);
+        assertEquals(1, plan.path(0).path("Plan").path("Actual Rows").asLong(), "the receipt counted: " + plan);
+        long read = PlanReads.rowsRead(plan, BIG_TABLES);
+        assertTrue(read >= 1 && read <= 10, "one receipt read " + read + " rows of the big tables: " + plan);
+    }
+
+    /**
+     * The analyzed generic plan of one receipt for the app's {@code n}th device on its message {@code user_id % 100}
+     * (the fixture's trace), run and rolled back: it stamps and counts nothing for good.
+     */
+    private JsonNode receiptOfTheNthDevice(String app, int n) {
         long[] device = database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement("select device_id, user_id from push_devices"
-                    + " where app_id = ? order by device_id offset 700 limit 1")) {
-                ps.setString(1, otherApp);
+                    + " where app_id = ? order by device_id offset ? limit 1")) {
+                ps.setString(1, app);
+                ps.setInt(2, n);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return new long[] {rs.getLong(1), rs.getLong(2)};
                 }
             }
         });
-        JsonNode plan = database.inTransaction(c -> {
+        return database.inTransaction(c -> {
             JsonNode analyzed = PlanReads.analyzeGeneric(c, OfflineReceipts.COUNT,
-                    ps -> offlineReceipt(ps, otherApp, device[1] % 100, "plan-token-" + device[0]));
+                    ps -> offlineReceipt(ps, app, device[1] % 100, "plan-token-" + device[0]));
             c.rollback();
             return analyzed;
         });
-        assertEquals(1, plan.path(0).path("Plan").path("Actual Rows").asLong(), "the receipt counted: " + plan);
-        long read = PlanReads.rowsRead(plan, BIG_TABLES);
-        assertTrue(read >= 1 && read <= 10, "one receipt read " + read + " rows of the big tables: " + plan);
     }
 
     /** One callback of one offline receipt of message {@code msgId} (its task id is -msg_id) on vendor_b. */
