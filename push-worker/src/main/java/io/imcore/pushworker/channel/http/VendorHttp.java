@@ -63,8 +63,8 @@ public final class VendorHttp {
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.requestTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
-                // the client's own steps run on its selector thread: its default pool took a fifth of push-worker's
-                // CPU handing each step of a request to another thread (docs/push-worker.md "Providers' clients")
+                // the client's own steps run on its selector thread, not handed to a pool of its own one by one
+                // (docs/push-worker.md "Providers' clients")
                 .executor(Runnable::run);
     }
 
