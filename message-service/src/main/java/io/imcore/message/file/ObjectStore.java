@@ -87,8 +87,8 @@ public class ObjectStore {
         region = store.region();
         pathStyle = store.pathStyle();
         URI endpoint = URI.create(store.endpoint());
-        readBase = pathStyle ? endpoint
-                : URI.create(endpoint.getScheme() + "://" + bucket + "." + endpoint.getRawAuthority() + endpoint.getRawPath());
+        readBase = pathStyle ? endpoint : URI.create(endpoint.getScheme() + "://" + bucket + "."
+                + endpoint.getRawAuthority() + endpoint.getRawPath());
         var credentialsProvider = StaticCredentialsProvider.create(credentials);
         client = S3Client.builder()
                 .endpointOverride(endpoint)

@@ -31,10 +31,10 @@ final class OfflineReceipts {
      * of the app's tokens), the device's user and number by push_devices' primary key, all of that materialized
      * first so that the trace rows are looked up and stamped by (app, message, device) with the device known: a
      * group message has a trace row per member's device, and a plan that reached them by (app, message) read all of
-     * them for each receipt (1,300 blocks per callback on a 500-member group). The trace rows still without received_at are locked in the
-     * order push-worker's finish locks them (app, message, device) so the two cannot deadlock, then stamped and
-     * counted per app and channel; each stamped row answers its callback ({@code item}). Package-visible for the
-     * plan check ({@code ReceiptPlansTest}).
+     * them for each receipt (1,300 blocks per callback on a 500-member group). The trace rows still without
+     * received_at are locked in the order push-worker's finish locks them (app, message, device) so the two cannot
+     * deadlock, then stamped and counted per app and channel; each stamped row answers its callback
+     * ({@code item}). Package-visible for the plan check ({@code ReceiptPlansTest}).
      */
     static final String COUNT = "with i as (select distinct * from unnest(?::int[], ?::text[], ?::text[], ?::bigint[],"
             + " ?::text[]) as i(item, app_id, channel, msg_id, token)),"
@@ -42,8 +42,9 @@ final class OfflineReceipts {
             + " where k.app_id = i.app_id and k.channel = i.channel and k.token = i.token) as device_id from i),"
             + " p as materialized (select d.item, d.app_id, d.channel, d.msg_id, d.device_id, v.user_id, v.device_sn"
             + " from d join push_devices v on v.device_id = d.device_id),"
-            + " l as (select p.item, t.app_id, t.msg_id, t.user_id, t.device_sn, t.device_id from offline_push_trace t join p"
-            + " on t.app_id = p.app_id and t.msg_id = p.msg_id and t.user_id = p.user_id and t.device_sn = p.device_sn"
+            + " l as (select p.item, t.app_id, t.msg_id, t.user_id, t.device_sn, t.device_id"
+            + " from offline_push_trace t join p on t.app_id = p.app_id and t.msg_id = p.msg_id"
+            + " and t.user_id = p.user_id and t.device_sn = p.device_sn"
             + " where t.device_id = p.device_id and t.channel = p.channel and t.state in ('sending', 'sent')"
             + " and t.received_at is null order by t.app_id, t.msg_id, t.device_id for update of t),"
             + " u as (update offline_push_trace t set received_at = now() from l where t.app_id = l.app_id"
