@@ -63,6 +63,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../local/lib.sh
 source "$HERE/../local/lib.sh" # ROOT, LOCAL (LOCAL_DIR), PIDS
+source "$HERE/cpu-table.sh"
 cd "$ROOT"
 
 DURATION="${DURATION:-20}"
@@ -247,24 +248,7 @@ print_tables() {
 
   echo
   echo "CPU in cores (of $(nproc)) during each measured window, per process tree (a service's second replica in its column):"
-  local header=""
-  for line in "${lines[@]}"; do
-    [[ "$line" == CPU\|* ]] || continue
-    IFS='|' read -r -a f <<<"$line"
-    if [[ -z "$header" ]]; then # the columns are the first line's names (CpuSample.line)
-      header="| phase |"
-      for cell in "${f[@]:3}"; do
-        header+=" ${cell%%=*} |"
-      done
-      echo "$header" | sed 's/ gateway / nginx /'
-      echo "$header" | sed 's/[^|]//g; s/|/|---/g; s/---$//'
-    fi
-    row="| ${f[1]}"
-    for cell in "${f[@]:3}"; do
-      row+=" | ${cell#*=}"
-    done
-    echo "$row |"
-  done
+  cpu_table phase "${lines[@]}"
 
   echo
   echo "CPU of the whole stack per operation (its processes summed; the load generator and the simulators left out):"

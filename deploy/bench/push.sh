@@ -53,6 +53,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/../local/lib.sh" # ROOT, LOCAL, PG_PORT, KAFKA_PORT, SERVICE_PORT
 source "$HERE/../local/aot.sh"
+source "$HERE/cpu-table.sh"
 cd "$ROOT"
 
 DEVICES="${DEVICES:-1000000}"
@@ -533,16 +534,7 @@ for line in "${lines[@]}"; do
 done
 echo
 echo "CPU in cores (of $(nproc)) over the expansion ($expand_s s):"
-IFS='|' read -r -a f <<<"$cpu_line"
-row=""
-header=""
-for cell in "${f[@]:3}"; do
-  row+=" | ${cell#*=}"
-  header+=" | ${cell%%=*}"
-done
-echo "${header# } |" | sed 's/ gateway / nginx /'
-echo "${header# } |" | sed 's/[^|]//g; s/|/|---/g; s/---$//'
-echo "${row# } |"
+cpu_table processes "$cpu_line"
 push_cpu="$(tr '|' '\n' <<<"$cpu_line" | sed -n 's/^push-service=//p')"
 pg_cpu="$(tr '|' '\n' <<<"$cpu_line" | sed -n 's/^postgres=//p')"
 kafka_cpu="$(tr '|' '\n' <<<"$cpu_line" | sed -n 's/^kafka=//p')"
