@@ -18,21 +18,18 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * One expander thread's way onto the channel topics: a transactional producer that commits a step's channel records
- * together with its {@link ExpansionCheckpoint}, and the read-back of the last committed checkpoint on resume.
+ * One expander thread's way onto the channel topics: a transactional producer ({@link ChannelRecordWriter}'s) that
+ * commits a step's channel records together with its {@link ExpansionCheckpoint}, and the read-back of the last
+ * committed checkpoint on resume.
  * After any producer error the producer is dropped; the next use creates it again, and its initTransactions aborts
  * whatever the failed one left open.
  */
@@ -41,24 +38,21 @@ final class ChannelTopics implements AutoCloseable {
     /** A committed checkpoint and its offset on {@value ExpansionCheckpoint#TOPIC}. */
     record Committed(ExpansionCheckpoint checkpoint, long offset) {}
 
-    private final String bootstrapServers;
+    private final ChannelRecordWriter writer;
     private final String transactionalId;
     private final Duration transactionTimeout;
-    private final String compression;
     private final ObjectMapper mapper;
     private final Admin admin;
     private KafkaProducer<String, byte[]> producer;
 
-    /** {@code compression}: a name {@link #compression(String)} accepted. */
-    ChannelTopics(String bootstrapServers, String transactionalId, Duration transactionTimeout, String compression,
+    ChannelTopics(ChannelRecordWriter writer, String transactionalId, Duration transactionTimeout,
             ObjectMapper mapper) {
-        this.bootstrapServers = bootstrapServers;
+        this.writer = writer;
         this.transactionalId = transactionalId;
         this.transactionTimeout = transactionTimeout;
-        this.compression = compression;
         this.mapper = mapper;
         Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, writer.bootstrapServers());
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         this.admin = Admin.create(props);
@@ -73,7 +67,7 @@ final class ChannelTopics implements AutoCloseable {
         try {
             p.beginTransaction();
             for (ChannelRecords.Encoded record : records) {
-                p.send(new ProducerRecord<>(record.topic(), record.batch().key(), record.json()));
+                p.send(ChannelRecordWriter.record(record));
             }
             Future<RecordMetadata> sent = p.send(new ProducerRecord<>(ExpansionCheckpoint.TOPIC,
                     checkpointPartition(checkpoint.taskId()), Long.toString(checkpoint.taskId()), json(checkpoint)));
@@ -86,16 +80,6 @@ final class ChannelTopics implements AutoCloseable {
         } catch (ExecutionException | RuntimeException e) {
             drop();
             throw e instanceof KafkaException k ? k : new KafkaException("fan-out step not committed", e);
-        }
-    }
-
-    /** The name as the producer's {@code compression.type}; a name Kafka does not know fails at start, not per step. */
-    static String compression(String name) {
-        try {
-            return CompressionType.forName(name).name;
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("im.push.fanout.compression: not one of Kafka's compression types "
-                    + "(none, gzip, snappy, lz4, zstd): " + name, e);
         }
     }
 
@@ -119,7 +103,7 @@ final class ChannelTopics implements AutoCloseable {
             pauseUntil(deadline);
         }
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, writer.bootstrapServers());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         String key = Long.toString(taskId);
@@ -174,18 +158,7 @@ final class ChannelTopics implements AutoCloseable {
 
     private KafkaProducer<String, byte[]> producer() {
         if (producer == null) {
-            Properties props = new Properties();
-            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-            props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-            props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transactionTimeout.toMillis());
-            props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-            props.put(ProducerConfig.ACKS_CONFIG, "all");
-            props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-            props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-            props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
-            props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-            KafkaProducer<String, byte[]> created =
-                    new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+            KafkaProducer<String, byte[]> created = writer.transactional(transactionalId, transactionTimeout);
             try {
                 created.initTransactions();
             } catch (RuntimeException e) {

@@ -36,7 +36,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -59,9 +58,8 @@ public class Expander {
     private final FanoutConfig config;
     private final ObjectMapper mapper;
     private final ChannelRecords channelRecords;
-    private final String bootstrapServers;
+    private final ChannelRecordWriter writer;
     private final Map<Channel, Integer> batchSizes;
-    private final String compression;
     private final Map<Channel, Counter> routedTargets = new EnumMap<>(Channel.class);
     private final Timer stepTimer;
     private final Object signal = new Object();
@@ -75,17 +73,15 @@ public class Expander {
     });
 
     public Expander(AgroalDataSource dataSource, Database database, TaskStore tasks, FanoutConfig config,
-            ObjectMapper mapper, ChannelRecords channelRecords, MeterRegistry registry,
-            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+            ObjectMapper mapper, ChannelRecords channelRecords, ChannelRecordWriter writer, MeterRegistry registry) {
         this.dataSource = dataSource;
         this.database = database;
         this.tasks = tasks;
         this.config = config;
         this.mapper = mapper;
         this.channelRecords = channelRecords;
-        this.bootstrapServers = bootstrapServers;
+        this.writer = writer;
         this.batchSizes = batchSizes(config);
-        this.compression = ChannelTopics.compression(config.compression()); // fails the start on an unknown name
         for (Channel channel : Channel.values()) {
             routedTargets.put(channel, Counter.builder("imcore.push.targets.routed").tag("channel", channel.wireName())
                     .description("devices the expansion routed to the channel").register(registry));
@@ -136,8 +132,7 @@ public class Expander {
     }
 
     private void loop(String transactionalId) {
-        try (ChannelTopics topics = new ChannelTopics(bootstrapServers, transactionalId,
-                config.transactionTimeout(), compression, mapper)) {
+        try (ChannelTopics topics = new ChannelTopics(writer, transactionalId, config.transactionTimeout(), mapper)) {
             while (running) {
                 boolean worked = false;
                 try {

@@ -2,39 +2,29 @@ package io.imcore.push.offline;
 
 import io.imcore.common.events.MessageEvent;
 import io.imcore.common.events.TopicFeeder;
-import io.imcore.push.FanoutConfig;
+import io.imcore.push.fanout.ChannelRecordWriter;
 import io.imcore.push.fanout.ChannelRecords;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
  * Consumes message-service's {@value MessageEvent#TOPIC} (consumer group {@value #GROUP}): one poll's decisions in
- * one transaction ({@link OfflinePushPlanner}), then their channel records on the {@code push.<channel>} topics, then
- * the poll is acknowledged. A crash between the two replays the poll: the trace rows are there, the records of the
- * devices still queued are written again, and push-worker's claim on each row sends a device once
- * (docs/offline-push.md "Exactly one per message and device"). On with {@code im.push.offline.enabled}.
+ * one transaction ({@link OfflinePushPlanner}), then their channel records on the {@code push.<channel>} topics
+ * ({@link ChannelRecordWriter}), then the poll is acknowledged. A crash between the two replays the poll: the trace
+ * rows are there, the records of the devices still queued are written again, and push-worker's claim on each row
+ * sends a device once (docs/offline-push.md "Exactly one per message and device"). On with
+ * {@code im.push.offline.enabled}.
  */
 @ApplicationScoped
 public class OfflinePushFeed {
@@ -45,33 +35,20 @@ public class OfflinePushFeed {
 
     private final TopicFeeder feeder;
     private final OfflinePushPlanner planner;
-    private final KafkaProducer<String, byte[]> producer;
+    private final ChannelRecordWriter writer;
     private final Counter records;
     private volatile boolean stopping;
 
-    public OfflinePushFeed(TopicFeeder feeder, OfflinePushPlanner planner, FanoutConfig fanout,
-            MeterRegistry registry,
-            @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers) {
+    public OfflinePushFeed(TopicFeeder feeder, OfflinePushPlanner planner, ChannelRecordWriter writer,
+            MeterRegistry registry) {
         this.feeder = feeder;
         this.planner = planner;
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, fanout.compression());
-        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
-        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, "offline-push-records");
-        this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
-        new KafkaClientMetrics(producer).bindTo(registry);
+        this.writer = writer;
         this.records = registry.counter("imcore.offline_push.records");
     }
 
     void stop(@Observes ShutdownEvent event) {
         stopping = true;
-        producer.close(Duration.ofSeconds(5));
     }
 
     /** One poll: decided and traced in one transaction, then sent; the connector commits its offsets after this. */
@@ -98,14 +75,7 @@ public class OfflinePushFeed {
         long backoff = 200;
         while (true) {
             try {
-                List<Future<?>> sends = new ArrayList<>();
-                for (ChannelRecords.Encoded record : planned) {
-                    sends.add(producer.send(new ProducerRecord<>(record.topic(), record.batch().key(), record.json())));
-                }
-                producer.flush();
-                for (Future<?> send : sends) {
-                    send.get(30, TimeUnit.SECONDS);
-                }
+                writer.writeAll(planned);
                 records.increment(planned.size());
                 return;
             } catch (InterruptedException e) {

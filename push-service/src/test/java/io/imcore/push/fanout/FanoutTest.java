@@ -58,6 +58,8 @@ class FanoutTest extends AppPerTest {
     ObjectMapper mapper;
     @Inject
     ChannelRecords channelRecords;
+    @Inject
+    ChannelRecordWriter writer;
 
     @Test
     void combinedSendsOnlineDevicesToSvcpushAndOthersToTheirOsChannel() {
@@ -283,10 +285,7 @@ class FanoutTest extends AppPerTest {
         // scheduled far ahead, so that the running expander leaves it alone while the crash is staged
         long task = accept(Audience.all(), Strategy.SVCPUSH_ONLY, UPS_THEN_CLOUD,
                 Instant.now().getEpochSecond() + 3_600, null);
-        String bootstrap = org.eclipse.microprofile.config.ConfigProvider.getConfig()
-                .getValue("kafka.bootstrap.servers", String.class);
-        try (ChannelTopics crashed = new ChannelTopics(bootstrap, "test-crashed-" + task, Duration.ofSeconds(5),
-                "lz4", mapper)) {
+        try (ChannelTopics crashed = new ChannelTopics(writer, "test-crashed-" + task, Duration.ofSeconds(5), mapper)) {
             long floor = crashed.checkpointFloor(task);
             database.inTransaction(c -> {
                 tasks.startExpanding(c, task, floor);
