@@ -3,6 +3,7 @@ package io.imcore.push.fanout;
 import io.imcore.push.FanoutConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -27,7 +28,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * a channel record is written as. Two kinds of writer use it: the expansion's transactional producers
  * ({@link ChannelTopics}, a step's records with its checkpoint) and offline push's records ({@link #writeAll}), which
  * need no transaction because push-worker's claim of each trace row sends a device once (docs/offline-push.md).
+ * Made at start, so that a compression Kafka does not know stops the start.
  */
+@Startup
 @ApplicationScoped
 public class ChannelRecordWriter {
 
