@@ -100,24 +100,47 @@ final class UnreadCounts {
 
     /**
      * Counts this pass's announcements ({@code announced}: recipient to the number of its messages), creating the rows
-     * of first-time recipients; answers each recipient's unread count after them.
+     * of first-time recipients; answers each recipient's unread count after them. The rows that exist are added to
+     * first, and only the recipients the update did not find are counted: a pass whose recipients all have a row (a
+     * group message's members, nearly always) no longer looks each of them up for a missing one.
      */
     static Map<Long, Long> announce(Connection c, String appId, Map<Long, Long> announced) throws SQLException {
-        long[] users = announced.keySet().stream().mapToLong(Long::longValue).toArray();
-        try (PreparedStatement ps = c.prepareStatement(FIRST_COUNT)) {
-            ps.setArray(1, Database.bigints(c, users));
-            ps.setString(2, appId);
-            ps.setString(3, appId);
-            ps.setString(4, appId);
-            ps.setString(5, appId);
-            ps.executeUpdate();
+        Map<Long, Long> unread = add(c, appId, announced);
+        if (unread.size() < announced.size()) {
+            Map<Long, Long> first = new HashMap<>();
+            announced.forEach((user, n) -> {
+                if (!unread.containsKey(user)) {
+                    first.put(user, n);
+                }
+            });
+            try (PreparedStatement ps = c.prepareStatement(FIRST_COUNT)) {
+                ps.setArray(1, Database.bigints(c, first.keySet().stream().mapToLong(Long::longValue).toArray()));
+                ps.setString(2, appId);
+                ps.setString(3, appId);
+                ps.setString(4, appId);
+                ps.setString(5, appId);
+                ps.executeUpdate();
+            }
+            unread.putAll(add(c, appId, first));
+        }
+        return unread;
+    }
+
+    /** Adds to the users' rows that exist; answers their counts after it. */
+    private static Map<Long, Long> add(Connection c, String appId, Map<Long, Long> announced) throws SQLException {
+        long[] users = new long[announced.size()];
+        long[] counts = new long[announced.size()];
+        int i = 0;
+        for (Map.Entry<Long, Long> entry : announced.entrySet()) {
+            users[i] = entry.getKey();
+            counts[i++] = entry.getValue();
         }
         Map<Long, Long> unread = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("update unread_counts u set unread = u.unread + t.n"
                 + " from unnest(?::bigint[], ?::bigint[]) as t(user_id, n) where u.app_id = ? and u.user_id = t.user_id"
                 + " returning u.user_id, u.unread")) {
             ps.setArray(1, Database.bigints(c, users));
-            ps.setArray(2, Database.bigints(c, announced.values().stream().mapToLong(Long::longValue).toArray()));
+            ps.setArray(2, Database.bigints(c, counts));
             ps.setString(3, appId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
