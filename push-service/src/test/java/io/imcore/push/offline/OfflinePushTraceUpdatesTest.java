@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * What happens to a notification's trace row after its insert (push-worker's claim and finish, the provider's
  * receipt) changes no column an index of the table covers or filters on, and the table leaves room on each page
  * (migration V18), so PostgreSQL keeps every such update heap-only (HOT): no new index entries per update. Counted
- * with the transaction's own statistics, on three rows whose versions all fit in the room a page keeps.
+ * by the backend's table statistics before and after the updates, on three rows whose versions all fit in the room
+ * a page keeps.
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
