@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What one page of the push expansion's audience costs PostgreSQL (docs/benchmarks.md, "Audience page: set-based
-# reads (issue 15)"), on a scratch PostgreSQL 15 it starts and removes: push-service's migrations, DEVICES
+# What one page of the push expansion's audience costs PostgreSQL (docs/benchmarks.md "Audience page"), on
+# a scratch PostgreSQL 15 it starts and removes: push-service's migrations, DEVICES
 # (1,000,000) devices seeded as deploy/bench/push.sh seeds them, then for a page of PAGE_SIZE (5000) devices at the
 # start, the middle and the end of the table:
 #   1. EXPLAIN (ANALYZE, BUFFERS) of the former page query (one statement, a presence probe and a token probe per

@@ -227,7 +227,7 @@ for url in $(for c in "${SIMULATOR_CHANNELS[@]}"; do simulator_url "$c"; done); 
   curl -fsS -k -X POST "$url/_sim/reset" >/dev/null
 done
 # Every 500 ms, without starting a process per sample (psql, ps and date started twice a second: ~0.4 of the
-# 2 cores in a perf profile of a delivery, docs/benchmarks-history.md "The harness's own samples"):
+# 2 cores in a perf profile of a delivery, docs/benchmarks.md "Push"):
 # - $samples, from one psql session (\watch): time, the state of the task being delivered (the newest of the app
 #   that is not scheduled) and per channel its processed/target;
 # - $worker_rss_file, from /proc with shell builtins: time and push-worker's RSS (sum over replicas, KiB).
