@@ -1,9 +1,8 @@
 package io.imcore.testing;
 
-import java.util.Properties;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -13,10 +12,8 @@ public final class TopicWriter {
     private TopicWriter() {}
 
     public static void send(String topic, String key, String value) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
-        try (KafkaProducer<String, String> producer =
-                new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = SharedInfrastructure.get().kafkaClients()
+                .producer(Map.of(), new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
+import io.imcore.common.kafka.KafkaClients;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.SharedInfrastructure;
 import io.imcore.testing.TopicWriter;
@@ -143,7 +144,7 @@ class ConsumerLagTest {
 
     @Test
     void kafkaOutOfReachIs50003WithinTheTimeout() {
-        ConsumerLag unreachable = new ConsumerLag("127.0.0.1:1", Duration.ofSeconds(2));
+        ConsumerLag unreachable = new ConsumerLag(KafkaClients.at("127.0.0.1:1"), Duration.ofSeconds(2));
         long started = System.nanoTime();
         ApiException refused = assertThrows(ApiException.class, unreachable::read);
         assertEquals(ErrorCode.UNAVAILABLE, refused.errorCode());
