@@ -105,8 +105,8 @@ public class ChannelConsumers {
             // A round takes batches-in-flight records (~83 KB each, ~36 KB compressed); the client's default fetch
             // (1 MiB per partition, 6 partitions locally) could buffer ~6 MiB compressed per channel, eight channels'
             // worth in the 128 MiB heap: smaller fetches cut the full collections by a third and RSS by ~34 MiB
-            // (docs/benchmarks-history.md "push-worker's heap and the Kafka fetch size"). A fetch still returns at least one
-            // record batch, however large.
+            // (docs/benchmarks.md, "Memory and the JVM"). A fetch still returns at least one record batch, however
+            // large.
             props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 256 * 1024);
             props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 1024 * 1024);
             // a round waits for its slowest batch, retries included (bounded by max-attempts and max-backoff)
