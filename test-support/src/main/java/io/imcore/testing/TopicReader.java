@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -50,6 +51,20 @@ public final class TopicReader {
             }
         }
         return all;
+    }
+
+    /** Past the last record written on each partition of the topic, transaction markers included. */
+    public static Map<TopicPartition, Long> endOffsets(Admin admin, String topic) {
+        try {
+            List<TopicPartition> partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic)
+                    .partitions().stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            return EndOffsets.of(admin, partitions, IsolationLevel.READ_UNCOMMITTED);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe " + topic, e);
+        }
     }
 
     /** Waits until records matching the filter appear (or the timeout passes) and returns those seen. */
