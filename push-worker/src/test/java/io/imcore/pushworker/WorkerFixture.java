@@ -7,6 +7,7 @@ import io.imcore.common.push.PushBatch;
 import io.imcore.common.store.Database;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.SharedInfrastructure;
+import io.imcore.testing.TopicReader;
 import io.imcore.testing.TopicWriter;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,18 +16,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Test data in push-service's tables (an app of its own per test, its certificates, tasks and devices) and channel
@@ -155,19 +150,12 @@ public final class WorkerFixture {
      * consumer sees them all at once.
      */
     public void sendTogether(List<PushBatch> batches) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "worker-fixture-" + UUID.randomUUID());
-        try (KafkaProducer<String, String> producer =
-                new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
-            producer.initTransactions();
-            producer.beginTransaction();
-            for (PushBatch batch : batches) {
-                producer.send(new ProducerRecord<>(Channel.fromWireName(batch.channel()).orElseThrow().topic(),
-                        batch.key(), mapper.writeValueAsString(batch)));
-            }
-            producer.commitTransaction();
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (PushBatch batch : batches) {
+            records.add(new ProducerRecord<>(Channel.fromWireName(batch.channel()).orElseThrow().topic(), batch.key(),
+                    mapper.writeValueAsString(batch)));
         }
+        TopicWriter.sendTogether(records);
     }
 
     /** A column of the device's trace row of the message (null when there is no row or the value is null). */
@@ -300,19 +288,13 @@ public final class WorkerFixture {
 
     /** Waits until the consumer group has committed every record of the topic (it has seen them all). */
     public static void awaitConsumed(String topic, String group) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = SharedInfrastructure.get().kafkaClients().admin(Map.of())) {
             Eventually.until(Duration.ofSeconds(30), topic + " consumed by " + group, () -> {
                 Map<TopicPartition, OffsetAndMetadata> committed =
                         admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-                var partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
-                Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-                partitions.forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
-                var ends = admin.listOffsets(latest).all().get();
-                for (var end : ends.entrySet()) {
+                for (var end : TopicReader.endOffsets(admin, topic).entrySet()) {
                     OffsetAndMetadata at = committed.get(end.getKey());
-                    if (end.getValue().offset() > 0 && (at == null || at.offset() < end.getValue().offset())) {
+                    if (end.getValue() > 0 && (at == null || at.offset() < end.getValue())) {
                         return false;
                     }
                 }

@@ -1,5 +1,6 @@
 package io.imcore.testing;
 
+import io.imcore.common.kafka.KafkaClients;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -102,6 +103,11 @@ public final class SharedInfrastructure {
 
     public String kafkaBootstrapServers() {
         return kafka().bootstrapServers();
+    }
+
+    /** The Kafka kit's clients, on the shared broker. */
+    public KafkaClients kafkaClients() {
+        return KafkaClients.at(kafkaBootstrapServers());
     }
 
     public KeyPair jwtKeys() {

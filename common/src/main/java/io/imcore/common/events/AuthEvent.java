@@ -2,6 +2,7 @@ package io.imcore.common.events;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.imcore.common.kafka.Topics;
 
 /**
  * Record format (version 1) of topic {@value #TOPIC}, published by auth-service so that other services keep their
@@ -25,7 +26,7 @@ public record AuthEvent(
         String pushToken,
         long at) {
 
-    public static final String TOPIC = "auth.events";
+    public static final String TOPIC = Topics.AUTH_EVENTS;
     public static final int VERSION = 1;
 
     public static final String APP_CREATED = "app.created";

@@ -1,6 +1,7 @@
 package io.imcore.common.events;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.imcore.common.kafka.Topics;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 
@@ -45,7 +46,7 @@ public record MessageEvent(
         long at,
         Long noticeId) {
 
-    public static final String TOPIC = "message.events";
+    public static final String TOPIC = Topics.MESSAGE_EVENTS;
     public static final int VERSION = 1;
     public static final String CREATED = "message.created";
     public static final String UNACKNOWLEDGED = "message.unacknowledged";

@@ -2,6 +2,7 @@ package io.imcore.common.events;
 
 import io.imcore.common.concurrent.PollingLoop;
 import io.imcore.common.concurrent.ThrottledRead;
+import io.imcore.common.kafka.KafkaClients;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -18,7 +19,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -46,7 +47,7 @@ public class OutboxRelay {
     private final MeterRegistry registry;
     private final Counter published;
     private final boolean enabled;
-    private final String bootstrapServers;
+    private final KafkaClients kafka;
     private final long idleMillis;
     /** A field: Micrometer holds a gauge's object weakly. */
     private final ThrottledRead<Double> oldestAge =
@@ -54,15 +55,14 @@ public class OutboxRelay {
     private PollingLoop loop;
     private KafkaProducer<String, String> producer;
 
-    public OutboxRelay(Database database, MeterRegistry registry,
+    public OutboxRelay(Database database, MeterRegistry registry, KafkaClients kafka,
             @ConfigProperty(name = "im.outbox.enabled", defaultValue = "false") boolean enabled,
-            @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers,
             @ConfigProperty(name = "im.outbox.poll-millis", defaultValue = "50") long idleMillis) {
         this.database = database;
         this.registry = registry;
         this.published = registry.counter("imcore.outbox.published");
         this.enabled = enabled;
-        this.bootstrapServers = bootstrapServers;
+        this.kafka = kafka;
         this.idleMillis = idleMillis;
     }
 
@@ -70,15 +70,9 @@ public class OutboxRelay {
         if (!enabled) {
             return;
         }
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
-        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+        producer = kafka.producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000), new StringSerializer(), new StringSerializer());
         // producer metrics (kafka_producer_*) on /q/metrics: send rate, errors, latency
         new KafkaClientMetrics(producer).bindTo(registry);
         // read at each scrape: a relay that cannot publish (broker down) still shows its backlog growing older

@@ -1,5 +1,6 @@
 package io.imcore.common.events;
 
+import io.imcore.common.kafka.Topics;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
@@ -12,7 +13,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 public record PresenceEvent(int v, String type, String appId, long userId, int deviceSn, String replicaId,
         long seq, long at) {
 
-    public static final String TOPIC = "presence.events";
+    public static final String TOPIC = Topics.PRESENCE_EVENTS;
     public static final int VERSION = 1;
 
     public static final String DEVICE_ONLINE = "device.online";

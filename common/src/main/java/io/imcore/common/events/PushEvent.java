@@ -1,6 +1,7 @@
 package io.imcore.common.events;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.kafka.Topics;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
@@ -14,7 +15,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @RegisterForReflection
 public record PushEvent(int v, String type, String appId, long at, ObjectNode data) {
 
-    public static final String TOPIC = "push.events";
+    public static final String TOPIC = Topics.PUSH_EVENTS;
     public static final int VERSION = 1;
     public static final String TASK_FINISHED = "push.task.finished";
     public static final String OFFLINE_PUSH_FAILED = "offline_push.failed";

@@ -1,6 +1,7 @@
 package io.imcore.common.events;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.imcore.common.kafka.Topics;
 import io.imcore.common.push.Channel;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -13,7 +14,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 public record PushReceipt(int v, long taskId, String appId, String channel, long userId, int deviceSn) {
 
     /** Delivery receipts of push notifications; push-worker counts them as "received" (decisions.md section 5). */
-    public static final String TOPIC = "push.receipts";
+    public static final String TOPIC = Topics.PUSH_RECEIPTS;
     public static final int VERSION = 1;
 
     public static PushReceipt svcpush(long taskId, String appId, long userId, int deviceSn) {

@@ -1,5 +1,6 @@
 package io.imcore.push.fanout;
 
+import io.imcore.common.kafka.KafkaClients;
 import io.imcore.push.FanoutConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -8,8 +9,9 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +22,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The one way onto the {@code push.<channel>} topics (docs/push-fanout.md): the producers of channel records, set up
@@ -34,15 +35,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class ChannelRecordWriter {
 
-    private final String bootstrapServers;
+    private final KafkaClients kafka;
     private final String compression;
     private final MeterRegistry registry;
     private KafkaProducer<String, byte[]> acknowledged; // offline push's; made at its first write
     private boolean closed;
 
-    public ChannelRecordWriter(FanoutConfig config, MeterRegistry registry,
-            @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers) {
-        this.bootstrapServers = bootstrapServers;
+    public ChannelRecordWriter(FanoutConfig config, MeterRegistry registry, KafkaClients kafka) {
+        this.kafka = kafka;
         this.compression = compressionType(config.compression()); // fails the start on an unknown name
         this.registry = registry;
     }
@@ -57,8 +57,9 @@ public class ChannelRecordWriter {
         }
     }
 
-    String bootstrapServers() {
-        return bootstrapServers;
+    /** For {@link ChannelTopics}' admin client and checkpoint reader. */
+    KafkaClients kafka() {
+        return kafka;
     }
 
     /** The channel record as Kafka holds it: on its channel's topic, under its batch's key ({@code PushBatch.key}). */
@@ -68,12 +69,10 @@ public class ChannelRecordWriter {
 
     /** A new transactional producer for one expander thread (its transactions not yet initialised). */
     KafkaProducer<String, byte[]> transactional(String transactionalId, Duration transactionTimeout) {
-        Properties props = common();
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transactionTimeout.toMillis());
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 5); // a step's records go out together at its commit
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        return producer(Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
+                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transactionTimeout.toMillis(),
+                ProducerConfig.LINGER_MS_CONFIG, 5, // a step's records go out together at its commit
+                ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024));
     }
 
     /**
@@ -98,25 +97,20 @@ public class ChannelRecordWriter {
             throw new IllegalStateException("stopping: channel records are no longer written");
         }
         if (acknowledged == null) {
-            Properties props = common();
-            props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-            props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
-            props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-            props.put(ProducerConfig.CLIENT_ID_CONFIG, "offline-push-records");
-            acknowledged = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+            acknowledged = producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, 1,
+                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
+                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+                    ProducerConfig.CLIENT_ID_CONFIG, "offline-push-records"));
             new KafkaClientMetrics(acknowledged).bindTo(registry);
         }
         return acknowledged;
     }
 
-    private Properties common() {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    /** A producer of channel records: the kit's (acknowledged by all replicas, idempotent), with the compression. */
+    private KafkaProducer<String, byte[]> producer(Map<String, Object> settings) {
+        Map<String, Object> props = new HashMap<>(settings);
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        return props;
+        return kafka.producer(props, new StringSerializer(), new ByteArraySerializer());
     }
 
     @PreDestroy

@@ -2,19 +2,16 @@ package io.imcore.push.fanout;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.kafka.EndOffsets;
 import io.imcore.push.task.ExpansionCheckpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -51,11 +48,8 @@ final class ChannelTopics implements AutoCloseable {
         this.transactionalId = transactionalId;
         this.transactionTimeout = transactionTimeout;
         this.mapper = mapper;
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, writer.bootstrapServers());
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        this.admin = Admin.create(props);
+        this.admin = writer.kafka().admin(Map.of(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
     }
 
     /**
@@ -85,8 +79,8 @@ final class ChannelTopics implements AutoCloseable {
 
     /** Every checkpoint written from now on for this task lies after the returned offset. */
     long checkpointFloor(long taskId) {
-        return endOffset(new TopicPartition(ExpansionCheckpoint.TOPIC, checkpointPartition(taskId)),
-                IsolationLevel.READ_UNCOMMITTED) - 1;
+        TopicPartition partition = new TopicPartition(ExpansionCheckpoint.TOPIC, checkpointPartition(taskId));
+        return EndOffsets.of(admin, List.of(partition), IsolationLevel.READ_UNCOMMITTED).get(partition) - 1;
     }
 
     /**
@@ -96,20 +90,14 @@ final class ChannelTopics implements AutoCloseable {
      */
     Optional<Committed> lastCheckpoint(long taskId, long afterOffset) {
         TopicPartition partition = new TopicPartition(ExpansionCheckpoint.TOPIC, checkpointPartition(taskId));
-        long highWatermark = endOffset(partition, IsolationLevel.READ_UNCOMMITTED);
-        long deadline = System.nanoTime() + transactionTimeout.plusSeconds(10).toNanos();
-        long stable;
-        while ((stable = endOffset(partition, IsolationLevel.READ_COMMITTED)) < highWatermark) {
-            pauseUntil(deadline);
-        }
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, writer.bootstrapServers());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Duration settleWithin = transactionTimeout.plusSeconds(10);
+        long deadline = System.nanoTime() + settleWithin.toNanos();
+        long stable = EndOffsets.afterOpenTransactions(admin, List.of(partition), settleWithin)
+                .orElseThrow(ChannelTopics::notSettled).get(partition);
         String key = Long.toString(taskId);
         Committed last = null;
         try (KafkaConsumer<String, byte[]> consumer =
-                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+                writer.kafka().consumer(Map.of(), new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(List.of(partition));
             consumer.seek(partition, afterOffset + 1);
             while (consumer.position(partition) < stable) {
@@ -128,32 +116,14 @@ final class ChannelTopics implements AutoCloseable {
         return (int) (taskId % producer().partitionsFor(ExpansionCheckpoint.TOPIC).size());
     }
 
-    private long endOffset(TopicPartition partition, IsolationLevel isolation) {
-        try {
-            return admin.listOffsets(Map.of(partition, OffsetSpec.latest()), new ListOffsetsOptions(isolation))
-                    .partitionResult(partition).get().offset();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaException("interrupted while reading an offset", e);
-        } catch (ExecutionException e) {
-            throw new KafkaException("cannot read the end offset of " + partition, e.getCause());
-        }
-    }
-
-    private static void pauseUntil(long deadline) {
-        pauseIfLate(deadline);
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaException("interrupted while waiting for open transactions", e);
-        }
-    }
-
     private static void pauseIfLate(long deadline) {
         if (System.nanoTime() > deadline) {
-            throw new KafkaException("the checkpoint partition did not settle in time");
+            throw notSettled();
         }
+    }
+
+    private static KafkaException notSettled() {
+        return new KafkaException("the checkpoint partition did not settle in time");
     }
 
     private KafkaProducer<String, byte[]> producer() {

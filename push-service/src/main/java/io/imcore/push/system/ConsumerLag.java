@@ -2,6 +2,7 @@ package io.imcore.push.system;
 
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
+import io.imcore.common.kafka.KafkaClients;
 import io.imcore.common.push.Channel;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,7 +13,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -50,13 +50,12 @@ public class ConsumerLag {
     /** One channel's row of {@code GET /push/system/lag}. */
     public record ChannelLag(String channel, String topic, String group, int partitions, long lag) {}
 
-    private final String bootstrapServers;
+    private final KafkaClients kafka;
     private final Duration timeout;
     private Admin admin;
 
-    public ConsumerLag(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
-            @ConfigProperty(name = "im.push.system.lag-timeout") Duration timeout) {
-        this.bootstrapServers = bootstrapServers;
+    public ConsumerLag(KafkaClients kafka, @ConfigProperty(name = "im.push.system.lag-timeout") Duration timeout) {
+        this.kafka = kafka;
         this.timeout = timeout;
     }
 
@@ -141,15 +140,12 @@ public class ConsumerLag {
         if (froms.isEmpty()) {
             return found;
         }
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "push-service-lag-reader");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "100");
-        props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1000, timeout.toMillis()));
-        props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.max(1000, timeout.toMillis()));
-        try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+        int millis = clientTimeoutMillis();
+        try (KafkaConsumer<byte[], byte[]> reader = kafka.consumer(Map.of(
+                ConsumerConfig.CLIENT_ID_CONFIG, "push-service-lag-reader",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100,
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis,
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             reader.assign(froms.keySet());
             froms.forEach(reader::seek);
@@ -203,15 +199,17 @@ public class ConsumerLag {
 
     private synchronized Admin admin() {
         if (admin == null) {
-            Properties props = new Properties();
-            props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-            int millis = (int) Math.max(1000, timeout.toMillis());
-            props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
-            props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
-            props.put(AdminClientConfig.CLIENT_ID_CONFIG, "push-service-lag");
-            admin = Admin.create(props);
+            int millis = clientTimeoutMillis();
+            admin = kafka.admin(Map.of(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis,
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis,
+                    AdminClientConfig.CLIENT_ID_CONFIG, "push-service-lag"));
         }
         return admin;
+    }
+
+    /** The clients' own request timeouts: the query's, at least a second. */
+    private int clientTimeoutMillis() {
+        return (int) Math.max(1000, timeout.toMillis());
     }
 
     synchronized void close(@Observes ShutdownEvent event) {

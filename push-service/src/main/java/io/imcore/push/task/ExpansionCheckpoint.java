@@ -1,5 +1,6 @@
 package io.imcore.push.task;
 
+import io.imcore.common.kafka.Topics;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -21,7 +22,7 @@ public record ExpansionCheckpoint(
         int batchesTotal,
         Map<String, Integer> targets) {
 
-    public static final String TOPIC = "push.expansion";
+    public static final String TOPIC = Topics.PUSH_EXPANSION;
     public static final int VERSION = 1;
 
     public static ExpansionCheckpoint start(long taskId) {

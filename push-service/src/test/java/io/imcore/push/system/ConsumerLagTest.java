@@ -8,26 +8,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
+import io.imcore.common.kafka.KafkaClients;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.SharedInfrastructure;
+import io.imcore.testing.TopicReader;
 import io.imcore.testing.TopicWriter;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -61,18 +58,9 @@ class ConsumerLagTest {
         assertTrue(page.getInt("data.list.find { it.channel == 'vendor_d' }.partitions") >= 1);
 
         // push-worker's group commits everything written so far: no lag left
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
-        try (Admin admin = Admin.create(props)) {
-            int partitions = admin.describeTopics(java.util.List.of("push.vendor_d")).allTopicNames().get()
-                    .get("push.vendor_d").partitions().size();
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < partitions; p++) {
-                latest.put(new TopicPartition("push.vendor_d", p), OffsetSpec.latest());
-            }
+        try (Admin admin = SharedInfrastructure.get().kafkaClients().admin(Map.of())) {
             Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
-            admin.listOffsets(latest).all().get().forEach((tp, info) -> commit.put(tp,
-                    new OffsetAndMetadata(info.offset())));
+            TopicReader.endOffsets(admin, "push.vendor_d").forEach((tp, end) -> commit.put(tp, new OffsetAndMetadata(end)));
             admin.alterConsumerGroupOffsets("push-worker.vendor_d", commit).all().get();
         }
         assertEquals(0, lagOf("vendor_d"));
@@ -89,20 +77,12 @@ class ConsumerLagTest {
         Map<TopicPartition, Long> next = new HashMap<>();
         writeInTransaction(topic, 5, next);
         writeInTransaction(topic, 3, next);
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = SharedInfrastructure.get().kafkaClients().admin(Map.of())) {
             // as push-worker commits: the offset after each partition's last record (others: all read already)
-            int partitions = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic)
-                    .partitions().size();
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < partitions; p++) {
-                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-            }
             Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
-            admin.listOffsets(latest).all().get().forEach((tp, info) -> {
-                long offset = next.getOrDefault(tp, info.offset());
-                assertTrue(offset < info.offset() || !next.containsKey(tp), "a marker after the records of " + tp);
+            TopicReader.endOffsets(admin, topic).forEach((tp, end) -> {
+                long offset = next.getOrDefault(tp, end);
+                assertTrue(offset < end || !next.containsKey(tp), "a marker after the records of " + tp);
                 commit.put(tp, new OffsetAndMetadata(offset));
             });
             admin.alterConsumerGroupOffsets("push-worker.vendor_e", commit).all().get();
@@ -115,23 +95,13 @@ class ConsumerLagTest {
     }
 
     /** Writes {@code count} records in one committed transaction; {@code next} gets each partition's offset after them. */
-    private static void writeInTransaction(String topic, int count, Map<TopicPartition, Long> next) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.get().kafkaBootstrapServers());
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "lag-test-" + UUID.randomUUID());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
-                new StringSerializer())) {
-            producer.initTransactions();
-            producer.beginTransaction();
-            java.util.List<java.util.concurrent.Future<RecordMetadata>> sent = new java.util.ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                sent.add(producer.send(new ProducerRecord<>(topic, "tx-lag-test:" + i, "{}")));
-            }
-            producer.commitTransaction();
-            for (var future : sent) {
-                RecordMetadata written = future.get();
-                next.merge(new TopicPartition(topic, written.partition()), written.offset() + 1, Math::max);
-            }
+    private static void writeInTransaction(String topic, int count, Map<TopicPartition, Long> next) {
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            records.add(new ProducerRecord<>(topic, "tx-lag-test:" + i, "{}"));
+        }
+        for (RecordMetadata written : TopicWriter.sendTogether(records)) {
+            next.merge(new TopicPartition(topic, written.partition()), written.offset() + 1, Math::max);
         }
     }
 
@@ -143,7 +113,7 @@ class ConsumerLagTest {
 
     @Test
     void kafkaOutOfReachIs50003WithinTheTimeout() {
-        ConsumerLag unreachable = new ConsumerLag("127.0.0.1:1", Duration.ofSeconds(2));
+        ConsumerLag unreachable = new ConsumerLag(KafkaClients.at("127.0.0.1:1"), Duration.ofSeconds(2));
         long started = System.nanoTime();
         ApiException refused = assertThrows(ApiException.class, unreachable::read);
         assertEquals(ErrorCode.UNAVAILABLE, refused.errorCode());

@@ -1,6 +1,7 @@
 package io.imcore.pushworker.batch;
 
 import io.imcore.common.events.TopicFeeder;
+import io.imcore.common.kafka.KafkaClients;
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.pushworker.WorkerConfig;
@@ -15,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
@@ -50,19 +50,19 @@ public class ChannelConsumers {
     private final SenderPool senders;
     private final WorkerMetrics metrics;
     private final TopicFeeder feeder; // for its record reading
-    private final String bootstrapServers;
+    private final KafkaClients kafka;
     private final boolean enabled;
     private final List<ChannelConsumer> consumers = new ArrayList<>();
 
     public ChannelConsumers(WorkerConfig config, BatchDispatcher dispatcher, SenderPool senders, WorkerMetrics metrics,
-            TopicFeeder feeder, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+            TopicFeeder feeder, KafkaClients kafka,
             @ConfigProperty(name = "im.push.worker.enabled", defaultValue = "true") boolean enabled) {
         this.config = config;
         this.dispatcher = dispatcher;
         this.senders = senders;
         this.metrics = metrics;
         this.feeder = feeder;
-        this.bootstrapServers = bootstrapServers;
+        this.kafka = kafka;
         this.enabled = enabled;
     }
 
@@ -98,23 +98,21 @@ public class ChannelConsumers {
 
         ChannelConsumer(Channel channel) {
             this.channel = channel;
-            Properties props = new Properties();
-            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            Map<String, Object> props = new HashMap<>();
             props.put(ConsumerConfig.GROUP_ID_CONFIG, channel.workerGroup());
-            props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchesInFlight());
             // A round takes batches-in-flight records (~83 KB each, ~36 KB compressed); the client's default fetch
             // (1 MiB per partition, 6 partitions locally) could buffer ~6 MiB compressed per channel, eight channels'
             // worth in the 128 MiB heap: smaller fetches cut the full collections by a third and RSS by ~34 MiB
-            // (docs/benchmarks-history.md "push-worker's heap and the Kafka fetch size"). A fetch still returns at least one
-            // record batch, however large.
+            // (docs/benchmarks.md, "Memory and the JVM"). A fetch still returns at least one record batch, however
+            // large.
             props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 256 * 1024);
             props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 1024 * 1024);
             // a round waits for its slowest batch, retries included (bounded by max-attempts and max-backoff)
             props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) TimeUnit.MINUTES.toMillis(10));
-            this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+            // the kit's consumer reads committed transactions only and commits nothing by itself: round() commits
+            this.consumer = kafka.consumer(props, new StringDeserializer(), new StringDeserializer());
             new KafkaClientMetrics(consumer).bindTo(metrics.registry());
             this.thread = new Thread(this::loop, "push-" + channel.wireName() + "-consumer");
             this.thread.setDaemon(true);
