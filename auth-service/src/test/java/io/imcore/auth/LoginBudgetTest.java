@@ -4,8 +4,8 @@ import static io.imcore.auth.AuthApi.PASSWORD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.imcore.common.error.ApiException;
-import io.imcore.common.throttle.CredentialThrottle;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.throttle.CredentialThrottle;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -8,7 +8,7 @@ import io.imcore.auth.user.UserService;
 import io.imcore.auth.user.UserStore;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
-import io.imcore.common.throttle.CredentialThrottle;
+import io.imcore.throttle.CredentialThrottle;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 import java.util.function.Supplier;

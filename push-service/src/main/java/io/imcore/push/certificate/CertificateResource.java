@@ -4,7 +4,7 @@ import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.push.CertificateTestSend;
-import io.imcore.common.throttle.AppQuota;
+import io.imcore.throttle.AppQuota;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

@@ -1,4 +1,4 @@
-package io.imcore.common.throttle;
+package io.imcore.throttle;
 
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;

@@ -1,4 +1,4 @@
-package io.imcore.common.throttle;
+package io.imcore.throttle;
 
 import io.netty.util.NetUtil;
 import java.util.ArrayList;

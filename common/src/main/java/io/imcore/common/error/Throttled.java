@@ -1,7 +1,5 @@
-package io.imcore.common.throttle;
+package io.imcore.common.error;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import java.time.Duration;
 
 /**

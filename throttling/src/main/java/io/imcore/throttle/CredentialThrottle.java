@@ -1,9 +1,10 @@
-package io.imcore.common.throttle;
+package io.imcore.throttle;
 
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
+import io.imcore.common.error.Throttled;
 import io.imcore.common.store.Database;
-import io.imcore.common.throttle.ThrottleConfig.Backoff;
+import io.imcore.throttle.ThrottleConfig.Backoff;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,4 +1,4 @@
-package io.imcore.common.throttle;
+package io.imcore.throttle;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package io.imcore.common.throttle;
+package io.imcore.throttle;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.imcore.common.api.ApiResponse;

@@ -1,4 +1,4 @@
-package io.imcore.common.throttle;
+package io.imcore.throttle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

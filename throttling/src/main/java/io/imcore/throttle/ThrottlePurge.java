@@ -1,4 +1,4 @@
-package io.imcore.common.throttle;
+package io.imcore.throttle;
 
 import io.imcore.common.store.ChunkedDelete;
 import io.imcore.common.store.Database;

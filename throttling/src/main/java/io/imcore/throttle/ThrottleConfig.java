@@ -1,4 +1,4 @@
-package io.imcore.common.throttle;
+package io.imcore.throttle;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Throttling (docs/throttling.md). The defaults live in common's {@code META-INF/microprofile-config.properties},
+ * Throttling (docs/throttling.md). The defaults live in this module's {@code META-INF/microprofile-config.properties},
  * so every service starts from the same values and overrides them in its application.properties.
  */
 @ConfigMapping(prefix = "im.throttle")
