@@ -142,10 +142,12 @@ function checkStrimzi(obj, objects, report) {
 }
 
 // Property keys a service knows, without profile-specific (%test.) ones: its application.properties and the
-// defaults every service gets from common (META-INF/microprofile-config.properties, on each classpath).
+// defaults it gets from common and throttling (META-INF/microprofile-config.properties, on the classpaths of the
+// services that use them).
 function readProperties(service) {
   const properties = new Map();
   const files = ['common/src/main/resources/META-INF/microprofile-config.properties',
+    'throttling/src/main/resources/META-INF/microprofile-config.properties',
     `${service}/src/main/resources/application.properties`];
   for (const file of files) {
     const text = readFileSync(path.join(repo, file), 'utf8');
