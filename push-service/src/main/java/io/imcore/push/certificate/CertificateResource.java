@@ -3,7 +3,7 @@ package io.imcore.push.certificate;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.push.CertificateTestSend;
+import io.imcore.pushcontract.CertificateTestSend;
 import io.imcore.throttle.AppQuota;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.error.ApiException;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashSet;

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.LinkedHashSet;

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.api.JsonConfig;
 import io.imcore.common.error.ApiException;
 import io.imcore.common.error.ErrorCode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;

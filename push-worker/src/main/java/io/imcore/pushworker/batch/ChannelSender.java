@@ -1,6 +1,6 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.imcore.pushworker.WorkerConfig;
 import io.imcore.pushworker.batch.WorkerMetrics.Result;
 import io.imcore.pushworker.certificate.CredentialCache;

@@ -1,6 +1,6 @@
 package io.imcore.pushworker.channel;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.imcore.pushworker.WorkerConfig;
 import io.imcore.pushworker.channel.apns.ApnsAdapter;
 import io.imcore.pushworker.channel.fcm.FcmAdapter;

@@ -8,8 +8,8 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.imcore.common.push.CertificateTestSend;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.CertificateTestSend;
 import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.TestCertificates;
 import io.imcore.simulators.Faults;

@@ -1,4 +1,4 @@
-package io.imcore.common.push;
+package io.imcore.pushcontract;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 

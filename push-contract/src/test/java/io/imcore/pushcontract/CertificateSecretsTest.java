@@ -1,12 +1,12 @@
-package io.imcore.common.push;
+package io.imcore.pushcontract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.push.CertificateSecrets.Column;
 import io.imcore.common.security.SecretBox;
+import io.imcore.pushcontract.CertificateSecrets.Column;
 import java.security.SecureRandom;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;

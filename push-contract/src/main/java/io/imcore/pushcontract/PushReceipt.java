@@ -1,7 +1,6 @@
-package io.imcore.common.events;
+package io.imcore.pushcontract;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.imcore.common.push.Channel;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**

@@ -1,4 +1,4 @@
-package io.imcore.common.push;
+package io.imcore.pushcontract;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

@@ -1,4 +1,4 @@
-package io.imcore.common.push;
+package io.imcore.pushcontract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

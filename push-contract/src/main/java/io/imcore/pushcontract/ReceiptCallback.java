@@ -1,4 +1,4 @@
-package io.imcore.common.push;
+package io.imcore.pushcontract;
 
 import java.net.URI;
 import java.net.URLEncoder;

@@ -1,4 +1,4 @@
-package io.imcore.common.push;
+package io.imcore.pushcontract;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.node.ObjectNode;
