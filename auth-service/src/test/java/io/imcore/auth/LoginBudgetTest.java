@@ -3,7 +3,7 @@ package io.imcore.auth;
 import static io.imcore.auth.AuthApi.PASSWORD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.imcore.common.error.ApiException;
+import io.imcore.common.api.ApiException;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.throttle.CredentialThrottle;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package io.imcore.throttle;
 
+import io.imcore.common.api.Throttled;
 import io.imcore.common.context.ExpiringCache;
-import io.imcore.common.error.Throttled;
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;

@@ -1,8 +1,8 @@
 package io.imcore.throttle;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
-import io.imcore.common.error.Throttled;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
+import io.imcore.common.api.Throttled;
 import io.imcore.common.store.Database;
 import io.imcore.throttle.ThrottleConfig.Backoff;
 import jakarta.enterprise.context.ApplicationScoped;

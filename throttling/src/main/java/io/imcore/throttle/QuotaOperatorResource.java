@@ -1,11 +1,11 @@
 package io.imcore.throttle;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;
 import io.imcore.common.context.TokenAuthenticator;
-import io.imcore.common.error.ApiException;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;

@@ -1,7 +1,7 @@
 package io.imcore.throttle;
 
+import io.imcore.common.api.Throttled;
 import io.imcore.common.concurrent.NonBlockingAttempt;
-import io.imcore.common.error.Throttled;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

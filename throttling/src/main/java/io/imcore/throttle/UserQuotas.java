@@ -1,6 +1,6 @@
 package io.imcore.throttle;
 
-import io.imcore.common.error.Throttled;
+import io.imcore.common.api.Throttled;
 import io.imcore.common.store.Database;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;

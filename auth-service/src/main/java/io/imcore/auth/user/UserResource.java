@@ -1,8 +1,8 @@
 package io.imcore.auth.user;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.api.QueryParams;
-import io.imcore.common.error.ApiException;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.throttle.ClientAddress;

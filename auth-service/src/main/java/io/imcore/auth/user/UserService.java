@@ -2,8 +2,8 @@ package io.imcore.auth.user;
 
 import io.imcore.auth.AuthConfig;
 import io.imcore.auth.event.AuthEvents;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.events.AuthEvent;
 import io.imcore.common.store.Database;
 import io.imcore.throttle.CredentialThrottle;

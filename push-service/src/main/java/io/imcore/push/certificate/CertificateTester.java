@@ -2,10 +2,10 @@ package io.imcore.push.certificate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.CallerChecks;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.pushcontract.CertificateTestSend;
 import io.imcore.pushcontract.Channel;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -10,7 +10,7 @@ import static io.imcore.push.notify.JsonFields.string;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.error.ApiException;
+import io.imcore.common.api.ApiException;
 import io.imcore.pushcontract.Channel;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.imcore.push.receipt;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.common.store.GroupCommitter;
 import io.imcore.pushcontract.Channel;

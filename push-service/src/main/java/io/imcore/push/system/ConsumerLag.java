@@ -1,7 +1,7 @@
 package io.imcore.push.system;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.pushcontract.Channel;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,8 +1,8 @@
 package io.imcore.push.task;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.push.FanoutConfig;
 import io.imcore.push.app.PushAppStore;

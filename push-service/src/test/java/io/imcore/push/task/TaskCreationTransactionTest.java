@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.push.app.PushAppStore;
 import io.imcore.push.notify.Audience;

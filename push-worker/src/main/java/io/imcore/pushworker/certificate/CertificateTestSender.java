@@ -3,7 +3,7 @@ package io.imcore.pushworker.certificate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.error.ApiException;
+import io.imcore.common.api.ApiException;
 import io.imcore.pushcontract.CertificateTestSend;
 import io.imcore.pushcontract.Channel;
 import io.imcore.pushcontract.PushBatch;

@@ -1,4 +1,4 @@
-package io.imcore.common.error;
+package io.imcore.common.api;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package io.imcore.common.error;
+package io.imcore.common.api;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;

@@ -1,6 +1,5 @@
-package io.imcore.common.error;
+package io.imcore.common.api;
 
-import io.imcore.common.api.ApiResponse;
 import io.vertx.core.json.Json;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;

@@ -1,10 +1,9 @@
-package io.imcore.common.error;
+package io.imcore.common.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.api.ApiResponse;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Response;
 import java.lang.reflect.Proxy;

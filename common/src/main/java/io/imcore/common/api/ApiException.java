@@ -1,4 +1,4 @@
-package io.imcore.common.error;
+package io.imcore.common.api;
 
 /** The one exception type of the API: it carries the error code the client receives. */
 public class ApiException extends RuntimeException {

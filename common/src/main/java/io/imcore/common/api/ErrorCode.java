@@ -1,4 +1,4 @@
-package io.imcore.common.error;
+package io.imcore.common.api;
 
 /** Error codes of decisions.md section 2, with the default text used when no detail is given. */
 public enum ErrorCode {
