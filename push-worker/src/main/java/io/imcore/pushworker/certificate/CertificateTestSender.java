@@ -7,7 +7,7 @@ import io.imcore.common.api.ApiException;
 import io.imcore.pushcontract.CertificateTestSend;
 import io.imcore.pushcontract.Channel;
 import io.imcore.pushcontract.PushBatch;
-import io.imcore.pushworker.channel.AdapterRegistry;
+import io.imcore.pushworker.AdapterRegistry;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;

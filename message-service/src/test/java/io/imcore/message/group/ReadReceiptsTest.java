@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /** Read receipts in groups (issue 49 point 5): GET /message/receipts and the senders' read frames. */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class ReceiptsTest extends AppWithUsers {
+class ReadReceiptsTest extends AppWithUsers {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
@@ -152,7 +152,7 @@ class ReceiptsTest extends AppWithUsers {
     }
 
     private static List<Long> longs(List<?> numbers) {
-        return numbers.stream().map(ReceiptsTest::asLong).toList();
+        return numbers.stream().map(ReadReceiptsTest::asLong).toList();
     }
 
     private static long asLong(Object number) {

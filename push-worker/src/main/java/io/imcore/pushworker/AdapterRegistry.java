@@ -1,7 +1,8 @@
-package io.imcore.pushworker.channel;
+package io.imcore.pushworker;
 
 import io.imcore.pushcontract.Channel;
-import io.imcore.pushworker.WorkerConfig;
+import io.imcore.pushworker.channel.ChannelAdapter;
+import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.apns.ApnsAdapter;
 import io.imcore.pushworker.channel.fcm.FcmAdapter;
 import io.imcore.pushworker.channel.huawei.HuaweiAdapter;

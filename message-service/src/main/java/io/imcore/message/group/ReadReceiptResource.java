@@ -14,7 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 /** Read receipts of a group message, for its sender or an admin (docs/api-decisions.md). */
 @Path("/message/receipts")
 @Produces(MediaType.APPLICATION_JSON)
-public class ReceiptResource {
+public class ReadReceiptResource {
 
     public static final int DEFAULT_PAGE = 100;
     public static final int MAX_PAGE = 500;
@@ -22,7 +22,7 @@ public class ReceiptResource {
     private final RequestContext caller;
     private final GroupService groups;
 
-    public ReceiptResource(RequestContext caller, GroupService groups) {
+    public ReadReceiptResource(RequestContext caller, GroupService groups) {
         this.caller = caller;
         this.groups = groups;
     }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(ProvidersResource.class)
-class CertificateTestSendTest {
+class CertificateTestResourceTest {
 
     private static final int XIAOMI = 3;
 
