@@ -62,6 +62,32 @@ class ArchitectureTest {
 
     @Test
     void noTwoTopLevelClassesShareASimpleName() {
+        Map<String, Set<String>> bySimpleName = mainClassesBySimpleName();
+        bySimpleName.values().removeIf(places -> places.size() == 1);
+        assertEquals(Map.of(), bySimpleName, "simple names of more than one top-level class");
+    }
+
+    @Test
+    void aTestNamedForAClassIsInThatClassesModuleAndPackage() {
+        Map<String, Set<String>> mainClasses = mainClassesBySimpleName();
+        List<String> misplaced = new ArrayList<>();
+        for (String module : modules()) {
+            for (JavaClass test : topLevel(testClasses(module))) {
+                String tested = test.getSimpleName().replaceFirst("(Test|IT)$", "");
+                Set<String> places = mainClasses.get(tested);
+                if (tested.equals(test.getSimpleName()) || places == null
+                        || places.contains(module + ":" + test.getPackageName() + "." + tested)
+                        || MISPLACED_TESTS_NOT_YET_MOVED.contains(module + ":" + test.getName())) {
+                    continue;
+                }
+                misplaced.add(module + ":" + test.getName() + " is named for " + places);
+            }
+        }
+        assertEquals(List.of(), misplaced, "tests away from the class they are named for");
+    }
+
+    /** Every module's top-level main classes by simple name, each as "module:fully qualified name". */
+    private static Map<String, Set<String>> mainClassesBySimpleName() {
         Map<String, Set<String>> bySimpleName = new TreeMap<>();
         for (String module : modules()) {
             for (JavaClass type : topLevel(mainClasses(module))) {
@@ -69,33 +95,7 @@ class ArchitectureTest {
                         .add(module + ":" + type.getName());
             }
         }
-        bySimpleName.values().removeIf(places -> places.size() == 1);
-        assertEquals(Map.of(), bySimpleName, "simple names of more than one top-level class");
-    }
-
-    @Test
-    void aTestNamedForAClassIsInThatClassesModuleAndPackage() {
-        Map<String, Set<String>> mainPlaces = new TreeMap<>();
-        for (String module : modules()) {
-            for (JavaClass type : topLevel(mainClasses(module))) {
-                mainPlaces.computeIfAbsent(type.getSimpleName(), name -> new TreeSet<>())
-                        .add(module + ":" + type.getPackageName());
-            }
-        }
-        List<String> misplaced = new ArrayList<>();
-        for (String module : modules()) {
-            for (JavaClass test : topLevel(testClasses(module))) {
-                String tested = test.getSimpleName().replaceFirst("(Test|IT)$", "");
-                Set<String> places = mainPlaces.get(tested);
-                if (tested.equals(test.getSimpleName()) || places == null
-                        || places.contains(module + ":" + test.getPackageName())
-                        || MISPLACED_TESTS_NOT_YET_MOVED.contains(module + ":" + test.getName())) {
-                    continue;
-                }
-                misplaced.add(module + ":" + test.getName() + " tests a class of " + places);
-            }
-        }
-        assertEquals(List.of(), misplaced, "tests away from the class they are named for");
+        return bySimpleName;
     }
 
     /** The root pom's modules but this one. */
