@@ -14,7 +14,7 @@
 import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.api.JsonConfig;
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushcontract.PushBatch;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

@@ -12,11 +12,12 @@ trap scratch_pg_cleanup EXIT
 as_pg "$BIN/initdb" -D "$DIR/data" -U postgres >/dev/null 2>&1
 as_pg "$BIN/pg_ctl" -D "$DIR/data" -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1" -l "$DIR/log" -w start >/dev/null
 psql() { "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -d postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
-# seed_push_devices: push-service's schema (the outbox, the auth view, its migrations) and $DEVICES devices of app
+# seed_push_devices: push-service's schema (the outbox, the auth view, the throttle tables, its migrations) and $DEVICES devices of app
 # $APP seeded as deploy/bench/push.sh seeds them, analyzed (audience-page.sh, audience-count.sh).
 seed_push_devices() {
   local f start
   for f in "$ROOT"/common/src/main/resources/db/outbox/*.sql "$ROOT"/common/src/main/resources/db/authview/*.sql \
+    "$ROOT"/throttling/src/main/resources/db/throttle/*.sql \
     $(ls "$ROOT"/push-service/src/main/resources/db/migration/V*.sql | sort -V); do
     psql -f "$f"
   done

@@ -142,10 +142,12 @@ function checkStrimzi(obj, objects, report) {
 }
 
 // Property keys a service knows, without profile-specific (%test.) ones: its application.properties and the
-// defaults every service gets from common (META-INF/microprofile-config.properties, on each classpath).
+// defaults it gets from common and throttling (META-INF/microprofile-config.properties, on the classpaths of the
+// services that use them).
 function readProperties(service) {
   const properties = new Map();
   const files = ['common/src/main/resources/META-INF/microprofile-config.properties',
+    'throttling/src/main/resources/META-INF/microprofile-config.properties',
     `${service}/src/main/resources/application.properties`];
   for (const file of files) {
     const text = readFileSync(path.join(repo, file), 'utf8');
@@ -264,10 +266,10 @@ function checkReferences(objects, report) {
   }
 }
 
-// The channel topics push.<channel>: one per constant of common's Channel enum, by its wire name.
+// The channel topics push.<channel>: one per constant of push-contract's Channel enum, by its wire name.
 // Other push.* topics (push.expansion: push-service's checkpoints) are no channels and push-worker reads none.
 function readChannelTopics() {
-  const text = readFileSync(path.join(repo, 'common/src/main/java/io/imcore/common/push/Channel.java'), 'utf8');
+  const text = readFileSync(path.join(repo, 'push-contract/src/main/java/io/imcore/pushcontract/Channel.java'), 'utf8');
   const body = text.slice(text.indexOf('enum Channel'));
   const constants = body.slice(body.indexOf('{') + 1, body.indexOf(';'));
   // each constant is NAME("wire_name", provider, ...): the topic is push.<wire name>

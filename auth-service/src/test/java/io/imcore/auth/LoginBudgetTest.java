@@ -3,9 +3,9 @@ package io.imcore.auth;
 import static io.imcore.auth.AuthApi.PASSWORD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.throttle.CredentialThrottle;
+import io.imcore.common.api.ApiException;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.throttle.CredentialThrottle;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.common.store.Database;
-import io.imcore.common.throttle.RateLimit;
-import io.imcore.common.throttle.RateLimiter;
-import io.imcore.common.throttle.ThrottleMetrics;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.throttle.RateLimit;
+import io.imcore.throttle.RateLimiter;
+import io.imcore.throttle.ThrottleMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

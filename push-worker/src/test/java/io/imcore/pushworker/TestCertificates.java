@@ -2,9 +2,9 @@ package io.imcore.pushworker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.CertificateSecrets;
-import io.imcore.common.push.CertificateSecrets.Column;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.CertificateSecrets.Column;
+import io.imcore.pushcontract.CertificateSecrets;
+import io.imcore.pushcontract.Channel;
 import java.security.GeneralSecurityException;
 import java.security.KeyPairGenerator;
 import java.security.spec.ECGenParameterSpec;

@@ -2,9 +2,9 @@ package io.imcore.pushworker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.SharedInfrastructure;
 import io.imcore.testing.TopicReader;

@@ -2,8 +2,8 @@ package io.imcore.auth.app;
 
 import io.imcore.auth.event.AuthEvents;
 import io.imcore.auth.token.TokenIssuer;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.events.AuthEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;

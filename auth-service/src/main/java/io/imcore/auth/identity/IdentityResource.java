@@ -2,10 +2,10 @@ package io.imcore.auth.identity;
 
 import io.imcore.auth.app.AppStore;
 import io.imcore.auth.user.UserStore;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.IdentitySnapshot;
-import io.imcore.common.error.ApiException;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -3,7 +3,7 @@ package io.imcore.auth.token;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.throttle.ClientAddress;
+import io.imcore.throttle.ClientAddress;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;

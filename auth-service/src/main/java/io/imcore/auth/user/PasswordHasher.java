@@ -2,7 +2,7 @@ package io.imcore.auth.user;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.imcore.auth.AuthConfig;
-import io.imcore.common.error.ApiException;
+import io.imcore.common.api.ApiException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;

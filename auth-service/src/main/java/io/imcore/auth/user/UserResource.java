@@ -1,11 +1,11 @@
 package io.imcore.auth.user;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.api.QueryParams;
-import io.imcore.common.error.ApiException;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.throttle.ClientAddress;
+import io.imcore.throttle.ClientAddress;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.auth.AuthApi;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.context.AuthServiceLookup;
 import io.imcore.common.context.IdentitySnapshot;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -3,7 +3,6 @@ package io.imcore.common.api;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.imcore.common.error.ErrorCode;
 
 /** The envelope of every API response (api.md 2.1): code 200 and a null message on success. */
 @RegisterForReflection

@@ -1,6 +1,5 @@
 package io.imcore.common.api;
 
-import io.imcore.common.error.ApiException;
 
 /**
  * Query parameters are taken as text and read here, so that a missing, malformed or out-of-range value gets a

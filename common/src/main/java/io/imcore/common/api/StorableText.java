@@ -1,6 +1,5 @@
 package io.imcore.common.api;
 
-import io.imcore.common.error.ApiException;
 
 /** PostgreSQL text cannot hold U+0000: such input is refused up front with 10002 naming the field. */
 public final class StorableText {

@@ -2,9 +2,9 @@ package io.imcore.common.context;
 
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.net.URLEncoder;

@@ -3,6 +3,7 @@ package io.imcore.common.events;
 import io.imcore.common.concurrent.PollingLoop;
 import io.imcore.common.concurrent.ThrottledRead;
 import io.imcore.common.kafka.KafkaClients;
+import io.imcore.common.store.AdvisoryLocks;
 import io.imcore.common.store.Database;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -104,13 +105,8 @@ public class OutboxRelay {
     }
 
     private int publishBatch(Connection connection) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement("select pg_try_advisory_xact_lock(?)")) {
-            lock.setLong(1, RELAY_LOCK);
-            try (ResultSet rs = lock.executeQuery()) {
-                if (!rs.next() || !rs.getBoolean(1)) {
-                    return 0;
-                }
-            }
+        if (!AdvisoryLocks.tryXactLock(connection, RELAY_LOCK)) {
+            return 0;
         }
         List<Long> ids = new ArrayList<>();
         List<Future<?>> sends = new ArrayList<>();

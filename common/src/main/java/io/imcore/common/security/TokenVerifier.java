@@ -1,8 +1,8 @@
 package io.imcore.common.security;
 
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.concurrent.NonBlockingAttempt;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;

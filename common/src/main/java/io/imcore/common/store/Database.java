@@ -1,8 +1,8 @@
 package io.imcore.common.store;
 
 import io.agroal.api.AgroalDataSource;
+import io.imcore.common.api.DatabaseException;
 import io.imcore.common.concurrent.NonBlockingAttempt;
-import io.imcore.common.error.DatabaseException;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;

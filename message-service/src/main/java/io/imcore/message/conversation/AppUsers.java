@@ -1,8 +1,8 @@
 package io.imcore.message.conversation;
 
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.context.IdentityDirectory;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.imcore.message.conversation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.context.IdentityDirectory;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.common.store.GroupCommitter;
 import io.imcore.message.changelog.Change;

@@ -6,7 +6,7 @@ import static io.imcore.common.api.QueryParams.requiredLong;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.throttle.AppQuotas;
+import io.imcore.throttle.AppQuotas;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

@@ -1,8 +1,8 @@
 package io.imcore.message.file;
 
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.api.StorableText;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.file.FileStore.Expired;
 import io.imcore.message.file.FileStore.FileRow;

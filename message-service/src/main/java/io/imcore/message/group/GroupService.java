@@ -1,10 +1,10 @@
 package io.imcore.message.group;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.AppUsers;

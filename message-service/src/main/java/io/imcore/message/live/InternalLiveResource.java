@@ -2,9 +2,9 @@ package io.imcore.message.live;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
-import io.imcore.common.error.ApiException;
 import io.imcore.message.live.LivePush.Target;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;

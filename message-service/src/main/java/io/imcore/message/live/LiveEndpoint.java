@@ -2,9 +2,9 @@ package io.imcore.message.live;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.context.TokenAuthenticator;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.common.security.TokenClaims;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.ConversationKind;

@@ -1,9 +1,9 @@
 package io.imcore.message.moderation;
 
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.ExpiringCache;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.common.security.PublicAddresses;
 import io.imcore.common.store.Database;
 import io.imcore.message.conversation.ContentType;

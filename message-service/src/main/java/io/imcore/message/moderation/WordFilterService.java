@@ -1,7 +1,7 @@
 package io.imcore.message.moderation;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.StorableText;
-import io.imcore.common.error.ApiException;
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashSet;

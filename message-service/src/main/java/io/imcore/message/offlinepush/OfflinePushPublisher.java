@@ -7,6 +7,7 @@ import io.imcore.common.concurrent.PollingLoop;
 import io.imcore.common.events.MessageEvent;
 import io.imcore.common.events.MessageEvent.Recipient;
 import io.imcore.common.events.Outbox;
+import io.imcore.common.store.AdvisoryLocks;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.ConversationKind;
@@ -101,13 +102,8 @@ public class OfflinePushPublisher {
 
     /** Publishes the due rows (at most one batch); returns how many rows it handled. */
     int publishDue(Connection c) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement("select pg_try_advisory_xact_lock(?)")) {
-            lock.setLong(1, PUBLISHER_LOCK);
-            try (ResultSet rs = lock.executeQuery()) {
-                if (!rs.next() || !rs.getBoolean(1)) {
-                    return 0;
-                }
-            }
+        if (!AdvisoryLocks.tryXactLock(c, PUBLISHER_LOCK)) {
+            return 0;
         }
         List<Due> due = due(c);
         if (due.isEmpty()) {

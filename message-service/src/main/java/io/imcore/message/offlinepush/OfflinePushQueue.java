@@ -1,5 +1,6 @@
 package io.imcore.message.offlinepush;
 
+import io.imcore.common.store.AdvisoryLocks;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.PlacedMessage;
@@ -56,10 +57,7 @@ public class OfflinePushQueue {
         if (!enabled) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement("select pg_advisory_xact_lock(?)")) {
-            ps.setLong(1, OfflinePushPublisher.PUBLISHER_LOCK);
-            ps.executeQuery().close();
-        }
+        AdvisoryLocks.xactLock(c, OfflinePushPublisher.PUBLISHER_LOCK);
         boolean announced = true;
         try (PreparedStatement ps = c.prepareStatement("delete from offline_push_queue"
                 + " where conversation_id = ? and msg_id = ? returning stage")) {

@@ -1,7 +1,7 @@
 package io.imcore.message.revision;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.context.ExpiringCache;
-import io.imcore.common.error.ApiException;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -5,15 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.imcore.common.api.ApiCodeMetrics;
 import io.imcore.common.api.ApiResponse;
+import io.imcore.common.api.CorrelationId;
+import io.imcore.common.api.ExceptionMappers;
+import io.imcore.common.api.Throttled;
 import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.error.CorrelationId;
-import io.imcore.common.error.ExceptionMappers;
-import io.imcore.common.throttle.AppQuotas;
-import io.imcore.common.throttle.Throttled;
-import io.imcore.common.throttle.UserQuotas;
+import io.imcore.throttle.AppQuotas;
+import io.imcore.throttle.UserQuotas;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -43,7 +43,7 @@ import java.util.function.ToIntFunction;
  * ({@link CallerChecks}), the app's and the user's quotas ({@link AppQuotas}, {@link UserQuotas}), the body read
  * as JSON whatever its Content-Type (empty = null, as for a resource), every failure as the envelope of {@link ExceptionMappers} (10015 with
  * Retry-After), and the envelope's code counted ({@link ApiCodeMetrics}). The body's size limit is
- * {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
+ * {@link io.imcore.common.api.EdgeResponses}', which runs before any route.
  * <p>
  * Why: RESTEasy Reactive's request pipeline, its CDI request context and context propagation cost about a quarter
  * of message-service's CPU per send (docs/benchmarks-history.md "/message/send as a plain Vert.x route"). A call is

@@ -1,8 +1,8 @@
 package io.imcore.message.send;
 
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.concurrent.NonBlockingAttempt;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.ConversationKind;

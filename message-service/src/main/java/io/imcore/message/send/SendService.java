@@ -2,11 +2,11 @@ package io.imcore.message.send;
 
 import static io.imcore.message.conversation.ConversationKind.SYSTEM_SENDER;
 
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.IdentityDirectory;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.AppUsers;

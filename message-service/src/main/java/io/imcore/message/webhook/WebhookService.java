@@ -1,6 +1,6 @@
 package io.imcore.message.webhook;
 
-import io.imcore.common.error.ApiException;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.security.PublicAddresses;
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.store.AdvisoryLocks;
 import io.imcore.message.AppWithUsers;
 import io.imcore.message.MessageApi;
 import io.imcore.testing.InfrastructureResource;
@@ -167,10 +168,7 @@ class OfflinePushEventsTest extends AppWithUsers {
                 api.userToken(bob, 1), null)) {
             // the test holds the publisher's lock, so the ack surely commits before the message's first pass
             database.inTransaction(lock -> {
-                try (var ps = lock.prepareStatement("select pg_advisory_xact_lock(?)")) {
-                    ps.setLong(1, PUBLISHER_LOCK);
-                    ps.execute();
-                }
+                AdvisoryLocks.xactLock(lock, PUBLISHER_LOCK);
                 api.sendText(alice, bob, "acked early");
                 JsonNode frame = bobPhone.next("message", WAIT);
                 ids.put("msg", frame.path("message").path("msg_id").asLong());
@@ -223,10 +221,7 @@ class OfflinePushEventsTest extends AppWithUsers {
     void aMessageRecalledBeforeItsAnnouncementIsNeverAnnounced() throws Exception {
         Map<String, Long> ids = new HashMap<>();
         CompletableFuture<Integer> recalled = database.inTransaction(lock -> {
-            try (var ps = lock.prepareStatement("select pg_advisory_xact_lock(?)")) {
-                ps.setLong(1, PUBLISHER_LOCK);
-                ps.execute();
-            }
+            AdvisoryLocks.xactLock(lock, PUBLISHER_LOCK);
             api.sendText(alice, bob, "recalled at once");
             List<Number> page = api.page(bob, alice, 0, 10).extract().path("data.messages.msg_id");
             ids.put("msg", page.get(page.size() - 1).longValue());

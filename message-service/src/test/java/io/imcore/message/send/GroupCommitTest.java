@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.DatabaseException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.DatabaseException;
-import io.imcore.common.error.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageApi;
 import io.imcore.message.MessageChecks;

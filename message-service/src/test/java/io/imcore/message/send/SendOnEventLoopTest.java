@@ -4,10 +4,10 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.imcore.common.store.Database;
-import io.imcore.common.throttle.AppQuotas;
 import io.imcore.message.MessageApi;
 import io.imcore.message.MessageChecks;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.throttle.AppQuotas;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

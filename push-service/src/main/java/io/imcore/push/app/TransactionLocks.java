@@ -1,9 +1,9 @@
 package io.imcore.push.app;
 
+import io.imcore.common.store.AdvisoryLocks;
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
-import java.sql.PreparedStatement;
 
 /**
  * PostgreSQL advisory locks held until the current transaction ends, taken on the transaction's connection (the one
@@ -24,10 +24,8 @@ public class TransactionLocks {
     @Transactional(Transactional.TxType.MANDATORY)
     public void acquire(String key) {
         database.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("select pg_advisory_xact_lock(hashtextextended(?, 0))")) {
-                ps.setString(1, key);
-                return ps.execute();
-            }
+            AdvisoryLocks.xactLock(c, key);
+            return null;
         });
     }
 }

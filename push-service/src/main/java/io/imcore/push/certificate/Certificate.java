@@ -1,7 +1,7 @@
 package io.imcore.push.certificate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 
 /**
  * One app's credentials for one provider and environment, secrets in plain text; a field sent without a value is

@@ -1,8 +1,8 @@
 package io.imcore.push.certificate;
 
 import io.imcore.common.concurrent.ThrottledRead;
-import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.narayana.jta.QuarkusTransaction;

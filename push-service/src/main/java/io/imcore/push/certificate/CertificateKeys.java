@@ -1,6 +1,6 @@
 package io.imcore.push.certificate;
 
-import io.imcore.common.push.CertificateSecrets;
+import io.imcore.pushcontract.CertificateSecrets;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;

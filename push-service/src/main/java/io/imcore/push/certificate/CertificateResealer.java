@@ -1,8 +1,8 @@
 package io.imcore.push.certificate;
 
-import io.imcore.common.push.CertificateSecrets;
-import io.imcore.common.push.CertificateSecrets.Column;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.CertificateSecrets.Column;
+import io.imcore.pushcontract.CertificateSecrets;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;

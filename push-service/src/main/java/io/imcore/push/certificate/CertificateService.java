@@ -4,11 +4,11 @@ import static io.imcore.common.api.QueryParams.optionalLong;
 import static io.imcore.common.api.QueryParams.requiredLong;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.StorableText;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
 import io.imcore.push.notify.MessageOptions;
+import io.imcore.pushcontract.Channel;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;

@@ -2,12 +2,12 @@ package io.imcore.push.certificate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.CallerChecks;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
-import io.imcore.common.push.CertificateTestSend;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.CertificateTestSend;
+import io.imcore.pushcontract.Channel;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.net.URI;

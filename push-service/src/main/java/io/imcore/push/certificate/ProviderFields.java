@@ -2,9 +2,9 @@ package io.imcore.push.certificate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.push.Channel;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.security.Keys;
+import io.imcore.pushcontract.Channel;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

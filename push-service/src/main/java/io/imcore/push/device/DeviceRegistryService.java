@@ -1,8 +1,8 @@
 package io.imcore.push.device;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.error.ApiException;
 import io.imcore.common.store.Database;
 import io.imcore.push.certificate.CertificateRef;
 import io.imcore.push.certificate.CertificateStore;

@@ -1,9 +1,9 @@
 package io.imcore.push.fanout;
 
-import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
 import io.imcore.push.notify.Strategy;
 import io.imcore.push.notify.Targeting;
+import io.imcore.pushcontract.Channel;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,9 +1,9 @@
 package io.imcore.push.fanout;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch.OsRoute;
 import io.imcore.common.store.Database;
 import io.imcore.push.notify.Audience;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch.OsRoute;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package io.imcore.push.fanout;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch.OsRoute;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch.OsRoute;
 import java.util.Map;
 
 /** A device of a task's audience with what routing needs: its presence and its bound provider tokens. */

@@ -2,9 +2,7 @@ package io.imcore.push.fanout;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
-import io.imcore.common.push.PushBatch.Target;
+import io.imcore.common.store.AdvisoryLocks;
 import io.imcore.common.store.Database;
 import io.imcore.push.FanoutConfig;
 import io.imcore.push.notify.PushRequest;
@@ -13,6 +11,9 @@ import io.imcore.push.task.PushTask;
 import io.imcore.push.task.TaskDue;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStore;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch.Target;
+import io.imcore.pushcontract.PushBatch;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -21,8 +22,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -165,7 +164,7 @@ public class Expander {
     private boolean expandOneDueTask(ChannelTopics topics) {
         for (long taskId : database.read(c -> tasks.due(c, 20))) {
             try (Connection lock = dataSource.getConnection()) {
-                if (!advisoryLock(lock, "pg_try_advisory_lock", taskId)) {
+                if (!AdvisoryLocks.trySessionLock(lock, LOCK_SPACE | taskId)) {
                     continue;
                 }
                 try {
@@ -174,7 +173,7 @@ public class Expander {
                     countFailure(taskId, e);
                     throw e;
                 } finally {
-                    advisoryLock(lock, "pg_advisory_unlock", taskId);
+                    AdvisoryLocks.sessionUnlock(lock, LOCK_SPACE | taskId);
                 }
                 return true;
             } catch (SQLException e) {
@@ -206,15 +205,6 @@ public class Expander {
             });
         } catch (RuntimeException e) { // the database is away too: the task is simply tried again
             LOG.debugf("task %d: expansion failure not counted: %s", taskId, e.getMessage());
-        }
-    }
-
-    private static boolean advisoryLock(Connection connection, String function, long taskId) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("select " + function + "(?)")) {
-            ps.setLong(1, LOCK_SPACE | taskId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
         }
     }
 

@@ -1,9 +1,9 @@
 package io.imcore.push.fanout;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch.OsRoute;
-import io.imcore.common.push.PushBatch.Target;
 import io.imcore.push.notify.Strategy;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch.OsRoute;
+import io.imcore.pushcontract.PushBatch.Target;
 import java.util.List;
 
 /** Routing of one device (decisions.md section 5). */

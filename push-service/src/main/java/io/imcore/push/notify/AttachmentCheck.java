@@ -1,7 +1,7 @@
 package io.imcore.push.notify;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.security.PublicAddresses;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

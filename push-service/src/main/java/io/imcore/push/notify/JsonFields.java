@@ -2,8 +2,8 @@ package io.imcore.push.notify;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.StorableText;
-import io.imcore.common.error.ApiException;
 import java.util.Iterator;
 import java.util.Map;
 

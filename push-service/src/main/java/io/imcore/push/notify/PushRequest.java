@@ -1,7 +1,7 @@
 package io.imcore.push.notify;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import java.util.List;
 
 /**

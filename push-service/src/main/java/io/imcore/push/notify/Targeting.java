@@ -1,6 +1,6 @@
 package io.imcore.push.notify;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import java.util.List;
 
 /**

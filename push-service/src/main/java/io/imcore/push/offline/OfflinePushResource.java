@@ -3,10 +3,10 @@ package io.imcore.push.offline;
 import static io.imcore.common.api.QueryParams.optionalLong;
 import static io.imcore.common.api.QueryParams.requiredLong;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.error.ApiException;
 import io.imcore.common.store.Database;
 import io.imcore.push.offline.OfflinePushStore.AppSettings;
 import io.quarkus.runtime.annotations.RegisterForReflection;

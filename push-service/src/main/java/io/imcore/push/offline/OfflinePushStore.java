@@ -1,8 +1,8 @@
 package io.imcore.push.offline;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch.OsRoute;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch.OsRoute;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,7 @@
 package io.imcore.push.offline;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.StorableText;
-import io.imcore.common.error.ApiException;
 import io.imcore.common.store.Database;
 import io.imcore.push.offline.OfflinePushStore.UserSettings;
 import io.quarkus.runtime.annotations.RegisterForReflection;

@@ -1,7 +1,7 @@
 package io.imcore.push.receipt;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.Receipts.TokenReceipt;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.Receipts.TokenReceipt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

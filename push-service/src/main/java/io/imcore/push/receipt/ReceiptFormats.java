@@ -1,6 +1,6 @@
 package io.imcore.push.receipt;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.EnumMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.imcore.push.receipt;
 
-import io.imcore.common.push.CertificateSecrets;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.CertificateSecrets;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
 import java.sql.Connection;

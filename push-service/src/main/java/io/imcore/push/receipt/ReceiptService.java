@@ -1,11 +1,11 @@
 package io.imcore.push.receipt;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.Receipts;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.common.store.GroupCommitter;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.Receipts;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;

@@ -2,8 +2,8 @@ package io.imcore.push.receipt;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.Receipts.TokenReceipt;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.Receipts.TokenReceipt;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,6 +1,6 @@
 package io.imcore.push.stats;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

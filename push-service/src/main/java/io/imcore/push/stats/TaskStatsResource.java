@@ -3,11 +3,11 @@ package io.imcore.push.stats;
 import static io.imcore.common.api.QueryParams.optionalLong;
 import static io.imcore.common.api.QueryParams.requiredLong;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.error.ApiException;
 import io.imcore.push.task.TaskState;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -1,6 +1,6 @@
 package io.imcore.push.stats;
 
-import io.imcore.common.error.ApiException;
+import io.imcore.common.api.ApiException;
 import io.imcore.common.store.Database;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDate;

@@ -1,9 +1,9 @@
 package io.imcore.push.system;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.kafka.KafkaClients;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

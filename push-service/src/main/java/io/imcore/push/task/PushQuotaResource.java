@@ -1,9 +1,9 @@
 package io.imcore.push.task;
 
 import io.imcore.common.context.TokenAuthenticator;
-import io.imcore.common.throttle.AppQuotas;
-import io.imcore.common.throttle.QuotaOperatorResource;
 import io.imcore.push.certificate.CertificateTester;
+import io.imcore.throttle.AppQuotas;
+import io.imcore.throttle.QuotaOperatorResource;
 import jakarta.ws.rs.Path;
 import java.util.List;
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
-import io.imcore.common.throttle.AppQuota;
+import io.imcore.throttle.AppQuota;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;

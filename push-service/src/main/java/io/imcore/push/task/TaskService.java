@@ -1,15 +1,15 @@
 package io.imcore.push.task;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
-import io.imcore.common.push.Channel;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.push.FanoutConfig;
 import io.imcore.push.app.PushAppStore;
 import io.imcore.push.notify.AttachmentCheck;
 import io.imcore.push.notify.NotifyParser;
 import io.imcore.push.notify.PushRequest;
+import io.imcore.pushcontract.Channel;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;

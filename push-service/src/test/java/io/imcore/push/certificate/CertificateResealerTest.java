@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.push.CertificateSecrets;
-import io.imcore.common.push.CertificateSecrets.Column;
-import io.imcore.common.push.Channel;
 import io.imcore.common.security.SecretBox;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.CertificateSecrets.Column;
+import io.imcore.pushcontract.CertificateSecrets;
+import io.imcore.pushcontract.Channel;
 import io.imcore.testing.InfrastructureResource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -3,10 +3,10 @@ package io.imcore.push.fanout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch.OsRoute;
 import io.imcore.push.AppPerTest;
 import io.imcore.push.notify.Audience;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch.OsRoute;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushcontract.PushBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;

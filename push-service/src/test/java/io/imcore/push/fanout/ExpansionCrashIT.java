@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.context.AuthViewStore;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;
 import io.imcore.testing.TestTokens;

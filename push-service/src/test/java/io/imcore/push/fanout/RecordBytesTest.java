@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
 import io.imcore.push.AppPerTest;
 import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
@@ -14,6 +12,8 @@ import io.imcore.push.task.Sender;
 import io.imcore.push.task.TaskService;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStats;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -3,7 +3,7 @@ package io.imcore.push.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.imcore.common.push.Receipts.TokenReceipt;
+import io.imcore.pushcontract.Receipts.TokenReceipt;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,8 @@ package io.imcore.push.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.Receipts.TokenReceipt;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.Receipts.TokenReceipt;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

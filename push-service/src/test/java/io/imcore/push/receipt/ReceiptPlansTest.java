@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.common.push.Receipts;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Receipts;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.PlanReads;
 import io.quarkus.test.common.QuarkusTestResource;

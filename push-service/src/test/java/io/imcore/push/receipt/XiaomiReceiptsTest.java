@@ -3,7 +3,7 @@ package io.imcore.push.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.imcore.common.push.Receipts.TokenReceipt;
+import io.imcore.pushcontract.Receipts.TokenReceipt;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

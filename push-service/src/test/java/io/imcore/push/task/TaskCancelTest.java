@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
-import io.imcore.common.push.Channel;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.push.PushApi;
 import io.imcore.push.fanout.Expander;
+import io.imcore.pushcontract.Channel;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicReader;
 import io.quarkus.test.common.QuarkusTestResource;

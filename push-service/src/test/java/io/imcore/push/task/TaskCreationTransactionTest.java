@@ -7,15 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.error.ErrorCode;
-import io.imcore.common.push.Channel;
+import io.imcore.common.api.ApiException;
+import io.imcore.common.api.ErrorCode;
 import io.imcore.common.store.Database;
 import io.imcore.push.app.PushAppStore;
 import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
 import io.imcore.push.task.TaskService.Stored;
+import io.imcore.pushcontract.Channel;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -1,8 +1,8 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
-import io.imcore.common.push.PushBatch.Target;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch.Target;
+import io.imcore.pushcontract.PushBatch;
 import io.imcore.pushworker.batch.ChannelSender.Pending;
 import io.imcore.pushworker.batch.WorkerMetrics.Result;
 import io.imcore.pushworker.channel.Delivery;

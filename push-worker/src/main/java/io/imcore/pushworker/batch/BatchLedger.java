@@ -1,8 +1,8 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.Receipts;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.Receipts;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

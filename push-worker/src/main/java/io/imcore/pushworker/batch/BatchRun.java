@@ -1,7 +1,7 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch;
 import io.imcore.pushworker.channel.Notification;
 import java.time.Instant;
 import java.util.List;

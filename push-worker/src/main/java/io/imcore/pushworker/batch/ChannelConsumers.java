@@ -2,8 +2,8 @@ package io.imcore.pushworker.batch;
 
 import io.imcore.common.events.TopicFeeder;
 import io.imcore.common.kafka.KafkaClients;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch;
 import io.imcore.pushworker.WorkerConfig;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.quarkus.runtime.ShutdownEvent;

@@ -1,10 +1,10 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushworker.AdapterRegistry;
 import io.imcore.pushworker.WorkerConfig;
 import io.imcore.pushworker.batch.WorkerMetrics.Result;
 import io.imcore.pushworker.certificate.CredentialCache;
-import io.imcore.pushworker.channel.AdapterRegistry;
 import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;

@@ -1,6 +1,6 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.imcore.pushworker.WorkerConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.PushBatch;
-import io.imcore.common.push.PushBatch.Target;
 import io.imcore.common.store.Database;
 import io.imcore.common.store.GroupCommitter;
+import io.imcore.pushcontract.PushBatch.Target;
+import io.imcore.pushcontract.PushBatch;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

@@ -1,6 +1,6 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushcontract.PushBatch;
 import java.util.concurrent.CompletableFuture;
 
 /**

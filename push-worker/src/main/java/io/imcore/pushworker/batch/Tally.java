@@ -1,6 +1,6 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;

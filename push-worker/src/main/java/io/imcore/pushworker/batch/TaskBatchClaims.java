@@ -1,10 +1,10 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
-import io.imcore.common.push.PushBatch.Target;
-import io.imcore.common.push.Receipts;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch.Target;
+import io.imcore.pushcontract.PushBatch;
+import io.imcore.pushcontract.Receipts;
 import io.imcore.pushworker.channel.Notification;
 import jakarta.inject.Singleton;
 import java.util.EnumSet;

@@ -1,6 +1,6 @@
 package io.imcore.pushworker.batch;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

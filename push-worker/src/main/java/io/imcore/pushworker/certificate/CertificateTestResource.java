@@ -1,9 +1,9 @@
 package io.imcore.pushworker.certificate;
 
+import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
-import io.imcore.common.error.ApiException;
-import io.imcore.common.push.CertificateTestSend;
+import io.imcore.pushcontract.CertificateTestSend;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;

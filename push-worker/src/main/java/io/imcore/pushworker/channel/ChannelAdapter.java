@@ -1,6 +1,6 @@
 package io.imcore.pushworker.channel;
 
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import java.util.List;
 
 /**

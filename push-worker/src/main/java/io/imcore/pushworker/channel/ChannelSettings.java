@@ -1,7 +1,7 @@
 package io.imcore.pushworker.channel;
 
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.ReceiptCallback;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.ReceiptCallback;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

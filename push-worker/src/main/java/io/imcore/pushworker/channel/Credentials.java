@@ -2,7 +2,7 @@ package io.imcore.pushworker.channel;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 
 /**
  * An app's decrypted certificate for one channel and environment (docs/push-certificates.md has what each field

@@ -1,6 +1,6 @@
 package io.imcore.pushworker.channel;
 
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushcontract.PushBatch;
 
 /**
  * One target of a send: the device and the provider token to send to.

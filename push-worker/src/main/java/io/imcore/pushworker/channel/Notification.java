@@ -3,7 +3,7 @@ package io.imcore.pushworker.channel;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 
 /**
  * The message of a task, in its normalized form (docs/push-notify.md "The normalized message"), with typed reads.

@@ -1,9 +1,9 @@
 package io.imcore.pushworker.receipt;
 
-import io.imcore.common.events.PushReceipt;
 import io.imcore.common.events.TopicFeeder;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.Receipts;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushReceipt;
+import io.imcore.pushcontract.Receipts;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -19,7 +19,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * svcpush delivery confirmations: message-service publishes a device's {@code notification_ack} on
- * {@code push.receipts} ({@link PushReceipt}); each counts once into svcpush_received (common {@link Receipts}).
+ * {@code push.receipts} ({@link PushReceipt}); each counts once into svcpush_received (push-contract's {@link Receipts}).
  * Read through the SmallRye Kafka connector, channel {@value #CHANNEL} (group {@code push-worker.receipts}, one poll
  * per call, application.properties): one consumer group for all replicas, and the counting is idempotent, so a
  * replayed poll changes nothing. Off with {@code im.push.worker.enabled=false}.

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch;
 import io.imcore.pushworker.LiveNotifyStandIn;
 import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.WorkerFixture.Device;
@@ -319,7 +319,7 @@ class DispatchTest {
     void aDeviceAckCountsAsReceivedOnce() throws Exception {
         long task = fixture.task(1);
         Device device = fixture.device(Channel.SVCPUSH, null);
-        String ack = mapper.writeValueAsString(io.imcore.common.events.PushReceipt.svcpush(task,
+        String ack = mapper.writeValueAsString(io.imcore.pushcontract.PushReceipt.svcpush(task,
                 fixture.appId, device.userId(), device.deviceSn()));
         // the task was sent to the device: its ledger row, as push-worker's claim writes it
         fixture.execute("insert into push_receipts (task_id, device_id, channel, received)"

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch;
 import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.WorkerFixture;
 import io.imcore.pushworker.WorkerFixture.Device;

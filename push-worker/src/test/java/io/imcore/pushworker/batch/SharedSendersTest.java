@@ -3,8 +3,8 @@ package io.imcore.pushworker.batch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
 import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.WorkerFixture.Device;
 import io.imcore.pushworker.WorkerFixture;

@@ -2,8 +2,8 @@ package io.imcore.pushworker.channel;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushBatch;
 import io.imcore.simulators.ProviderSimulator;
 import io.imcore.simulators.Recorder;
 import java.net.URI;

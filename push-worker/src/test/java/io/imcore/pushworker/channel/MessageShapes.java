@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.PushBatch;
+import io.imcore.pushcontract.PushBatch;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

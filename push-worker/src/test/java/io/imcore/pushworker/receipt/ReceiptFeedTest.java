@@ -3,9 +3,9 @@ package io.imcore.pushworker.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.common.events.PushReceipt;
-import io.imcore.common.push.Channel;
 import io.imcore.common.store.Database;
+import io.imcore.pushcontract.Channel;
+import io.imcore.pushcontract.PushReceipt;
 import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.WorkerFixture.Device;
 import io.imcore.pushworker.WorkerFixture;

@@ -1,7 +1,7 @@
 package io.imcore.testing.fuzz;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.common.error.ErrorCode;
+import io.imcore.common.api.ErrorCode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;

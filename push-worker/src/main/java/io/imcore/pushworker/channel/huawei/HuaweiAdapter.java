@@ -1,7 +1,7 @@
 package io.imcore.pushworker.channel.huawei;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;

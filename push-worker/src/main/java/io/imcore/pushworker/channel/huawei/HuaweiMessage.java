@@ -7,7 +7,7 @@ import static io.imcore.pushworker.channel.Utf8Text.shorten;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.http.VendorHttp;

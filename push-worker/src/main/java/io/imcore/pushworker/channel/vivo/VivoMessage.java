@@ -3,7 +3,7 @@ package io.imcore.pushworker.channel.vivo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.common.push.Channel;
+import io.imcore.pushcontract.Channel;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.http.VendorHttp;
