@@ -13,7 +13,7 @@ import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
 import io.imcore.push.task.ExpansionCheckpoint;
-import io.imcore.push.task.Sender;
+import io.imcore.push.task.TaskOrigin;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStats;
 import io.imcore.push.task.TaskService;
@@ -351,7 +351,7 @@ class FanoutTest extends AppPerTest {
                 begin, end, null);
         TaskState state = begin != null && begin > Instant.now().getEpochSecond()
                 ? TaskState.SCHEDULED : TaskState.ACCEPTED;
-        long id = taskService.store(api.appId, request, state, new Sender(Sender.API, 1)).taskId();
+        long id = taskService.store(api.appId, request, state, new TaskOrigin(TaskOrigin.API, 1)).taskId();
         expander.wake();
         return id;
     }

@@ -62,7 +62,7 @@ class TaskHistoryTest extends AppPerTest {
     }
 
     @Test
-    void theRequestIsReturnedAsANormalizedNotifyBodyWithItsSender() {
+    void theRequestIsReturnedAsANormalizedNotifyBodyWithItsOrigin() {
         long taskId = notify("imcore-console/1", "{\"audience\":{\"user_id\":[7,8,7]},\"setting\":{\"request_id\":"
                 + "\"r-history\",\"distribution_strategy\":\"ospush_only\",\"ospush_sequence\":[\"vendor_c\",\"ups\"]},"
                 + "\"message\":{\"title\":\"Sale\",\"body\":\"Half price\",\"show_begin_time\":253402300000}}");

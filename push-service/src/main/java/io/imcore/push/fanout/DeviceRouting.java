@@ -7,12 +7,12 @@ import io.imcore.push.notify.Strategy;
 import java.util.List;
 
 /** Routing of one device (decisions.md section 5). */
-final class Router {
+final class DeviceRouting {
 
     /** Where a device goes: the channel and the target entry of its record. */
     record Routed(Channel channel, Target target) {}
 
-    private Router() {}
+    private DeviceRouting() {}
 
     /** The device's route, or null when it cannot be reached under the strategy. */
     static Routed route(DeviceRow device, Strategy strategy, List<Channel> osSequence) {
