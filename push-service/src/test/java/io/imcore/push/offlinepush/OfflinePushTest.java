@@ -1,4 +1,4 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
@@ -13,7 +13,7 @@ import io.imcore.common.events.MessageEvent.PushOptions;
 import io.imcore.common.events.MessageEvent.Recipient;
 import io.imcore.common.store.Database;
 import io.imcore.push.PushApi;
-import io.imcore.push.offline.OfflinePushStore.UserSettings;
+import io.imcore.push.offlinepush.OfflinePushStore.UserSettings;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicReader;

@@ -1,4 +1,4 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,12 +9,12 @@ import io.imcore.common.push.PushBatch;
 import io.imcore.common.push.PushBatch.OsRoute;
 import io.imcore.common.push.PushBatch.Target;
 import io.imcore.push.fanout.ChannelRecords;
-import io.imcore.push.offline.OfflinePushStore.AppSettings;
-import io.imcore.push.offline.OfflinePushStore.Device;
-import io.imcore.push.offline.OfflinePushStore.NoDevice;
-import io.imcore.push.offline.OfflinePushStore.Shown;
-import io.imcore.push.offline.OfflinePushStore.TraceRow;
-import io.imcore.push.offline.OfflinePushStore.UserSettings;
+import io.imcore.push.offlinepush.OfflinePushStore.AppSettings;
+import io.imcore.push.offlinepush.OfflinePushStore.Device;
+import io.imcore.push.offlinepush.OfflinePushStore.NoDevice;
+import io.imcore.push.offlinepush.OfflinePushStore.Shown;
+import io.imcore.push.offlinepush.OfflinePushStore.TraceRow;
+import io.imcore.push.offlinepush.OfflinePushStore.UserSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;

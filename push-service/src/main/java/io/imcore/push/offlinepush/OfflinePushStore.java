@@ -1,4 +1,4 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch.OsRoute;
