@@ -100,7 +100,7 @@ class TaskHistoryTest extends AppPerTest {
     void deliveriesAreBucketedByTheBatchesAndReceiptsTimes() {
         long taskId = notify("curl/8.5.0", "{\"audience\":\"all\",\"message\":{\"title\":\"t\"}}");
         batch(taskId, 0, T0.plusMillis(200), "{\"vendor_b\": {\"sent\": 2, \"failed\": 1, \"rejected\": 0}}");
-        // a svcpush batch whose offline device fell back to vendor_b counts on both
+        // a svcpush batch whose offline device fell back to Xiaomi counts on both
         batch(taskId, 1, T0.plusMillis(1500), "{\"svcpush\": {\"sent\": 1, \"failed\": 0, \"rejected\": 0},"
                 + " \"vendor_b\": {\"sent\": 1, \"failed\": 0, \"rejected\": 1}}");
         batch(taskId, 2, null, null); // counted before times were kept: left out
