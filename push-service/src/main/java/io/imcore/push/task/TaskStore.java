@@ -45,8 +45,8 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
 
     /**
      * Inserts a task for an app whose push is switched on, in one statement: an accept waits for a busy PostgreSQL
-     * once instead of for a select, an insert and a commit (docs/benchmarks.md "The accept in one statement, and
-     * receipts reading each task once"). Empty when push is off for the app (no push_apps row, or switched off).
+     * once instead of for a select, an insert and a commit (docs/benchmarks.md "Accept"). Empty when push is off for
+     * the app (no push_apps row, or switched off).
      */
     public Optional<Long> insertIfEnabled(Connection c, String appId, TaskState state, PushRequest request,
             TaskOrigin origin) throws SQLException {
