@@ -6,7 +6,7 @@ import io.imcore.common.push.PushBatch.Target;
 import io.imcore.push.notify.Strategy;
 import java.util.List;
 
-/** Routing of one device (decisions.md section 5). */
+/** Routing of one device (docs/push-fanout.md "Routing"). */
 final class DeviceRouting {
 
     /** Where a device goes: the channel and the target entry of its record. */
@@ -24,7 +24,7 @@ final class DeviceRouting {
         };
     }
 
-    /** An iOS device uses ios; any other the first channel of the sequence it holds a token for. */
+    /** An iOS device uses APNs; any other the first channel of the sequence it holds a token for. */
     static OsRoute osRoute(DeviceRow device, List<Channel> osSequence) {
         OsRoute ios = device.osRoutes().get(Channel.APNS);
         if (ios != null) {
