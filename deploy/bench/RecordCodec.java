@@ -1,5 +1,5 @@
-// What the channel records' encoding costs per target (docs/benchmarks.md "The channel records' JSON and LZ4, and
-// the JIT"): Jackson writing and reading PushBatch, and Kafka's codecs, on a sample of a real expansion's records.
+// What the channel records' encoding costs per target (docs/benchmarks.md "Channel records' encoding"): Jackson
+// writing and reading PushBatch, and Kafka's codecs, on a sample of a real expansion's records.
 // Run after deploy/bench/push.sh (it leaves the sample in .local/bench/push-payloads.txt), with push-worker's
 // packaged jars on the class path:
 //   java -cp "push-worker/target/quarkus-app/lib/main/*" deploy/bench/RecordCodec.java [PAYLOADS] [ROUNDS]

@@ -4,7 +4,7 @@
 #   1. creates a fresh app through the gateway (POST /app/create, platform key), switches push on for it, and
 #      seeds DEVICES (1,000,000) devices straight into the push database with SQL generate_series (push_devices,
 #      push_device_tokens, push_presence; no API calls: registering a million devices through auth-service would
-#      take hours of bcrypt). Mix: 30 % ios tokens, 20 % cloud, 40 % vendor_a..vendor_e (8 % each), 10 % no
+#      take hours of bcrypt). Mix: 30 % APNs tokens, 20 % FCM, 40 % Huawei..Meizu (8 % each), 10 % no
 #      provider token; 10 % of the devices online (push_presence), spread evenly over that mix; two devices per
 #      user id; nobody opted out. Those users exist only in push-service's device registry.
 #   2. prints EXPLAIN ANALYZE of the three statements that read one page of the expansion's audience

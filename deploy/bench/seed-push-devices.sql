@@ -1,6 +1,6 @@
 -- Seeds :n devices for app :'app' straight into the push database (deploy/bench/push.sh and deploy/chaos/run.sh):
 --   psql -v app=APP_ID -v n=DEVICES -f deploy/bench/seed-push-devices.sql
--- Mix: 30 % ios tokens, 20 % cloud, 40 % vendor_a..vendor_e (8 % each), 10 % no provider token; 10 % of the
+-- Mix: 30 % APNs tokens, 20 % FCM, 40 % Huawei..Meizu (8 % each), 10 % no provider token; 10 % of the
 -- devices online (push_presence); two devices per user id; notifier names <channel>-prod (the app needs those
 -- certificates, lib.sh upload_simulator_certificates "%s-prod").
 begin;
@@ -8,8 +8,8 @@ begin;
 insert into push_devices (app_id, user_id, device_sn, push_token)
 select :'app', 1000000000 + (i - 1) / 2, 1 + (i - 1) % 2, left(md5(:'app' || i), 32)
 from generate_series(1, :n) i;
--- provider tokens by i % 10: 0-2 ios, 3-4 cloud, 5-8 vendor_a..vendor_e (by i / 100 % 5), 9 none; token lengths
--- roughly the providers' (APNs 64 hex, FCM ~150, vendor_a 128, the other vendors 44)
+-- provider tokens by i % 10: 0-2 APNs, 3-4 FCM, 5-8 Huawei..Meizu (by i / 100 % 5), 9 none; token lengths
+-- roughly the providers' (APNs 64 hex, FCM ~150, Huawei 128, the other phone makers 44)
 insert into push_device_tokens (device_id, channel, app_id, token, notifier_name, environment)
 select d.device_id, c.channel, d.app_id,
   case c.channel

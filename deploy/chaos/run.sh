@@ -12,7 +12,7 @@
 # worker-kill-2-replicas (kill -9 of one of two push-workers mid-broadcast); provider-slow (every simulator answers
 # after PROVIDER_LATENCY_MS); provider-failing (every simulator fails PROVIDER_FAILURES requests, transiently);
 # offline-push-kills (docs/offline-push.md "Exactly one per message and device": every recipient of the load is an
-# offline phone with a vendor_a..e token, so each send is an offline push; kill -9 of push-service, restart, then
+# offline phone with a Huawei..Meizu token, so each send is an offline push; kill -9 of push-service, restart, then
 # WORKER_KILL_AFTER s later (and as soon as it holds a claim, 10 s at most) kill -9 of push-worker, restart; checks that no provider got a message twice and that
 # every send answered 200 was delivered or has a final trace row, within OFFLINE_SETTLE_SECONDS).
 # Each case: the message load (chaos-send of deploy/bench/load/FaultWorkload.java, RATE sends/s) and one push to
@@ -250,7 +250,7 @@ push_final_after() {
 # ---- offline push (offline-push-kills) ---------------------------------------------------------------------
 
 # offline_push_targets: each recipient (peer) of the message load gets a phone: a token issued with a device_guid
-# (device_sn 1) and a provider token bound on one of vendor_a..vendor_e (round robin), with the certificates
+# (device_sn 1) and a provider token bound on one of Huawei..Meizu (round robin), with the certificates
 # "<channel>-prod"; no WebSocket is opened, so every send to it is an offline push. Once per run.
 OFFLINE_TARGETS_DONE=0
 offline_push_targets() {

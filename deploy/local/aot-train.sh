@@ -7,7 +7,7 @@
 #      AOT_CACHE=train deploy/local/up.sh (the rest of the stack, started if needed, is left as it is);
 #   2. the training load, through the gateway as clients do:
 #      - a push to every channel: deploy/bench/push.sh with AOT_TRAIN_DEVICES (20,000) seeded devices (accepts, one
-#        expansion, delivery through the ios, cloud, vendor_a..vendor_e and svcpush channels to the simulators);
+#        expansion, delivery through the APNs, FCM, Huawei..Meizu and svcpush channels to the simulators);
 #      - messages with the load generator (deploy/bench/load) as the demo app's users, AOT_TRAIN_SECONDS (10) per
 #        phase: 1:1 sends (closed loop and at a rate), group sends, conversation reads, auth-service reads,
 #        WebSocket connects (AOT_TRAIN_WEBSOCKETS, 200), and 1:1 sends to offline users with a phone each (offline

@@ -20,7 +20,7 @@ GATEWAY_PORT="${GATEWAY_PORT:-8080}"
 OBJECT_STORE_PORT="${OBJECT_STORE_PORT:-19100}"
 OBJECT_STORE_BUCKET=imcore-files
 # the seven push provider simulators (push-simulators) listen on SIMULATOR_PORT .. SIMULATOR_PORT+6, in the order
-# ios, cloud, vendor_a, vendor_b, vendor_c, vendor_d, vendor_e
+# APNs, FCM, Huawei, Xiaomi, OPPO, vivo, Meizu
 SIMULATOR_PORT="${SIMULATOR_PORT:-18441}"
 SIMULATOR_CHANNELS=(ios cloud vendor_a vendor_b vendor_c vendor_d vendor_e)
 # the demo app's webhook receiver (push-simulators' WebhookReceiver) listens right after them
@@ -224,7 +224,7 @@ elif channel == "cloud":
 elif channel in ("vendor_a", "vendor_d", "vendor_e"):
     cert.update(app_id="100200300")
     if channel == "vendor_d":
-        # vivo asks for receipts only with the receipt id registered in its console (docs/channels/vendor_d.md)
+        # vivo asks for receipts only with the receipt id registered in its console (docs/channels/vivo.md)
         cert.update(app_key="demo-vivo-app-key", message_defaults={"receipt_id": "demo-vivo-receipt"})
 elif channel == "vendor_b":
     cert.update(app_id="com.example.demo")

@@ -293,8 +293,8 @@ notify() {
     "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
 }
 
-# Exactly one target, on vendor_b (the certificate's provider), expanded, then sent by push-worker.
-ONE_VENDOR_B='d["data"][0]["state"] == "done" and d["data"][0]["vendor_b_sent"] == 1 and [k for k, v in d["data"][0].items() if k.endswith("_target") and v] == ["vendor_b_target"] and d["data"][0]["vendor_b_target"] == 1'
+# Exactly one target, on Xiaomi (the certificate's provider), expanded, then sent by push-worker.
+ONE_XIAOMI='d["data"][0]["state"] == "done" and d["data"][0]["vendor_b_sent"] == 1 and [k for k, v in d["data"][0].items() if k.endswith("_target") and v] == ["vendor_b_target"] and d["data"][0]["vendor_b_target"] == 1'
 
 step_push_enable_and_certificate() {
   call POST "/push/enable?value=true" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
@@ -302,7 +302,7 @@ step_push_enable_and_certificate() {
   call POST /push/certificate \
     '{"provider":3,"environment":1,"name":"mi-prod","app_id":"com.example.app","app_secret":"secret"}' \
     "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
-  expect "vendor_b certificate uploaded" 'd["code"] == 200 and d["data"] is True'
+  expect "Xiaomi certificate uploaded" 'd["code"] == 200 and d["data"] is True'
   call GET "/push/certificate?provider=3&environment=1" "" "app_id: $APP_ID" "access-token: $ADMIN_TOKEN"
   expect "certificate read back, secret decrypted" \
     '(d["data"]["name"], d["data"]["app_id"], d["data"]["app_secret"]) == ("mi-prod", "com.example.app", "secret")'
@@ -315,7 +315,7 @@ step_push_registry() {
   PUSH_TAG="tag-$USERNAME"
   call POST /user/token/bind "{\"device_sn\":1,\"device_token\":\"mi-$USERNAME\",\"notifier_name\":\"mi-prod\"}" \
     "app_id: $APP_ID" "access-token: $USER_TOKEN"
-  expect "vendor_b token bound to device 1" 'd["code"] == 200 and d["data"] is True'
+  expect "Xiaomi token bound to device 1" 'd["code"] == 200 and d["data"] is True'
   call POST /user/push/tag "{\"tags\":[\"$PUSH_TAG\"]}" "app_id: $APP_ID" "access-token: $USER_TOKEN"
   expect "tag added" "d['code'] == 200 and d['data'] == ['$PUSH_TAG']"
   call POST /user/push/alias "{\"alias\":\"alias-$USERNAME\",\"push_token\":\"$PUSH_TOKEN\"}" \
@@ -327,18 +327,18 @@ step_push_notify() {
   notify "{\"user_id\":[$USER_ID]}" "{\"request_id\":\"req-$USERNAME\"}"
   expect "push to the user accepted with a task_id" 'd["code"] == 200 and d["data"]["task_id"] > 0'
   TASK_ID="$(json_get "$RESPONSE" 'd["data"]["task_id"]')"
-  poll_task "$TASK_ID" "$ONE_VENDOR_B"
-  expect "task $TASK_ID done, vendor_b_target 1 and sent 1, no other target" "$ONE_VENDOR_B"
+  poll_task "$TASK_ID" "$ONE_XIAOMI"
+  expect "task $TASK_ID done, vendor_b_target 1 and sent 1, no other target" "$ONE_XIAOMI"
   notify "{\"user_id\":[$USER_ID]}" "{\"request_id\":\"req-$USERNAME\"}"
   expect "repeated request_id returns the same task_id" "d['code'] == 200 and d['data']['task_id'] == $TASK_ID"
   notify "{\"tag\":[\"$PUSH_TAG\"]}"
   expect "push to the tag accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
-  poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" "$ONE_VENDOR_B"
-  expect "the tag reaches the user's device on vendor_b" "$ONE_VENDOR_B"
+  poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" "$ONE_XIAOMI"
+  expect "the tag reaches the user's device on Xiaomi" "$ONE_XIAOMI"
   notify "{\"alias\":[\"alias-$USERNAME\"]}"
   expect "push to the alias accepted" 'd["code"] == 200 and d["data"]["task_id"] > 0'
-  poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" "$ONE_VENDOR_B"
-  expect "the alias reaches the device on vendor_b" "$ONE_VENDOR_B"
+  poll_task "$(json_get "$RESPONSE" 'd["data"]["task_id"]')" "$ONE_XIAOMI"
+  expect "the alias reaches the device on Xiaomi" "$ONE_XIAOMI"
 }
 
 # A device on each OS channel (bound to the demo app's certificates, which up.sh pointed at the provider
@@ -372,7 +372,7 @@ step_push_every_channel() {
   TASK_ID="$(json_get "$RESPONSE" 'd["data"]["task_id"]')"
   expected='d["data"][0]["state"] == "done" and all(d["data"][0][c + "_target"] == 1 and d["data"][0][c + "_sent"] == 1 for c in ["ios", "cloud", "vendor_a", "vendor_d", "vendor_e"]) and (d["data"][0]["vendor_c_target"], d["data"][0]["vendor_c_sent"]) == (2, 1)'
   poll_task "$TASK_ID" "$expected"
-  expect "task done: one sent per channel, the refused vendor_c token not sent" "$expected"
+  expect "task done: one sent per channel, the refused OPPO token not sent" "$expected"
   expected='all(d["data"][0][c + "_received"] == 1 for c in ["vendor_a", "vendor_c", "vendor_d", "vendor_e"]) and d["data"][0]["ios_received"] == d["data"][0]["cloud_received"] == 0'
   poll_task "$TASK_ID" "$expected"
   expect "the providers' delivery receipts counted as received" "$expected"
@@ -625,7 +625,7 @@ DEVICE='(lambda u: next((x for x in d["data"]["devices"] if x["user_id"] == u), 
 
 step_offline_push() {
   local sender sender_token huawei ios live live_token out device group
-  # vendor_d: step push_enable_and_certificate replaced the demo's vendor_b certificate by mi-prod
+  # vivo: step push_enable_and_certificate replaced the demo's Xiaomi certificate by mi-prod
   smoke_user op_sender vendor_d
   sender="$U_ID" sender_token="$U_PROVIDER_TOKEN"
   call POST /user/push/settings '{"display_name":"Smoke Sender"}' "app_id: $APP_ID" "access-token: $ADMIN_TOKEN" \
@@ -641,7 +641,7 @@ step_offline_push() {
   # 1:1 to a phone with no live connection: the Huawei simulator gets sender, preview and the IM category
   send_as "$sender" "{\"content_type\":0,\"content\":\"offline hello $USERNAME\",\"targets\":[$huawei],\"type\":1}"
   trace_until "$MSG_ID" "$DEVICE($huawei).get('state') == 'sent'"
-  expect "the offline phone's trace: offline push on vendor_a, sent" \
+  expect "the offline phone's trace: offline push on Huawei, sent" \
     "$DEVICE($huawei).get('decision') == 'offline_push' and $DEVICE($huawei)['channel'] == 'vendor_a' and $DEVICE($huawei)['state'] == 'sent'"
   expect "the sender's own phone is not a recipient" "$DEVICE($sender) == {}"
   RESPONSE="$(sim_requests vendor_a 5)"

@@ -801,7 +801,7 @@ ensure_demo_push() {
   log "demo app: push on, certificates demo-ios, demo-cloud, demo-vendor_a .. demo-vendor_e (at the simulators)"
 }
 
-# vendor_a's receipt address is set in the provider's console, not per message: the demo app's callback URL (with
+# Huawei's receipt address is set in the provider's console, not per message: the demo app's callback URL (with
 # its receipt key, docs/api-decisions.md "Receipt keys") goes to the simulator, as an admin pastes it into Huawei's
 # console. Every start: the simulator forgets it when it stops.
 ensure_demo_receipts() {
@@ -811,7 +811,7 @@ ensure_demo_receipts() {
     || die "GET /push/receipt_key answered: $response"
   curl -fsS --max-time 5 -X POST -H 'Content-Type: application/json' --data "{\"url\":\"$url\"}" \
     "$(simulator_url vendor_a)/_sim/receipt" >/dev/null || die "the vendor_a simulator refused its receipt address"
-  log "demo app: vendor_a's delivery receipts go to $url"
+  log "demo app: Huawei's delivery receipts go to $url"
 }
 
 # The demo app's webhook: every event to the receiver beside the simulators, which logs it (.local/logs/simulators.log)

@@ -1,6 +1,6 @@
 // The offline push workload (deploy/bench/message.sh PHASES=offline-push runs it; docs/benchmarks.md "Offline push
 // of messages"). Options as the other workloads' (duration, warmup, client), plus simulator_port (SIMULATOR_PORT,
-// 18441: the provider simulators, ios first, vendor_a..vendor_e at +2..+6). The senders are BenchUsers' (the setup
+// 18441: the provider simulators, APNs first, Huawei..Meizu at +2..+6). The senders are BenchUsers' (the setup
 // phase must have run).
 //   offline-setup  recipients (1000) users, each logged in from a phone (POST /token/id with a device_guid) and with
 //                  a phone-maker token bound to demo-vendor_a .. demo-vendor_e in turn (up.sh's certificates at the

@@ -177,7 +177,7 @@ class ConsoleBrowserIT extends ConsoleBrowsing {
         assertEquals(List.of("1", "1"), taskRow.subList(4, 6), "target and sent: " + taskRow);
         screenshot("tasks");
 
-        // trends: today's vendor_b row in the table, and the uPlot chart drawn from the bundled web jar
+        // trends: today's Xiaomi row in the table, and the uPlot chart drawn from the bundled web jar
         open("/trends");
         List<String> today = cells(By.xpath("//table[@id='trend-table']/tbody/tr[td[2]='vendor_b']"));
         assertEquals(LocalDate.now(ZoneOffset.UTC).toString(), today.get(0), today.toString());
@@ -240,9 +240,9 @@ class ConsoleBrowserIT extends ConsoleBrowsing {
             List<String> row = cells(By.xpath("//table[@id='health']/tbody/tr[td[1]='" + service + "']"));
             assertEquals("UP", row.get(1), service + ": " + row);
         }
-        List<String> vendorB = cells(By.xpath("//table[@id='lag']/tbody/tr[td[1]='vendor_b']"));
-        assertEquals(List.of("vendor_b", "push.vendor_b", "push-worker.vendor_b"), vendorB.subList(0, 3));
-        assertTrue(vendorB.get(4).matches("\\d+"), "lag: " + vendorB);
+        List<String> xiaomi = cells(By.xpath("//table[@id='lag']/tbody/tr[td[1]='vendor_b']"));
+        assertEquals(List.of("vendor_b", "push.vendor_b", "push-worker.vendor_b"), xiaomi.subList(0, 3));
+        assertTrue(xiaomi.get(4).matches("\\d+"), "lag: " + xiaomi);
         assertEquals(8, browser.findElements(By.cssSelector("#lag tbody tr")).size(), "a row per channel");
         screenshot("system");
         submit("sign-out");

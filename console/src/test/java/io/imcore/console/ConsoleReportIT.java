@@ -234,7 +234,7 @@ class ConsoleReportIT extends ConsoleBrowsing {
         submit("sign-out");
     }
 
-    /** A done task accepted now whose channels had {target, sent}; vendor_b also received one. */
+    /** A done task accepted now whose channels had {target, sent}; Xiaomi also received one. */
     private static long doneTask(ConsoleStack.App app, Map<String, int[]> counts) throws Exception {
         try (Connection c = pushDatabase()) {
             long taskId;

@@ -32,7 +32,7 @@ import java.util.UUID;
 /**
  * The services the console's browser tests drive, started once per test JVM and shared by every browser test class:
  * auth-service, push-service and push-worker as real packaged processes on the shared embedded PostgreSQL and Kafka,
- * push-worker's vendor_b channel pointed at the Xiaomi simulator, and the console itself. Each test makes its own app,
+ * push-worker's Xiaomi channel pointed at its simulator, and the console itself. Each test makes its own app,
  * so the classes do not see each other's data.
  */
 final class ConsoleStack {

@@ -176,7 +176,7 @@ class ConsoleUsersIT extends ConsoleBrowsing {
         return Map.of("app_id", app.id(), "access-token", app.adminToken());
     }
 
-    /** Registers a user, logs in on device {@code phone} and binds a vendor_b token (the app's certificate) to it. */
+    /** Registers a user, logs in on device {@code phone} and binds a Xiaomi token (the app's certificate) to it. */
     private static User newUser(ConsoleStack.App app, String name) throws Exception {
         stack.api("POST", stack.push, "/push/certificate", admin(app), "{\"provider\":3,\"environment\":1,"
                 + "\"name\":\"mi-users\",\"app_id\":\"com.example.users\",\"app_secret\":\"users-secret\"}");

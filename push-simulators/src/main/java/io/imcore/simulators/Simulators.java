@@ -54,7 +54,7 @@ public final class Simulators implements AutoCloseable {
         return new Simulators(vertx, started);
     }
 
-    /** The simulator of a channel (ios, cloud, vendor_a .. vendor_e). */
+    /** The simulator of a channel, by its wire name (ios, cloud, vendor_a .. vendor_e). */
     public ProviderSimulator get(String channel) {
         ProviderSimulator simulator = byChannel.get(channel);
         if (simulator == null) {

@@ -12,8 +12,7 @@ import jakarta.persistence.Table;
  * A user of an app; tokens carry {@code tokenVersion} and stop working when a password change moves it on.
  * <p>
  * Its queries are named, so Hibernate parses them when it starts: parsed on first use, ~100 concurrent first calls
- * each parsed them at once and exhausted the heap (docs/benchmarks.md "auth-service's heap under 100 concurrent
- * reads").
+ * each parsed them at once and exhausted the heap (docs/benchmarks.md "Memory and the JVM").
  */
 @Entity
 @Table(name = "users")

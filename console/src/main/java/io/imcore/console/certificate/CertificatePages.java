@@ -47,10 +47,10 @@ public class CertificatePages {
 
     /** api.md 4.5.1 provider codes, in the order of the provider table of docs/push-certificates.md. */
     static final List<Map<String, String>> PROVIDERS = List.of(
-            Map.of("code", "1", "label", "1 ios (APNs)"), Map.of("code", "7", "label", "7 cloud (FCM)"),
-            Map.of("code", "2", "label", "2 vendor_a (Huawei)"), Map.of("code", "3", "label", "3 vendor_b (Xiaomi)"),
-            Map.of("code", "4", "label", "4 vendor_e (Meizu)"), Map.of("code", "5", "label", "5 vendor_d (vivo)"),
-            Map.of("code", "6", "label", "6 vendor_c (OPPO)"));
+            Map.of("code", "1", "label", "1 APNs"), Map.of("code", "7", "label", "7 FCM"),
+            Map.of("code", "2", "label", "2 Huawei"), Map.of("code", "3", "label", "3 Xiaomi"),
+            Map.of("code", "4", "label", "4 Meizu"), Map.of("code", "5", "label", "5 vivo"),
+            Map.of("code", "6", "label", "6 OPPO"));
     static final List<String> FIELDS = List.of("provider", "environment", "name", "app_id", "app_key", "app_secret",
             "certificate", "message_defaults");
     /** The services' 10002 messages start with the field they name: "name: ...", "certificate: ...". */

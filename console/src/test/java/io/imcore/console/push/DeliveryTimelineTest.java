@@ -26,7 +26,7 @@ class DeliveryTimelineTest {
         assertEquals(List.of(90L, 100L, 110L, 120L, 130L, 140L), chart.get("x"));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> series = (List<Map<String, Object>>) chart.get("series");
-        // ios: sent only (no receipts, no failures); vendor_b: sent, received, failed (failed + rejected)
+        // APNs: sent only (no receipts, no failures); Xiaomi: sent, received, failed (failed + rejected)
         assertEquals(List.of("ios sent", "vendor_b sent", "vendor_b received", "vendor_b failed"),
                 series.stream().map(s -> s.get("label")).toList());
         assertArrayEquals(new long[] {0, 2, 0, 0, 0, 0}, (long[]) series.get(0).get("values"));

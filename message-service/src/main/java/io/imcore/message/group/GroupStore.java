@@ -32,7 +32,7 @@ public class GroupStore implements PanacheRepositoryBase<Group, Group.Key>, Grou
     /**
      * Group ids come from their own sequence, from 10^12 up (users and groups share one id space). Plain JDBC in the
      * caller's transaction: Hibernate 7.4's plan cache never finds a native query with a result class again, so each
-     * call added one more entry and walked all the others (docs/benchmarks-history.md, "What the ORM's reads cost").
+     * call added one more entry and walked all the others.
      */
     public long nextGroupId() {
         return database.inTransaction(c -> {

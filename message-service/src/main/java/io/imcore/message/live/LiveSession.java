@@ -56,13 +56,13 @@ public final class LiveSession {
     };
 
     /** A live frame and its position in the user's log. */
-    private record Pending(long position, String frame) {}
+    private record HeldFrame(long position, String frame) {}
 
     /**
      * The live frames that arrived before the auth answer and the replay were written, in arrival order; null once
      * they were (docs/live-protocol.md "Replay").
      */
-    private List<Pending> held = new ArrayList<>();
+    private List<HeldFrame> held = new ArrayList<>();
     /** Live frames at or below this position were written by the replay. */
     private long replayedUpTo;
 
@@ -96,7 +96,7 @@ public final class LiveSession {
      */
     synchronized void live(long position, String frame, Consumer<String> write) {
         if (held != null) {
-            held.add(new Pending(position, frame));
+            held.add(new HeldFrame(position, frame));
         } else if (position > replayedUpTo) {
             write.accept(frame);
         }
@@ -105,9 +105,9 @@ public final class LiveSession {
     /** The replay wrote everything up to {@code position}: the held frames after it are written, then live ones. */
     synchronized void replayed(long position, Consumer<String> write) {
         replayedUpTo = position;
-        for (Pending pending : held) {
-            if (pending.position() > position) {
-                write.accept(pending.frame());
+        for (HeldFrame early : held) {
+            if (early.position() > position) {
+                write.accept(early.frame());
             }
         }
         held = null;

@@ -35,7 +35,7 @@ public class DeliveryStore {
     public record Queued(String appId, String eventId, String type, String orderingKey, String body) {}
 
     /** A delivery claimed for one attempt, with where it goes. */
-    public record Claimed(long id, String appId, String orderingKey, String eventId, String body, int attempts,
+    public record ClaimedDelivery(long id, String appId, String orderingKey, String eventId, String body, int attempts,
             Instant createdAt, String url, String secret, int batchSize) {}
 
     /** One attempt's outcome; {@code status} null when no answer came. */
@@ -114,14 +114,14 @@ public class DeliveryStore {
      * runs out: its replica died) and answers their deliveries: one per conversation, so a conversation's events go
      * one after the other, in order, whichever replica sends them.
      */
-    public List<Claimed> claim(Connection c, int limit, Duration lease) throws SQLException {
+    public List<ClaimedDelivery> claim(Connection c, int limit, Duration lease) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(CLAIM)) {
             s.setInt(1, limit);
             s.setLong(2, lease.toMillis());
-            List<Claimed> claimed = new ArrayList<>();
+            List<ClaimedDelivery> claimed = new ArrayList<>();
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    claimed.add(new Claimed(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                    claimed.add(new ClaimedDelivery(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                             rs.getString(5), rs.getInt(6), rs.getTimestamp(7).toInstant(), rs.getString(8),
                             secrets.open(rs.getBytes(9), rs.getString(2)), rs.getInt(10)));
                 }
@@ -134,7 +134,7 @@ public class DeliveryStore {
      * Records the claimed deliveries' attempts ({@code outcomes} in the same order): a delivered one is done and its
      * conversation's next event becomes the head; a failed one and its head wait until its next attempt.
      */
-    public void record(Connection c, List<Claimed> claimed, List<Outcome> outcomes) throws SQLException {
+    public void record(Connection c, List<ClaimedDelivery> claimed, List<Outcome> outcomes) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
                 update webhook_deliveries
                 set state = case when ? then 'delivered' else 'pending' end,
@@ -159,7 +159,7 @@ public class DeliveryStore {
         try (PreparedStatement s = c.prepareStatement(
                 "update webhook_heads set next_attempt_at = ? where app_id = ? and ordering_key = ? and head_id = ?")) {
             for (int i = 0; i < claimed.size(); i++) {
-                Claimed delivery = claimed.get(i);
+                ClaimedDelivery delivery = claimed.get(i);
                 Outcome outcome = outcomes.get(i);
                 if (outcome.delivered()) {
                     settled.add(new String[] {delivery.appId(), delivery.orderingKey()});

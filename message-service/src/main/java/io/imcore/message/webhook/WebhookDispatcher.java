@@ -2,6 +2,7 @@ package io.imcore.message.webhook;
 
 import io.imcore.common.concurrent.PollingLoop;
 import io.imcore.common.store.Database;
+import io.imcore.message.webhook.DeliveryStore.ClaimedDelivery;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -99,16 +100,16 @@ public class WebhookDispatcher {
     int round() {
         // leased past the longest attempt, so that a live dispatcher never loses its claim
         Duration lease = settings.timeout().multipliedBy(2).plusSeconds(5);
-        List<DeliveryStore.Claimed> claimed = database.inTransaction(c -> deliveries.claim(c, settings.claimSize(),
+        List<ClaimedDelivery> claimed = database.inTransaction(c -> deliveries.claim(c, settings.claimSize(),
                 lease));
         if (claimed.isEmpty()) {
             return 0;
         }
         // an app with a batch size sends several events per request (at most one per conversation: the claim's order)
-        Map<String, List<DeliveryStore.Claimed>> byApp = new LinkedHashMap<>();
+        Map<String, List<ClaimedDelivery>> byApp = new LinkedHashMap<>();
         claimed.forEach(delivery -> byApp.computeIfAbsent(delivery.appId(), app -> new ArrayList<>()).add(delivery));
         List<CompletableFuture<List<DeliveryStore.Outcome>>> attempts = new ArrayList<>();
-        for (List<DeliveryStore.Claimed> ofApp : byApp.values()) {
+        for (List<ClaimedDelivery> ofApp : byApp.values()) {
             int batch = Math.max(1, ofApp.get(0).batchSize());
             for (int from = 0; from < ofApp.size(); from += batch) {
                 attempts.add(attempt(ofApp.subList(from, Math.min(ofApp.size(), from + batch))));
@@ -119,7 +120,7 @@ public class WebhookDispatcher {
         List<DeliveryStore.Outcome> outcomes = claimed.stream().map(delivery -> byId.get(delivery.id())).toList();
         Set<String> givenUp = new LinkedHashSet<>();
         for (int i = 0; i < claimed.size(); i++) {
-            DeliveryStore.Claimed delivery = claimed.get(i);
+            ClaimedDelivery delivery = claimed.get(i);
             if (!outcomes.get(i).delivered()
                     && delivery.createdAt().plus(settings.giveUpAfter()).isBefore(Instant.now())) {
                 givenUp.add(delivery.appId());
@@ -140,7 +141,7 @@ public class WebhookDispatcher {
         return claimed.size();
     }
 
-    private static int indexOf(List<DeliveryStore.Claimed> claimed, String appId) {
+    private static int indexOf(List<ClaimedDelivery> claimed, String appId) {
         for (int i = claimed.size() - 1; i >= 0; i--) {
             if (claimed.get(i).appId().equals(appId)) {
                 return i;
@@ -153,9 +154,9 @@ public class WebhookDispatcher {
      * One request carrying one delivery (its event as the body) or several of one app (a batch); never fails: a
      * failure is an outcome per delivery, with its next attempt.
      */
-    private CompletableFuture<List<DeliveryStore.Outcome>> attempt(List<DeliveryStore.Claimed> deliveries) {
+    private CompletableFuture<List<DeliveryStore.Outcome>> attempt(List<ClaimedDelivery> deliveries) {
         long start = System.nanoTime();
-        DeliveryStore.Claimed first = deliveries.get(0);
+        ClaimedDelivery first = deliveries.get(0);
         boolean allowed;
         try {
             allowed = webhooks.allowedHost(URI.create(first.url()).getHost());
@@ -189,9 +190,9 @@ public class WebhookDispatcher {
      * Several events in one body: {@code {"type": "batch", "timestamp", "data": {"events": [{"id", "type",
      * "timestamp", "data"}, ...]}}}, each event with its own id for the receiver's de-duplication.
      */
-    private String batchBody(List<DeliveryStore.Claimed> deliveries) {
+    private String batchBody(List<ClaimedDelivery> deliveries) {
         StringBuilder events = new StringBuilder();
-        for (DeliveryStore.Claimed delivery : deliveries) {
+        for (ClaimedDelivery delivery : deliveries) {
             events.append(events.isEmpty() ? "" : ",").append("{\"id\":\"").append(delivery.eventId()).append("\",")
                     .append(delivery.body(), 1, delivery.body().length());
         }
@@ -199,7 +200,7 @@ public class WebhookDispatcher {
                 + "\",\"data\":{\"events\":[" + events + "]}}";
     }
 
-    private List<DeliveryStore.Outcome> failures(List<DeliveryStore.Claimed> deliveries, Integer status, long start,
+    private List<DeliveryStore.Outcome> failures(List<ClaimedDelivery> deliveries, Integer status, long start,
             String answer) {
         int millis = elapsedMs(start);
         failed.increment(deliveries.size());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.imcore.common.store.Database;
+import io.imcore.message.webhook.DeliveryStore.ClaimedDelivery;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.PlanReads;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -85,8 +86,8 @@ class WebhookHeadsTest {
             endpoint(c, app);
             deliveries.queue(c, List.of(queued(app, "evt_1", "a"), queued(app, "evt_2", "a"),
                     queued(app, "evt_3", "b")));
-            List<DeliveryStore.Claimed> first = ofApp(deliveries.claim(c, 100, LEASE), app);
-            assertEquals(List.of("evt_1", "evt_3"), first.stream().map(DeliveryStore.Claimed::eventId).toList());
+            List<ClaimedDelivery> first = ofApp(deliveries.claim(c, 100, LEASE), app);
+            assertEquals(List.of("evt_1", "evt_3"), first.stream().map(ClaimedDelivery::eventId).toList());
             assertEquals(List.of(), ofApp(deliveries.claim(c, 100, LEASE), app), "both heads are in flight");
 
             // evt_1 fails: its conversation waits for the retry; evt_3 is delivered and b has nothing more
@@ -114,7 +115,7 @@ class WebhookHeadsTest {
             deliveries.queue(c, List.of(queued(app, "evt_1", "a"), queued(app, "evt_2", "a"),
                     queued(app, "evt_3", "a")));
             for (String expected : List.of("evt_1", "evt_2", "evt_3")) {
-                List<DeliveryStore.Claimed> claimed = ofApp(deliveries.claim(c, 100, LEASE), app);
+                List<ClaimedDelivery> claimed = ofApp(deliveries.claim(c, 100, LEASE), app);
                 assertEquals(List.of(expected), eventIds(claimed));
                 deliveries.record(c, claimed, List.of(
                         new DeliveryStore.Outcome(claimed.get(0).id(), true, 200, 1, "ok", null)));
@@ -134,12 +135,12 @@ class WebhookHeadsTest {
     }
 
     /** Only this test's app: other tests' deliveries may be due in the same database. */
-    private static List<DeliveryStore.Claimed> ofApp(List<DeliveryStore.Claimed> claimed, String app) {
+    private static List<ClaimedDelivery> ofApp(List<ClaimedDelivery> claimed, String app) {
         return claimed.stream().filter(d -> d.appId().equals(app)).toList();
     }
 
-    private static List<String> eventIds(List<DeliveryStore.Claimed> claimed) {
-        return claimed.stream().map(DeliveryStore.Claimed::eventId).toList();
+    private static List<String> eventIds(List<ClaimedDelivery> claimed) {
+        return claimed.stream().map(ClaimedDelivery::eventId).toList();
     }
 
     private void endpoint(Connection c, String app) throws SQLException {

@@ -12,7 +12,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import io.imcore.push.offline.UserPushSettings;
+import io.imcore.push.offlinepush.UserPushSettings;
 import java.util.List;
 import java.util.Map;
 

@@ -24,8 +24,9 @@ import java.util.Map;
 public class AudienceCounts {
 
     /**
-     * {@link Router#route} in SQL, one row per device: svcpush when the strategy allows it and the device is online;
-     * else, when the strategy allows an OS channel, the first of [ios, sequence...] the device holds a token for.
+     * {@link DeviceRouting#route} in SQL, one row per device: svcpush when the strategy allows it and the device is
+     * online; else, when the strategy allows an OS channel, the first of [ios, sequence...] the device holds a token
+     * for.
      */
     private static final String COUNT = """
             select channel, count(*) from (

@@ -24,7 +24,7 @@ import java.util.Set;
  * (one presence probe per user, not per device), and the page's provider tokens in device_id order (one range scan
  * of push_device_tokens' primary key when the page is dense in device_id, else a probe per device). The former
  * single statement, with a presence and a token probe per device, read 4.4 times the buffers and took twice as long
- * per page (docs/benchmarks-history.md "Audience page: set-based reads (issue 15)", deploy/bench/audience-page.sh).
+ * per page (docs/benchmarks.md "Audience page", deploy/bench/audience-page.sh).
  */
 final class AudiencePages {
 

@@ -284,7 +284,7 @@ public class Expander {
         Map<String, Integer> routed = new TreeMap<>();
         List<ChannelRecords.Encoded> records = new ArrayList<>();
         for (DeviceRow device : page) {
-            Router.Routed route = Router.route(device, request.strategy(), request.osSequence());
+            DeviceRouting.Routed route = DeviceRouting.route(device, request.strategy(), request.osSequence());
             if (route == null) {
                 continue;
             }

@@ -69,7 +69,10 @@ public final class MessageOptions {
     private static final Option VIVO_RECEIPT_ID = Option.text("receipt_id", null);
     private static final Option MEIZU_NOTICE_MSG_TYPE = Option.integer("notice_msg_type", MEIZU_NOTICE_MSG_TYPES);
 
-    /** What a push may set in {@code message.<channel>} beyond the android fields (vendor_b's channel_id is one). */
+    /**
+     * What a push may set in {@code message.<channel>} beyond the android fields (Xiaomi's channel_id is one of
+     * those).
+     */
     private static final Map<Channel, List<Option>> PUSH_OPTIONS = Map.of(
             Channel.HUAWEI, List.of(HUAWEI_CATEGORY),
             Channel.OPPO, List.of(OPPO_CATEGORY, OPPO_NOTIFY_LEVEL),
@@ -89,7 +92,7 @@ public final class MessageOptions {
 
     /**
      * The options a push sets in {@code message.<channel>} ({@code given}, null when absent), checked; unknown fields
-     * are left to the caller. For vendor_d a category without classification gets the classification it implies.
+     * are left to the caller. For vivo a category without classification gets the classification it implies.
      *
      * @param path        the object's path for errors, e.g. {@code message.vendor_d}
      * @param messageType text, image or cmd
@@ -103,7 +106,7 @@ public final class MessageOptions {
     /**
      * A certificate's {@code message_defaults}: a JSON object (null = none) holding only the options of the
      * channel's provider, each valid; anything else is 10002 naming {@code message_defaults.<field>}. Returns the
-     * options to store, unset ones (null, "") left out; for vendor_d the classification a category implies is added.
+     * options to store, unset ones (null, "") left out; for vivo the classification a category implies is added.
      */
     public static ObjectNode ofDefaults(Channel channel, JsonNode given) {
         String path = "message_defaults";

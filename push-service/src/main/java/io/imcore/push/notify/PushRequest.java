@@ -8,7 +8,7 @@ import java.util.List;
  * A validated {@code POST /push/notify} body (api.md 4.5.2), normalized: defaults filled in, {@code ups} expanded.
  *
  * @param requestId      setting.request_id, or null when absent or empty (no de-duplication)
- * @param osSequence     setting.ospush_sequence with {@code ups} expanded to vendor_a..vendor_e, duplicates
+ * @param osSequence     setting.ospush_sequence with {@code ups} expanded to the five Android providers, duplicates
  *                       dropped, order kept; never empty
  * @param message        the normalized message object that travels in the channel records (docs/push-notify.md)
  * @param showBeginTime  epoch seconds, or null (display at once)

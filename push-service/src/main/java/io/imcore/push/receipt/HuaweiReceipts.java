@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * vendor_a (Huawei Push Kit) receipts: JSON {@code {"statuses":[{"biTag","token","status",...}]}}; status 0 is
+ * Huawei Push Kit receipts: JSON {@code {"statuses":[{"biTag","token","status",...}]}}; status 0 is
  * delivered; biTag is the task id the adapter set.
  */
 public class HuaweiReceipts implements ReceiptFormat {

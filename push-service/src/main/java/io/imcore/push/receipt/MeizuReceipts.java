@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * vendor_e (Meizu) receipts (docs/channels/vendor_e.md): a form POST with {@code cb} (JSON keyed by
+ * Meizu receipts (docs/channels/meizu.md): a form POST with {@code cb} (JSON keyed by
  * {@code <msgId>-<type>}, each {@code {"param": "<callback.param>", "type": 1|2, "targets": [pushId, ...]}}) and
  * {@code access_token}. Type 1 is a delivery, type 2 a click (left out). {@code param} is our task id. A body that is
  * the {@code cb} JSON itself is accepted as well.

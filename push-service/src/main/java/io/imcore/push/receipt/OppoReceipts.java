@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * vendor_c (OPPO) receipts: a JSON array of {@code {"messageId","registrationIds","param","eventType",...}};
+ * OPPO receipts: a JSON array of {@code {"messageId","registrationIds","param","eventType",...}};
  * eventType {@code push_arrive} is delivered, registrationIds comma-joined, param the task id.
  */
 public class OppoReceipts implements ReceiptFormat {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * vendor_d (vivo) delivery receipts (docs/channels/vendor_d.md): a JSON object keyed by vivo's taskId, each value
+ * vivo delivery receipts (docs/channels/vivo.md): a JSON object keyed by vivo's taskId, each value
  * {@code {"param": "<callback.param>", "targets": "regId1,regId2"}}. vivo calls back for delivered messages only;
  * {@code param} is our task id (set by the adapter). Entries whose param is not a task id are left out.
  */

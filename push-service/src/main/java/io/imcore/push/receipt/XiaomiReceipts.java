@@ -11,7 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * vendor_b (Xiaomi) receipts: form {@code data=<JSON>}, the JSON a map of message id to
+ * Xiaomi receipts: form {@code data=<JSON>}, the JSON a map of message id to
  * {@code {"param","type","targets"}}; type 1 is delivered, targets the comma-joined regIds, param the task id.
  */
 public class XiaomiReceipts implements ReceiptFormat {

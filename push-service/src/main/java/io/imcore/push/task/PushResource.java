@@ -58,7 +58,7 @@ public class PushResource {
     @AppQuota(NOTIFY_QUOTA)
     public ApiResponse<Accepted> notify(JsonNode body, @HeaderParam("User-Agent") String userAgent) {
         return ApiResponse.ok(new Accepted(service.accept(caller.appId(), body,
-                Sender.of(userAgent, caller.token().tokenVersion()))));
+                TaskOrigin.of(userAgent, caller.token().tokenVersion()))));
     }
 
     @POST

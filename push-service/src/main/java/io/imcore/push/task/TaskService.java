@@ -65,7 +65,7 @@ public class TaskService {
      * Stores the task and returns its id as soon as it is committed; the expansion runs asynchronously. A
      * request_id seen within the window returns the first task's id and stores nothing.
      */
-    public long accept(String appId, JsonNode body, Sender sender) {
+    public long accept(String appId, JsonNode body, TaskOrigin origin) {
         PushRequest request = parser.parse(body);
         if (request.requestId() != null) {
             Optional<Long> earlier = database.read(c ->
@@ -83,7 +83,7 @@ public class TaskService {
         }
         TaskState state = request.showBeginTime() != null && request.showBeginTime() > Instant.now().getEpochSecond()
                 ? TaskState.SCHEDULED : TaskState.ACCEPTED;
-        Stored stored = store(appId, request, state, sender);
+        Stored stored = store(appId, request, state, origin);
         if (stored.isNew()) {
             accepted.increment();
             if (state == TaskState.ACCEPTED) {
@@ -97,14 +97,14 @@ public class TaskService {
     public record Stored(long taskId, boolean isNew) {}
 
     /** Stores the task; 12006 when push is switched off for the app. */
-    public Stored store(String appId, PushRequest request, TaskState state, Sender sender) {
+    public Stored store(String appId, PushRequest request, TaskState state, TaskOrigin origin) {
         if (request.requestId() == null) {
-            return new Stored(database.autoCommit(c -> insert(c, appId, request, state, sender)), true);
+            return new Stored(database.autoCommit(c -> insert(c, appId, request, state, origin)), true);
         }
         try {
             // the caller's transaction if there is one (tests), else a new one
             return database.inTransaction(c -> {
-                long taskId = insert(c, appId, request, state, sender);
+                long taskId = insert(c, appId, request, state, origin);
                 Optional<Long> first = tasks.claimRequestId(c, appId, request.requestId(), taskId,
                         config.requestIdWindow());
                 if (first.isPresent()) {
@@ -128,9 +128,9 @@ public class TaskService {
         }
     }
 
-    private long insert(Connection c, String appId, PushRequest request, TaskState state, Sender sender)
-            throws SQLException {
-        return tasks.insertIfEnabled(c, appId, state, request, sender)
+    private long insert(Connection c, String appId, PushRequest request, TaskState state,
+            TaskOrigin origin) throws SQLException {
+        return tasks.insertIfEnabled(c, appId, state, request, origin)
                 .orElseThrow(() -> new ApiException(ErrorCode.PUSH_NOT_ENABLED));
     }
 

@@ -45,11 +45,11 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
 
     /**
      * Inserts a task for an app whose push is switched on, in one statement: an accept waits for a busy PostgreSQL
-     * once instead of for a select, an insert and a commit (docs/benchmarks.md "The accept in one statement, and
-     * receipts reading each task once"). Empty when push is off for the app (no push_apps row, or switched off).
+     * once instead of for a select, an insert and a commit (docs/benchmarks.md "Accept"). Empty when push is off for
+     * the app (no push_apps row, or switched off).
      */
     public Optional<Long> insertIfEnabled(Connection c, String appId, TaskState state, PushRequest request,
-            Sender sender) throws SQLException {
+            TaskOrigin origin) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("insert into push_tasks (app_id, state, request, show_begin_at,"
                 + " show_end_at, sent_via, admin_token_version) select ?, ?, ?::jsonb, ?, ?, ?, ?"
                 + " where exists (select 1 from push_apps where app_id = ? and push_enabled) returning task_id")) {
@@ -58,8 +58,8 @@ public class TaskStore implements PanacheRepositoryBase<PushTask, Long> {
             ps.setString(3, json(request));
             ps.setObject(4, utc(request.showBeginTime()), Types.TIMESTAMP_WITH_TIMEZONE);
             ps.setObject(5, utc(request.showEndTime()), Types.TIMESTAMP_WITH_TIMEZONE);
-            ps.setString(6, sender.via());
-            ps.setInt(7, sender.adminTokenVersion());
+            ps.setString(6, origin.via());
+            ps.setInt(7, origin.adminTokenVersion());
             ps.setString(8, appId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();

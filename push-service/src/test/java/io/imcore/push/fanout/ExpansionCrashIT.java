@@ -98,7 +98,7 @@ class ExpansionCrashIT {
         }
     }
 
-    /** 30,000 devices: a tenth with no token and offline, a tenth online, the rest on ios, cloud or vendor_b. */
+    /** 30,000 devices: a tenth with no token and offline, a tenth online, the rest on APNs, FCM or Xiaomi. */
     private static void seed(Connection c) throws Exception {
         try (PreparedStatement ps = c.prepareStatement("insert into push_apps (app_id, push_enabled) values (?, true)")) {
             ps.setString(1, APP);

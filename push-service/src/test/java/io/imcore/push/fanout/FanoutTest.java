@@ -11,7 +11,7 @@ import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
 import io.imcore.push.task.ExpansionCheckpoint;
-import io.imcore.push.task.Sender;
+import io.imcore.push.task.TaskOrigin;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStats;
 import io.imcore.push.task.TaskService;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Audience expansion end to end: tasks stored as POST /push/notify stores them, expanded by the running expander
- * onto the real channel topics (test profile: pages of 7 devices, records of 3 targets, 4 on vendor_a).
+ * onto the real channel topics (test profile: pages of 7 devices, records of 3 targets, 4 on Huawei).
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
@@ -213,13 +213,13 @@ class FanoutTest extends AppPerTest {
 
     @Test
     void recordsAcrossStepsCoverEveryDeviceOnceWithConsecutiveBatchNumbers() {
-        Set<Long> vendorDevices = new TreeSet<>();
+        Set<Long> huaweiDevices = new TreeSet<>();
         Set<Long> cloudDevices = new TreeSet<>();
         for (int i = 0; i < 17; i++) {
             long user = api.newUser();
             String device = api.newDevice(user, 1);
             api.bindToken(device, "vendor_a", "hms-" + i);
-            vendorDevices.add(api.deviceId(device));
+            huaweiDevices.add(api.deviceId(device));
             String other = api.newDevice(user, 2);
             api.bindToken(other, "cloud", "fcm-" + i);
             cloudDevices.add(api.deviceId(other));
@@ -230,16 +230,16 @@ class FanoutTest extends AppPerTest {
 
         assertEquals(Map.of("vendor_a", 17, "cloud", 17), targets(stats));
         assertEquals(34, stats.devicesExpanded());
-        List<PushBatch> vendor = batches(task, Channel.HUAWEI, Integer.MAX_VALUE);
+        List<PushBatch> huawei = batches(task, Channel.HUAWEI, Integer.MAX_VALUE);
         List<PushBatch> cloud = batches(task, Channel.FCM, Integer.MAX_VALUE);
-        assertEquals(vendorDevices, deviceIds(vendor));
-        assertEquals(17, vendor.stream().mapToInt(b -> b.targets().size()).sum(), "no device twice");
+        assertEquals(huaweiDevices, deviceIds(huawei));
+        assertEquals(17, huawei.stream().mapToInt(b -> b.targets().size()).sum(), "no device twice");
         assertEquals(cloudDevices, deviceIds(cloud));
         assertEquals(17, cloud.stream().mapToInt(b -> b.targets().size()).sum(), "no device twice");
-        assertTrue(vendor.stream().allMatch(b -> b.targets().size() <= 4), "vendor_a records hold up to 4");
+        assertTrue(huawei.stream().allMatch(b -> b.targets().size() <= 4), "Huawei records hold up to 4");
         assertTrue(cloud.stream().allMatch(b -> b.targets().size() <= 3), "other records hold up to 3");
         List<Integer> numbers = new ArrayList<>();
-        vendor.forEach(b -> numbers.add(b.batchNo()));
+        huawei.forEach(b -> numbers.add(b.batchNo()));
         cloud.forEach(b -> numbers.add(b.batchNo()));
         numbers.sort(null);
         assertEquals(stats.batchesTotal(), numbers.size());
@@ -351,7 +351,7 @@ class FanoutTest extends AppPerTest {
                 begin, end, null);
         TaskState state = begin != null && begin > Instant.now().getEpochSecond()
                 ? TaskState.SCHEDULED : TaskState.ACCEPTED;
-        long id = taskService.store(api.appId, request, state, new Sender(Sender.API, 1)).taskId();
+        long id = taskService.store(api.appId, request, state, new TaskOrigin(TaskOrigin.API, 1)).taskId();
         expander.wake();
         return id;
     }

@@ -8,7 +8,7 @@ import io.imcore.push.AppPerTest;
 import io.imcore.push.notify.Audience;
 import io.imcore.push.notify.PushRequest;
 import io.imcore.push.notify.Strategy;
-import io.imcore.push.task.Sender;
+import io.imcore.push.task.TaskOrigin;
 import io.imcore.push.task.TaskService;
 import io.imcore.push.task.TaskState;
 import io.imcore.push.task.TaskStats;
@@ -97,7 +97,8 @@ class RecordBytesTest extends AppPerTest {
     private long accept() {
         PushRequest request = new PushRequest(Audience.all(), null, Strategy.OSPUSH_ONLY, List.of(Channel.HUAWEI),
                 mapper.createObjectNode().put("type", "text").put("title", "t").put("body", "b"), null, null, null);
-        long id = taskService.store(api.appId, request, TaskState.ACCEPTED, new Sender(Sender.API, 1)).taskId();
+        long id = taskService.store(api.appId, request, TaskState.ACCEPTED, new TaskOrigin(TaskOrigin.API, 1))
+                .taskId();
         expander.wake();
         return id;
     }

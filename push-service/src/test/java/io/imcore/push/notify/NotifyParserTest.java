@@ -376,7 +376,7 @@ class NotifyParserTest {
                 arguments("message.android.intent", "{'android':{'click_action':'intent'}}"),
                 arguments("message.android.intent", "{'android':{'click_action':'intent','intent':''}}"),
                 arguments("message.vendor_c.intent", "{'vendor_c':{'click_action':'intent'}}"),
-                // vendor_c has its own intent, the other five channels have none
+                // OPPO has its own intent, the other five channels have none
                 arguments("message.android.intent",
                         "{'android':{'click_action':'intent'},'vendor_c':{'intent':'p/.A'}}"),
                 arguments("message.vendor_a.badge_class", "{'vendor_a':{'badge_class':5}}"),

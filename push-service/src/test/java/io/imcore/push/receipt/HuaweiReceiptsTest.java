@@ -7,7 +7,7 @@ import io.imcore.pushcontract.Receipts.TokenReceipt;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Bodies as the vendor_a simulator posts them (HuaweiAdapterTest.receiptCallbackCarriesTheTaskId checks that side). */
+/** Bodies as the Huawei simulator posts them (HuaweiAdapterTest.receiptCallbackCarriesTheTaskId checks that side). */
 class HuaweiReceiptsTest {
 
     final HuaweiReceipts format = new HuaweiReceipts();

@@ -7,7 +7,7 @@ import io.imcore.pushcontract.Receipts.TokenReceipt;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Bodies as the vendor_c simulator posts them (OppoAdapterTest.receiptCallbackCarriesTheTaskId checks that side). */
+/** Bodies as the OPPO simulator posts them (OppoAdapterTest.receiptCallbackCarriesTheTaskId checks that side). */
 class OppoReceiptsTest {
 
     final OppoReceipts format = new OppoReceipts();

@@ -65,7 +65,7 @@ class ReceiptEndpointTest {
                 + " returning task_id", appId);
     }
 
-    /** A device of the app with the token on vendor_b, to which push-worker sent the task (its ledger row). */
+    /** A device of the app with the token on Xiaomi, to which push-worker sent the task (its ledger row). */
     private long sentDevice(long task, String token) {
         long device = deviceWithToken(token);
         insert("insert into push_receipts (task_id, device_id, channel, received) values (?, ?, 'vendor_b', false)"
@@ -149,7 +149,7 @@ class ReceiptEndpointTest {
         post("vendor_b", key, xiaomiCallback(task, token)).body("data", equalTo(1));
     }
 
-    /** An offline push of message msgId sent to a new device with the token on vendor_b: its trace row. */
+    /** An offline push of message msgId sent to a new device with the token on Xiaomi: its trace row. */
     private void sentOfflinePush(long msgId, String token) {
         long user = Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000_000L);
         long device = insert("insert into push_devices (app_id, user_id, device_sn) values (?, ?, 1)"

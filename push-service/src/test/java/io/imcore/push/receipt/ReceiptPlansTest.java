@@ -76,7 +76,7 @@ class ReceiptPlansTest {
         });
     }
 
-    /** {@code rows} devices of the app with a vendor_b token each, and a sent offline push trace row each. */
+    /** {@code rows} devices of the app with a Xiaomi token each, and a sent offline push trace row each. */
     private static void seedDevices(Statement s, String app, int rows) throws SQLException {
         s.execute("insert into push_devices (app_id, user_id, device_sn) select '" + app + "', g, 1"
                 + " from generate_series(1, " + rows + ") g");
@@ -162,7 +162,7 @@ class ReceiptPlansTest {
         });
     }
 
-    /** One callback of one offline receipt of message {@code msgId} (its task id is -msg_id) on vendor_b. */
+    /** One callback of one offline receipt of message {@code msgId} (its task id is -msg_id) on Xiaomi. */
     private static void offlineReceipt(PreparedStatement ps, String app, long msgId, String token)
             throws SQLException {
         Connection c = ps.getConnection();

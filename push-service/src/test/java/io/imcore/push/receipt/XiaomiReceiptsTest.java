@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Bodies as the vendor_b simulator posts them (XiaomiAdapterTest.receiptCallbackCarriesTheTaskId checks that side). */
+/** Bodies as the Xiaomi simulator posts them (XiaomiAdapterTest.receiptCallbackCarriesTheTaskId checks that side). */
 class XiaomiReceiptsTest {
 
     final XiaomiReceipts format = new XiaomiReceipts();

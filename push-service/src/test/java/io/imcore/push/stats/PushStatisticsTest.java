@@ -109,7 +109,7 @@ class PushStatisticsTest extends AppPerTest {
         assertEquals("dispatching", page.getString("data.list[0].state"));
         assertEquals(0, page.getInt("data.list[0].target"));
         assertNull(page.get("data.list[0].request_id"));
-        // target as task/detail reports it: the svcpush device that fell back to vendor_a counts once
+        // target as task/detail reports it: the svcpush device that fell back to Huawei counts once
         assertEquals(9, page.getInt("data.list[1].target"));
         assertEquals(5, page.getInt("data.list[1].sent"));
         assertEquals(2, page.getInt("data.list[1].received"));
@@ -129,7 +129,7 @@ class PushStatisticsTest extends AppPerTest {
 
         JsonPath page = list(Map.of());
         assertEquals(List.of(mixed, unmeasured), ids(page));
-        // vendor_b 4 + 1 fallen back, svcpush 2 - 1: ios' 3 cannot be received
+        // Xiaomi 4 + 1 fallen back, svcpush 2 - 1: APNs' 3 cannot be received
         assertEquals(6, page.getInt("data.list[0].measured_target"));
         assertEquals(3, page.getInt("data.list[0].received"));
         assertEquals(0, page.getInt("data.list[1].measured_target"), "only ios and cloud");

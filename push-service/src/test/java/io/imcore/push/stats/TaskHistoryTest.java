@@ -62,7 +62,7 @@ class TaskHistoryTest extends AppPerTest {
     }
 
     @Test
-    void theRequestIsReturnedAsANormalizedNotifyBodyWithItsSender() {
+    void theRequestIsReturnedAsANormalizedNotifyBodyWithItsOrigin() {
         long taskId = notify("imcore-console/1", "{\"audience\":{\"user_id\":[7,8,7]},\"setting\":{\"request_id\":"
                 + "\"r-history\",\"distribution_strategy\":\"ospush_only\",\"ospush_sequence\":[\"vendor_c\",\"ups\"]},"
                 + "\"message\":{\"title\":\"Sale\",\"body\":\"Half price\",\"show_begin_time\":253402300000}}");
@@ -100,7 +100,7 @@ class TaskHistoryTest extends AppPerTest {
     void deliveriesAreBucketedByTheBatchesAndReceiptsTimes() {
         long taskId = notify("curl/8.5.0", "{\"audience\":\"all\",\"message\":{\"title\":\"t\"}}");
         batch(taskId, 0, T0.plusMillis(200), "{\"vendor_b\": {\"sent\": 2, \"failed\": 1, \"rejected\": 0}}");
-        // a svcpush batch whose offline device fell back to vendor_b counts on both
+        // a svcpush batch whose offline device fell back to Xiaomi counts on both
         batch(taskId, 1, T0.plusMillis(1500), "{\"svcpush\": {\"sent\": 1, \"failed\": 0, \"rejected\": 0},"
                 + " \"vendor_b\": {\"sent\": 1, \"failed\": 0, \"rejected\": 1}}");
         batch(taskId, 2, null, null); // counted before times were kept: left out

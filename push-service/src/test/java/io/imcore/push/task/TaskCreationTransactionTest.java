@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(InfrastructureResource.class)
 class TaskCreationTransactionTest {
 
-    private static final Sender API_CALLER = new Sender(Sender.API, 1);
+    private static final TaskOrigin API_CALLER = new TaskOrigin(TaskOrigin.API, 1);
 
     @Inject
     TaskService tasks;

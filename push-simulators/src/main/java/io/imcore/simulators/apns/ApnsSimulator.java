@@ -47,7 +47,7 @@ import javax.net.ssl.X509TrustManager;
  * Client certificates are requested, not required, so both token auth (ES256 JWT in {@code authorization}) and
  * certificate auth work. Apps registered with {@code POST /_sim/apps} ({@link #registerApp}) make it verify JWT
  * signatures with the registered key and client certificates against the registered ones; with none registered any
- * well-formed JWT or client certificate is accepted. docs/channels/ios.md lists what it checks.
+ * well-formed JWT or client certificate is accepted. docs/channels/apns.md lists what it checks.
  */
 public class ApnsSimulator extends ProviderSimulator {
 

@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  *
  * <p>Service accounts registered with {@code POST /_sim/apps {"certificate": <service-account JSON>}}
  * ({@link #registerServiceAccount}) have their assertions' RS256 signatures verified and may only send to their own
- * project; without registrations any well-formed assertion is accepted. docs/channels/cloud.md lists the checks.
+ * project; without registrations any well-formed assertion is accepted. docs/channels/fcm.md lists the checks.
  */
 public class FcmSimulator extends ProviderSimulator {
 
@@ -459,7 +459,7 @@ public class FcmSimulator extends ProviderSimulator {
 
     /**
      * 400 INVALID_ARGUMENT naming the field in a google.rpc.BadRequest detail, after the FcmError detail (errorCode
-     * INVALID_ARGUMENT) when the check is FCM's own (docs/channels/cloud.md).
+     * INVALID_ARGUMENT) when the check is FCM's own (docs/channels/fcm.md).
      */
     private void badRequest(RoutingContext ctx, Violation violation) {
         JsonObject body = googleError(400, "INVALID_ARGUMENT", violation.description(),

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * vendor_a: Huawei Push Kit. {@code POST /oauth2/v3/token} (client credentials) issues Bearer tokens valid 3600 s;
+ * Huawei Push Kit. {@code POST /oauth2/v3/token} (client credentials) issues Bearer tokens valid 3600 s;
  * {@code POST /v1/{appId}/messages:send} takes 1..1000 tokens and answers 80000000, 80100000 with the illegal tokens,
  * 80300007 when all are invalid, 80200001/80200003 for a missing, foreign or expired token; the message itself must pass
  * Huawei's published rules ({@link MessageRules}). Delivery receipts (the

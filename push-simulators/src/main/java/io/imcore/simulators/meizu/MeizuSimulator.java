@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
- * vendor_e: the Meizu Flyme push server API (docs/channels/vendor_e.md): form POSTs to
+ * The Meizu Flyme push server API (docs/channels/meizu.md): form POSTs to
  * {@code /garcia/api/server/push/varnished/pushByPushId} (notification) and {@code .../unvarnished/pushByPushId}
  * (pass-through), signed with md5 over the sorted {@code k=v} parameters and the appSecret. The sign is verified for
  * apps registered with {@code POST /_sim/apps} (or {@link #registerApp}); other apps need a well-formed sign.

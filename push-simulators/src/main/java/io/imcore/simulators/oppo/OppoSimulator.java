@@ -18,10 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * vendor_c: OPPO PUSH. {@code POST /server/v1/auth} (app_key, timestamp, sign = sha256(app_key + timestamp +
+ * OPPO PUSH. {@code POST /server/v1/auth} (app_key, timestamp, sign = sha256(app_key + timestamp +
  * master_secret)) issues auth tokens valid 24 h; {@code POST /server/v1/message/notification/unicast_batch} takes
  * {@code messages} (a JSON array, at most 1000) with the token in the {@code auth_token} form field and answers per
- * message. Each message is checked against OPPO's field rules (docs/channels/vendor_c.md "Simulator"); messages
+ * message. Each message is checked against OPPO's field rules (docs/channels/oppo.md "Simulator"); messages
  * without a 通讯与服务 category count against the app's daily public-message quota. Messages with
  * {@code call_back_url} get their arrival receipts posted there as a JSON array.
  *

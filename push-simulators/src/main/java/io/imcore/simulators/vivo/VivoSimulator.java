@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * vendor_d: the vivo push server API (docs/channels/vendor_d.md): {@code /message/auth} issues authTokens (24 h),
+ * The vivo push server API (docs/channels/vivo.md): {@code /message/auth} issues authTokens (24 h),
  * {@code /message/saveListPayload} + {@code /message/pushToList} and {@code /message/send} need one in the
  * {@code authToken} header. Apps registered with {@code POST /_sim/apps} (or {@link #registerApp}) get their auth sign
  * and appKey checked; others only need a well-formed sign. The message fields are checked by {@link VivoMessageRules}.

@@ -14,9 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * vendor_b: Xiaomi push. {@code POST /v3/message/regid} (and {@code /v2/message/regid}), form-encoded,
+ * Xiaomi push. {@code POST /v3/message/regid} (and {@code /v2/message/regid}), form-encoded,
  * {@code Authorization: key=<AppSecret>}. Checks what Xiaomi's documents require of a regId message (each rule names
- * its source; docs/channels/vendor_b.md lists them) and answers with Xiaomi's codes: code 0 with {@code data.id} and
+ * its source; docs/channels/xiaomi.md lists them) and answers with Xiaomi's codes: code 0 with {@code data.id} and
  * {@code data.bad_regids} for the invalid regIds, 20301 "No valid targets!" when all are invalid, 21301 for a refused
  * key, 10016/10017 for missing or illegal parameters, 27001 for a channel the app has not registered, 200001 when the
  * app's daily quota of public messages is spent (also the answer to an injected QUOTA_SPENT fault). Asked for

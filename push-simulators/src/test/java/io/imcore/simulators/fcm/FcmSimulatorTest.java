@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cloud simulator's answers where Google's own clients depend on them (docs/channels/cloud.md, "The
+ * The cloud simulator's answers where Google's own clients depend on them (docs/channels/fcm.md, "The
  * simulator"): the priority values FCM accepts, the 401 challenge google-auth refreshes on, dry runs, the details of
  * a refused field and the audience of the jwt-bearer grant. FirebaseAdminSdkTest (push-worker) drives the same
  * answers through the Firebase Admin SDK.

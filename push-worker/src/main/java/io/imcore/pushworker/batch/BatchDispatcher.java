@@ -3,7 +3,7 @@ package io.imcore.pushworker.batch;
 import io.imcore.pushcontract.Channel;
 import io.imcore.pushcontract.PushBatch.Target;
 import io.imcore.pushcontract.PushBatch;
-import io.imcore.pushworker.batch.ChannelSender.Pending;
+import io.imcore.pushworker.batch.ChannelSender.EnvironmentDelivery;
 import io.imcore.pushworker.batch.WorkerMetrics.Result;
 import io.imcore.pushworker.channel.Delivery;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -110,15 +110,15 @@ public class BatchDispatcher {
             run.expired = true;
             return CompletableFuture.completedFuture(run);
         }
-        List<Pending> pending = new ArrayList<>(targets.size());
+        List<EnvironmentDelivery> deliveries = new ArrayList<>(targets.size());
         for (Target target : targets) {
             if (run.devices != null && !run.devices.contains(target.deviceId())) {
                 continue; // an offline push device another worker holds, or already sent or superseded
             }
-            pending.add(new Pending(new Delivery(target, target.token(), run.badges.get(target.deviceId())),
-                    target.environment() == null ? 1 : target.environment()));
+            Delivery delivery = new Delivery(target, target.token(), run.badges.get(target.deviceId()));
+            deliveries.add(new EnvironmentDelivery(delivery, target.environment() == null ? 1 : target.environment()));
         }
-        return sender.send(run, run.channel, pending).thenApply(notLive -> {
+        return sender.send(run, run.channel, deliveries).thenApply(notLive -> {
             run.notLive = notLive;
             return run;
         });
@@ -133,8 +133,8 @@ public class BatchDispatcher {
         if (run.notLive.isEmpty()) {
             return CompletableFuture.completedFuture(run);
         }
-        Map<Channel, List<Pending>> byChannel = new LinkedHashMap<>();
-        for (Pending p : run.notLive) {
+        Map<Channel, List<EnvironmentDelivery>> byChannel = new LinkedHashMap<>();
+        for (EnvironmentDelivery p : run.notLive) {
             PushBatch.OsRoute route = p.delivery().target().fallback();
             Optional<Channel> os = route == null ? Optional.empty() : Channel.fromWireName(route.channel());
             if (os.isEmpty()) {
@@ -142,18 +142,19 @@ public class BatchDispatcher {
                 metrics.targets(Channel.SVCPUSH, Result.FAILED, 1);
                 continue;
             }
-            byChannel.computeIfAbsent(os.get(), c -> new ArrayList<>()).add(new Pending(
+            byChannel.computeIfAbsent(os.get(), c -> new ArrayList<>()).add(new EnvironmentDelivery(
                     new Delivery(p.delivery().target(), route.token(), p.delivery().badge()), route.environment()));
         }
         CompletableFuture<?> sends = DONE;
-        for (Map.Entry<Channel, List<Pending>> entry : byChannel.entrySet()) {
+        for (Map.Entry<Channel, List<EnvironmentDelivery>> entry : byChannel.entrySet()) {
             sends = sends.thenCompose(none -> fallBackOn(run, entry.getKey(), entry.getValue()));
         }
         return sends.thenApply(none -> run);
     }
 
     /** The fallbacks of one OS channel: moved there from svcpush, and sent. */
-    private CompletableFuture<List<Pending>> fallBackOn(BatchRun run, Channel os, List<Pending> moved) {
+    private CompletableFuture<List<EnvironmentDelivery>> fallBackOn(BatchRun run, Channel os,
+            List<EnvironmentDelivery> moved) {
         run.tally.of(Channel.SVCPUSH).fallbackOut += moved.size();
         run.tally.of(os).fallbackIn += moved.size();
         metrics.targets(Channel.SVCPUSH, Result.FALLBACK, moved.size());

@@ -37,7 +37,7 @@ final class BatchRun {
     /** Read after its show_end_time: nothing was sent. */
     boolean expired;
     /** svcpush deliveries whose device had no live connection: the fallback sends them on their OS channel. */
-    List<ChannelSender.Pending> notLive = List.of();
+    List<ChannelSender.EnvironmentDelivery> notLive = List.of();
 
     BatchRun(PushBatch batch, Channel channel, RecordClaims claims) {
         this.batch = batch;

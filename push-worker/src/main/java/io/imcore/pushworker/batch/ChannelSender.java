@@ -33,7 +33,7 @@ import org.jboss.logging.Logger;
 public class ChannelSender {
 
     /** A delivery with the environment of the certificate to send it with. */
-    record Pending(Delivery delivery, int environment) {}
+    record EnvironmentDelivery(Delivery delivery, int environment) {}
 
     private static final Logger LOG = Logger.getLogger(ChannelSender.class);
     /** The failure reason of targets not sent because the message's show_end_time came first. */
@@ -62,15 +62,16 @@ public class ChannelSender {
      * the run's tally. Completes with the svcpush deliveries whose device had no live connection (none on OS
      * channels).
      */
-    CompletableFuture<List<Pending>> send(BatchRun run, Channel channel, List<Pending> deliveries) {
+    CompletableFuture<List<EnvironmentDelivery>> send(BatchRun run, Channel channel,
+            List<EnvironmentDelivery> deliveries) {
         Send send = new Send(run, channel);
-        Map<Integer, List<Pending>> byEnvironment = new LinkedHashMap<>();
-        for (Pending p : deliveries) {
+        Map<Integer, List<EnvironmentDelivery>> byEnvironment = new LinkedHashMap<>();
+        for (EnvironmentDelivery p : deliveries) {
             byEnvironment.computeIfAbsent(channel == Channel.SVCPUSH ? 0 : p.environment, e -> new ArrayList<>())
                     .add(p);
         }
         CompletableFuture<Void> environments = DONE;
-        for (Map.Entry<Integer, List<Pending>> group : byEnvironment.entrySet()) {
+        for (Map.Entry<Integer, List<EnvironmentDelivery>> group : byEnvironment.entrySet()) {
             environments = environments.thenCompose(none -> send.environment(group.getKey(), group.getValue()));
         }
         return environments.thenApply(none -> send.notLive);
@@ -82,7 +83,7 @@ public class ChannelSender {
         private final BatchRun run;
         private final Channel channel;
         private final ChannelAdapter adapter;
-        private final List<Pending> notLive = new ArrayList<>();
+        private final List<EnvironmentDelivery> notLive = new ArrayList<>();
 
         Send(BatchRun run, Channel channel) {
             this.run = run;
@@ -91,7 +92,7 @@ public class ChannelSender {
         }
 
         /** The deliveries of one certificate environment, with the app's certificate for it; without one they fail. */
-        CompletableFuture<Void> environment(int environment, List<Pending> deliveries) {
+        CompletableFuture<Void> environment(int environment, List<EnvironmentDelivery> deliveries) {
             Credentials certificate = null;
             if (channel != Channel.SVCPUSH) {
                 Optional<Credentials> found = credentials.get(run.notification.appId(), channel, environment);
@@ -118,10 +119,11 @@ public class ChannelSender {
 
         /** The round's requests from its {@code from}th delivery on; a rate limit in debt makes them continue later. */
         private CompletableFuture<Void> requests(Round round, int from) {
-            List<Pending> all = round.deliveries;
+            List<EnvironmentDelivery> all = round.deliveries;
             int at = from;
             while (at < all.size()) {
-                List<Pending> chunk = all.subList(at, Math.min(all.size(), at + adapter.maxTargetsPerRequest()));
+                List<EnvironmentDelivery> chunk =
+                        all.subList(at, Math.min(all.size(), at + adapter.maxTargetsPerRequest()));
                 at += chunk.size();
                 long pause = pacer.pause(channel, run.notification.appId(), chunk.size());
                 if (pause > 0) {
@@ -137,14 +139,14 @@ public class ChannelSender {
         }
 
         /** One adapter call; its outcomes counted, its transient failures kept for the next round. */
-        private void request(Round round, List<Pending> chunk) {
-            List<Delivery> deliveries = chunk.stream().map(Pending::delivery).toList();
+        private void request(Round round, List<EnvironmentDelivery> chunk) {
+            List<Delivery> deliveries = chunk.stream().map(EnvironmentDelivery::delivery).toList();
             List<Outcome> outcomes = metrics.calls(channel).record(
                     () -> adapter.send(round.certificate, run.notification, deliveries));
             Tally tally = run.tally;
             for (int i = 0; i < chunk.size(); i++) {
                 Outcome outcome = outcomes.get(i);
-                Pending p = chunk.get(i);
+                EnvironmentDelivery p = chunk.get(i);
                 switch (outcome.kind()) {
                     case ACCEPTED -> {
                         tally.of(channel).sent++;
@@ -178,7 +180,7 @@ public class ChannelSender {
 
         /** After a round: done, or its transient failures sent again after a backoff, or given up. */
         private CompletableFuture<Void> afterRound(Round round) {
-            List<Pending> retry = round.retry;
+            List<EnvironmentDelivery> retry = round.retry;
             if (retry.isEmpty()) {
                 return DONE;
             }
@@ -214,15 +216,15 @@ public class ChannelSender {
     private static final class Round {
 
         final Credentials certificate;
-        final List<Pending> deliveries;
+        final List<EnvironmentDelivery> deliveries;
         final int attempt;
-        final List<Pending> retry = new ArrayList<>();
+        final List<EnvironmentDelivery> retry = new ArrayList<>();
         /** Why each of {@link #retry} was refused, by index. */
         final List<String> reasons = new ArrayList<>();
         /** The longest Retry-After the provider asked for. */
         Duration wait = Duration.ZERO;
 
-        Round(Credentials certificate, List<Pending> deliveries, int attempt) {
+        Round(Credentials certificate, List<EnvironmentDelivery> deliveries, int attempt) {
             this.certificate = certificate;
             this.deliveries = deliveries;
             this.attempt = attempt;

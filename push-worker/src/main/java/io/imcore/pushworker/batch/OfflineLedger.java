@@ -45,7 +45,7 @@ import org.jboss.logging.Logger;
 public class OfflineLedger {
 
     /** The devices of the record this worker now sends; {@code held}: another live worker sends some of them. */
-    record Claimed(Set<Long> devices, boolean held) {}
+    record ClaimedDevices(Set<Long> devices, boolean held) {}
 
     /** A device's trace row of a message. */
     private record Key(String appId, long msgId, long deviceId) {}
@@ -82,7 +82,7 @@ public class OfflineLedger {
     private final String owner;
     private final Duration lease;
     private final ClaimLeases.Held<Key> held;
-    private final GroupCommitter<PushBatch, Claimed> claims;
+    private final GroupCommitter<PushBatch, ClaimedDevices> claims;
     private final GroupCommitter<Finish, Integer> finishes;
 
     public OfflineLedger(Database database, ClaimLeases leases, WorkerMetrics metrics) {
@@ -115,7 +115,7 @@ public class OfflineLedger {
      * records claimed at the same time; marks superseded the ones a newer message of the conversation is already
      * queued, sending or sent to. Completes after the commit, on the committer's thread.
      */
-    CompletableFuture<Claimed> claim(PushBatch batch) {
+    CompletableFuture<ClaimedDevices> claim(PushBatch batch) {
         long msgId = batch.offline().msgId();
         return claims.submit(batch).thenApply(found -> {
             found.devices().forEach(d -> held.add(new Key(batch.appId(), msgId, d)));
@@ -169,7 +169,7 @@ public class OfflineLedger {
      * The claims of the records, in one statement of each kind: their rows locked in (app, message, device) order
      * (as the finish and push-service's receipts lock them), the superseded ones marked, the others set sending.
      */
-    private List<Claimed> claimAll(Connection c, List<PushBatch> records) throws SQLException {
+    private List<ClaimedDevices> claimAll(Connection c, List<PushBatch> records) throws SQLException {
         SortedSet<Key> wanted = new TreeSet<>(LOCK_ORDER);
         for (PushBatch batch : records) {
             batch.targets().forEach(t -> wanted.add(new Key(batch.appId(), batch.offline().msgId(), t.deviceId())));
@@ -203,7 +203,7 @@ public class OfflineLedger {
         update(c, claimable, "state = 'sending', owner = ?, lease_until = now() + make_interval(secs => ?)", "",
                 owner, lease.toMillis() / 1000.0);
         Set<Key> claimed = new HashSet<>(claimable);
-        List<Claimed> answers = new ArrayList<>(records.size());
+        List<ClaimedDevices> answers = new ArrayList<>(records.size());
         for (PushBatch batch : records) {
             Set<Long> devices = new HashSet<>();
             boolean othersHold = false;
@@ -214,7 +214,7 @@ public class OfflineLedger {
                 }
                 othersHold |= heldElsewhere.contains(row);
             }
-            answers.add(new Claimed(devices, othersHold));
+            answers.add(new ClaimedDevices(devices, othersHold));
         }
         return answers;
     }

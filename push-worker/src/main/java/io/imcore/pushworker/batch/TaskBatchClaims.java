@@ -21,7 +21,7 @@ import org.jboss.logging.Logger;
 final class TaskBatchClaims implements RecordClaims {
 
     /**
-     * Channels whose payload carries the app-icon badge, so the server keeps the device's counter for them (vendor_a
+     * Channels whose payload carries the app-icon badge, so the server keeps the device's counter for them (Huawei
      * only with a badge_class: its badge needs the launcher class).
      */
     private static final Set<Channel> BADGE_CHANNELS =

@@ -7,7 +7,7 @@ import io.imcore.pushcontract.PushBatch;
  *
  * @param target the record's target (device ids; for a svcpush fallback the token comes from its fallback route)
  * @param token  the provider token (null on svcpush)
- * @param badge  the device's badge number after this notification, for channels that carry a badge (ios, cloud,
- *               vendor_a, svcpush); null otherwise. The worker keeps the counter (push_devices.badge).
+ * @param badge  the device's badge number after this notification, for channels that carry a badge (APNs, FCM,
+ *               Huawei, svcpush); null otherwise. The worker keeps the counter (push_devices.badge).
  */
 public record Delivery(PushBatch.Target target, String token, Integer badge) {}

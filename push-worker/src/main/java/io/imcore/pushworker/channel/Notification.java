@@ -78,7 +78,7 @@ public record Notification(long taskId, String appId, ObjectNode message) {
 
     /**
      * The effective Android settings of an Android OS channel (sound, channel_id, click_action, intent, and
-     * badge_class on vendor_a, push_mode and classification on vendor_d), already merged with android's; empty
+     * badge_class on Huawei, push_mode and classification on vivo), already merged with android's; empty
      * when nothing is set (use the provider's defaults: open the app on click).
      */
     public ObjectNode channelSettings(Channel channel) {

@@ -110,7 +110,7 @@ class DispatchTest {
         WorkerFixture.awaitConsumed(Channel.XIAOMI.topic(), "push-worker.vendor_b");
 
         Map<String, Integer> failures = fixture.failures(task);
-        // Xiaomi names the refused regids of a partly valid request in bad_regids (docs/channels/vendor_b.md)
+        // Xiaomi names the refused regids of a partly valid request in bad_regids (docs/channels/xiaomi.md)
         assertEquals(Map.of("vendor_b rejected bad_regids", 2), failures,
                 "one per refused token of the two batches, not four");
         assertEquals(2, fixture.count(task, Channel.XIAOMI, "rejected"));

@@ -221,7 +221,7 @@ class OfflinePushDispatchTest {
             assertTrue(!reason.isBlank() && !reason.equals("no answer recorded") && !reason.equals("unknown"),
                     channel + " reason " + reason);
             if (channel == Channel.XIAOMI) {
-                // Xiaomi names the refused regids of a partly valid request in bad_regids (docs/channels/vendor_b.md)
+                // Xiaomi names the refused regids of a partly valid request in bad_regids (docs/channels/xiaomi.md)
                 assertEquals("bad_regids", reason);
             }
             assertNull(fixture.trace(msgId, invalid, "sent_at"));

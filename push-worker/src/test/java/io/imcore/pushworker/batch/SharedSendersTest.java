@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 @TestProfile(SharedSendersTest.TwoSendersTwoPacedChannels.class)
 class SharedSendersTest {
 
-    /** Two sender threads, two batches in flight per channel, vendor_c and vendor_e paced to 0.1/s per app. */
+    /** Two sender threads, two batches in flight per channel, OPPO and Meizu paced to 0.1/s per app. */
     public static class TwoSendersTwoPacedChannels implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -65,7 +65,7 @@ class SharedSendersTest {
         assertEquals(1, simulators.get("vendor_d").recorder().deliveriesTo(device.token()));
         assertEquals(0, simulators.get("vendor_c").recorder().deliveriesTo(first.token())
                 + simulators.get("vendor_e").recorder().deliveriesTo(second.token()),
-                "vendor_d was sent while both paced batches still waited for their rate limit");
+                "vivo was sent while both paced batches still waited for their rate limit");
 
         fixture.awaitState(paced, "done");
         assertEquals(1, fixture.count(paced, Channel.OPPO, "sent"));

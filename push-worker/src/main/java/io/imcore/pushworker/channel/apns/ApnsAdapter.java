@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * The ios channel: APNs' HTTP/2 provider API through Pushy (docs/channels/ios.md).
+ * The ios channel: APNs' HTTP/2 provider API through Pushy (docs/channels/apns.md).
  *
  * <p>One {@link ApnsClient} per credentials version ({@link Credentials#cacheKey()}); a newer upload of the same
  * app and environment replaces and closes the older client. Token auth when the certificate is a PEM private key

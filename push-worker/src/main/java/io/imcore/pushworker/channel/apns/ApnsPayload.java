@@ -12,7 +12,7 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The APNs JSON payload of a notification for one badge value (docs/channels/ios.md has the mapping), kept under
+ * The APNs JSON payload of a notification for one badge value (docs/channels/apns.md has the mapping), kept under
  * {@link #MAX_BYTES} by shortening the body first, then the title, then the subtitle, then dropping the custom (ext)
  * keys.
  */

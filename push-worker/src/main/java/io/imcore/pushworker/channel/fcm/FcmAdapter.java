@@ -56,7 +56,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The cloud channel: FCM HTTP v1 ({@code POST <base>/v1/projects/<project_id>/messages:send}, one request per
- * token) with a service-account OAuth2 access token (docs/channels/cloud.md).
+ * token) with a service-account OAuth2 access token (docs/channels/fcm.md).
  *
  * <p>Access tokens come from the configured {@code auth-url} only, never from the JSON's {@code token_uri}.
  *
@@ -290,7 +290,7 @@ public class FcmAdapter implements ChannelAdapter {
         }
     }
 
-    /** The outcome of an FCM answer (docs/channels/cloud.md, errors). */
+    /** The outcome of an FCM answer (docs/channels/fcm.md "Outcomes"). */
     static Outcome classify(int status, FcmError error, Duration retryAfter) {
         if (status >= 200 && status < 300) {
             return Outcome.ACCEPTED;

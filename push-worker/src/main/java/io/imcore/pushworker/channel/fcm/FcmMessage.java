@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The FCM HTTP v1 request body of a notification for one badge value, without the token (docs/channels/cloud.md has
+ * The FCM HTTP v1 request body of a notification for one badge value, without the token (docs/channels/fcm.md has
  * the mapping). The notification and data parts are kept under {@link #MAX_BYTES} by shortening the body first,
  * then the title, then dropping the data (ext) keys.
  */

@@ -11,7 +11,7 @@ import java.net.http.HttpClient;
 import java.util.List;
 
 /**
- * Base of the adapters whose provider takes a batch of tokens in one request (vendor_a, vendor_b, vendor_c): the
+ * Base of the adapters whose provider takes a batch of tokens in one request (Huawei, Xiaomi, OPPO): the
  * channel, the per-request limit, one {@link VendorHttp#client HTTP client}, and the edges of the {@link #send}
  * contract, so that a subclass only builds, sends and classifies its provider's request.
  */

@@ -9,7 +9,7 @@ import io.imcore.pushworker.channel.Outcome;
 import java.util.List;
 
 /**
- * A {@link BatchAdapter} whose provider wants an access token from its auth endpoint (vendor_a, vendor_c): the token
+ * A {@link BatchAdapter} whose provider wants an access token from its auth endpoint (Huawei, OPPO): the token
  * comes from a {@link VendorTokenCache} before each batch; when none can be had, every target is retried later (the
  * endpoint may be back by then), or failed at once when the provider refused the credentials for good.
  */

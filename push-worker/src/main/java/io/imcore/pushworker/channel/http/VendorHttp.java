@@ -31,8 +31,8 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
 /**
- * Small helpers the form/JSON-over-HTTPS adapters (vendor_a .. vendor_e) share: one {@link HttpClient} per
- * adapter built from {@link ChannelSettings}, form encoding, Retry-After, URL joining and text truncation.
+ * Small helpers the form/JSON-over-HTTPS adapters (Huawei, Xiaomi, OPPO, vivo, Meizu) share: one {@link HttpClient}
+ * per adapter built from {@link ChannelSettings}, form encoding, Retry-After, URL joining and text truncation.
  */
 public final class VendorHttp {
 
@@ -52,7 +52,7 @@ public final class VendorHttp {
 
     /**
      * The same client trusting the JDK's CAs only, for the channels whose trust-certificate setting is documented as
-     * not used (vendor_d, vendor_e: public CAs, and plain-HTTP simulators) and for svcpush (message-service).
+     * not used (vivo, Meizu: public CAs, and plain-HTTP simulators) and for svcpush (message-service).
      */
     public static HttpClient jdkTrustClient(ChannelSettings settings) {
         return new RecordingHttpClient(builder(settings).build());

@@ -24,7 +24,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * vendor_a: Huawei Push Kit, HTTP v1 API (docs/channels/vendor_a.md). OAuth 2.0 client credentials (app_id = client
+ * Huawei Push Kit, HTTP v1 API (docs/channels/huawei.md). OAuth 2.0 client credentials (app_id = client
  * id, app_secret = client secret) give a Bearer token; {@code POST {base}/v1/{appId}/messages:send} carries up to
  * 1000 tokens. One request per send, except that with a badge class the deliveries are grouped by badge number
  * (the badge is per device, the message per request). {@link HuaweiMessage} builds each request; a message Huawei

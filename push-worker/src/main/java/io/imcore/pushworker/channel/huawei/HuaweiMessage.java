@@ -14,7 +14,7 @@ import io.imcore.pushworker.channel.http.VendorHttp;
 import java.util.List;
 
 /**
- * The Huawei Push Kit v1 request body of one send, without its tokens (docs/channels/vendor_a.md has the mapping and
+ * The Huawei Push Kit v1 request body of one send, without its tokens (docs/channels/huawei.md has the mapping and
  * the sources of each rule). Built so that Huawei never refuses it: title and body both set, an https image only, the
  * badge number in 0..99, the ttl in Huawei's range, a message category, and the message (tokens left out) within
  * {@link #MAX_MESSAGE_BYTES}: the big text, then the body, then the title are shortened to fit. What cannot be made to

@@ -30,7 +30,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * vendor_e: Meizu Flyme push server API (docs/channels/vendor_e.md; Meizu's PushAPI README).
+ * Meizu Flyme push server API (docs/channels/meizu.md; Meizu's PushAPI README).
  *
  * <p>No auth token: every request is a form POST signed with {@code sign = md5(sorted k=v of all parameters +
  * appSecret)}. Notifications go to {@code /garcia/api/server/push/varnished/pushByPushId}, cmd (pass-through) to

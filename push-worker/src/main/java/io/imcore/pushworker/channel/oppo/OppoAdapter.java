@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * vendor_c: OPPO PUSH server API (docs/channels/vendor_c.md). {@code POST /server/v1/auth} with the App Key and a
+ * OPPO PUSH server API (docs/channels/oppo.md). {@code POST /server/v1/auth} with the App Key and a
  * SHA-256 signature over the MasterSecret gives an auth_token valid 24 hours; {@code POST
  * /server/v1/message/notification/unicast_batch} sends up to 1000 single-target notification messages in one request
  * and answers per message. Every message carries a category (通讯与服务 IM by default) and a notify_level.
@@ -71,8 +71,8 @@ public class OppoAdapter extends TokenBatchAdapter {
         super(Channel.OPPO, MAX_TOKENS, settings);
         settings.receiptUrl().ifPresent(url -> {
             if (url.toString().length() > CALLBACK_URL_MAX) {
-                throw new IllegalArgumentException("vendor_c receipt-url is longer than OPPO's " + CALLBACK_URL_MAX
-                        + " characters for call_back_url: " + url);
+                throw new IllegalArgumentException("im.push.worker.channel.vendor_c.receipt-url is longer than OPPO's "
+                        + CALLBACK_URL_MAX + " characters for call_back_url: " + url);
             }
         });
     }

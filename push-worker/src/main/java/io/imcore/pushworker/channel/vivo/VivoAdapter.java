@@ -34,7 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * vendor_d: vivo push server API (docs/channels/vendor_d.md).
+ * vivo push server API (docs/channels/vivo.md).
  *
  * <p>Auth: {@code POST /message/auth} with {@code sign = md5(appId + appKey + timestamp + appSecret)}; the authToken
  * (valid 24 h) is cached per {@link Credentials#cacheKey()}, renewed after {@link #TOKEN_REFRESH} and once when a push
@@ -55,7 +55,7 @@ public class VivoAdapter implements ChannelAdapter {
 
     static final int MAX_TARGETS = 1000;
 
-    /** Result codes (docs/channels/vendor_d.md has the table). */
+    /** Result codes (docs/channels/vivo.md has the table). */
     static final int RESULT_OK = 0;
     static final int RESULT_AUTH_TOKEN_INVALID = 10000;
     static final int RESULT_APP_MISMATCH = 10094;

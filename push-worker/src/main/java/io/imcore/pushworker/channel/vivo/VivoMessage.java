@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * The notification fields of a vivo push, shared by {@code /message/send} and {@code /message/saveListPayload}
- * (docs/channels/vendor_d.md "Field mapping"). Field names are those of the official server SDK's
+ * (docs/channels/vivo.md "Field mapping"). Field names are those of the official server SDK's
  * {@code com.vivo.push.sdk.notofication.Message} (vpush-server-sdk 3.3); limits from vivo's server API document.
  * A message vivo would refuse whatever the device is never built: {@link Unsendable} names the reason.
  */
@@ -95,7 +95,7 @@ final class VivoMessage {
     }
 
     /**
-     * The category rule (docs/channels/vendor_d.md "Message categories"): the push's {@code category}, else the
+     * The category rule (docs/channels/vivo.md "Message categories"): the push's {@code category}, else the
      * app's default; else a classification 0 (the push's, else the app's default) gives an operational message
      * without a category; else IM, the default of an IM product. The classification sent is always the category's
      * own, so vivo never answers 10097.
@@ -107,7 +107,7 @@ final class VivoMessage {
                     .orElseThrow(() -> new Unsendable(CATEGORY_INVALID + " " + given.asText()));
             return new Classing(category, category.classification());
         }
-        // push-service keeps classification in the vendor_d entry only when the push set it (docs/push-notify.md)
+        // push-service keeps classification in message.vendor_d only when the push set it (docs/push-notify.md)
         JsonNode classification = notification.option(Channel.VIVO, credentials, "classification");
         if (classification != null && classification.canConvertToInt() && classification.asInt() == 0) {
             return new Classing(null, 0);

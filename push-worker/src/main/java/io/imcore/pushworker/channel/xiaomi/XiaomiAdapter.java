@@ -23,7 +23,7 @@ import java.util.Set;
 import java.util.StringJoiner;
 
 /**
- * vendor_b: Xiaomi (Mi) push server API (docs/channels/vendor_b.md). {@code POST {base}/v3/message/regid},
+ * Xiaomi (Mi) push server API (docs/channels/xiaomi.md). {@code POST {base}/v3/message/regid},
  * form-encoded, {@code Authorization: key=<AppSecret>}, up to 1000 comma-joined regIds per request, one request per
  * send. The AppSecret never expires, so there is no token to cache or refresh. Only notification-bar messages:
  * Xiaomi stopped delivering pass-through messages, so {@code cmd} fails at once.

@@ -51,7 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Google's Firebase Admin SDK (com.google.firebase:firebase-admin, version pinned in push-worker/pom.xml) against
  * our cloud simulator: the simulator must answer the SDK's requests as FCM would, so that the SDK reaches the same
- * result it reaches against Google (docs/channels/cloud.md, "The simulator").
+ * result it reaches against Google (docs/channels/fcm.md, "The simulator").
  *
  * <p>The SDK's FCM URL is a constant ({@code https://fcm.googleapis.com/v1/projects/<p>/messages:send}), so the
  * FirebaseApp gets a google-http-client {@link NetHttpTransport} whose connections for fcm.googleapis.com go to the

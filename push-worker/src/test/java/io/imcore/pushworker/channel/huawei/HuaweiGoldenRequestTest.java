@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Independent proof for vendor_a (issue 12): requests transcribed from Huawei's documentation and official server demo
- * (src/test/resources/golden/vendor_a, each naming its source) are accepted by our simulator, and every field our
+ * Independent proof for Huawei (issue 12): requests transcribed from Huawei's documentation and official server demo
+ * (src/test/resources/golden/huawei, each naming its source) are accepted by our simulator, and every field our
  * adapter sends exists in them with the same name, nesting and JSON type.
  */
 class HuaweiGoldenRequestTest {
@@ -47,7 +47,7 @@ class HuaweiGoldenRequestTest {
     static final InJvmSimulator running = new InJvmSimulator(sim);
 
     static JsonNode golden(String name) throws IOException {
-        try (InputStream in = HuaweiGoldenRequestTest.class.getResourceAsStream("/golden/vendor_a/" + name + ".json")) {
+        try (InputStream in = HuaweiGoldenRequestTest.class.getResourceAsStream("/golden/huawei/" + name + ".json")) {
             JsonNode fixture = JSON.readTree(in);
             assertFalse(fixture.path("source").asText().isBlank(), name + " names its source");
             return fixture.get("request");

@@ -69,10 +69,10 @@ class OppoAdapterTest {
         return textNotification(99L, title, body);
     }
 
-    /** A text message with these vendor_c settings. */
-    static Notification withSettings(String vendorCJson) throws Exception {
+    /** A text message with these OPPO settings. */
+    static Notification withSettings(String oppoJson) throws Exception {
         Notification n = text("t", "b");
-        n.message().set("channels", JSON.readTree("{\"vendor_c\":" + vendorCJson + "}"));
+        n.message().set("channels", JSON.readTree("{\"vendor_c\":" + oppoJson + "}"));
         return n;
     }
 

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Independent proof for vendor_c: the golden unicast_batch request transcribed from OPPO's documentation and official
+ * Independent proof for OPPO: the golden unicast_batch request transcribed from OPPO's documentation and official
  * SDK (src/test/resources/golden/oppo/unicast_batch.json names its sources) is accepted by the simulator, and the
  * adapter's own requests have the same fields, types and nesting.
  */

@@ -369,11 +369,11 @@ class VivoAdapterTest {
         }
     }
 
-    /** The category and classification of the message sent for {@code vendorD} (the push's channels.vendor_d). */
-    static JsonNode sentClassing(Credentials credentials, String vendorD) throws Exception {
+    /** The category and classification of the message sent for {@code vivoEntry} (the push's channels.vendor_d). */
+    static JsonNode sentClassing(Credentials credentials, String vivoEntry) throws Exception {
         simulator.reset();
         Notification n = notification(3, "{\"type\":\"text\",\"title\":\"Hi\",\"body\":\"there\",\"badge\":\"+1\","
-                + "\"channels\":{" + (vendorD == null ? "" : "\"vendor_d\":" + vendorD) + "}}");
+                + "\"channels\":{" + (vivoEntry == null ? "" : "\"vendor_d\":" + vivoEntry) + "}}");
         assertEquals(List.of(Outcome.ACCEPTED), new VivoAdapter(settings(Optional.empty())).send(credentials, n,
                 deliveries("c1")));
         JsonNode sent = json(requests("/message/send").get(0));

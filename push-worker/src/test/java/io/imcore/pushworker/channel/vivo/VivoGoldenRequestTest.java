@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Independent proof for vendor_d: golden requests transcribed from vivo's official server API document and server
+ * Independent proof for vivo: golden requests transcribed from vivo's official server API document and server
  * SDK (src/test/resources/golden/vivo, each file names its sources) are accepted by the simulator, and the adapter's
  * requests have exactly their fields, types and nesting (values may differ).
  */

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Independent proof for vendor_b: golden requests transcribed from Xiaomi's official Java server SDK and documents
+ * Independent proof for Xiaomi: golden requests transcribed from Xiaomi's official Java server SDK and documents
  * (src/test/resources/golden/xiaomi, each naming its sources) are accepted by the simulator, the simulator refuses
  * what those sources forbid, and our adapter's request carries the same fields with the same value types as the
  * golden one. Xiaomi's SDK jar is not on Maven Central, so it cannot drive the simulator from a test here.

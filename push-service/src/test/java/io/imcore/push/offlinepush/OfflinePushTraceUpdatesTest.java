@@ -1,4 +1,4 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

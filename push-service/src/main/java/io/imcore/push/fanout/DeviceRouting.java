@@ -6,13 +6,13 @@ import io.imcore.pushcontract.PushBatch.OsRoute;
 import io.imcore.pushcontract.PushBatch.Target;
 import java.util.List;
 
-/** Routing of one device (decisions.md section 5). */
-final class Router {
+/** Routing of one device (docs/push-fanout.md "Routing"). */
+final class DeviceRouting {
 
     /** Where a device goes: the channel and the target entry of its record. */
     record Routed(Channel channel, Target target) {}
 
-    private Router() {}
+    private DeviceRouting() {}
 
     /** The device's route, or null when it cannot be reached under the strategy. */
     static Routed route(DeviceRow device, Strategy strategy, List<Channel> osSequence) {
@@ -24,7 +24,7 @@ final class Router {
         };
     }
 
-    /** An iOS device uses ios; any other the first channel of the sequence it holds a token for. */
+    /** An iOS device uses APNs; any other the first channel of the sequence it holds a token for. */
     static OsRoute osRoute(DeviceRow device, List<Channel> osSequence) {
         OsRoute ios = device.osRoutes().get(Channel.APNS);
         if (ios != null) {

@@ -1,4 +1,4 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
@@ -13,7 +13,7 @@ import io.imcore.common.events.MessageEvent.PushOptions;
 import io.imcore.common.events.MessageEvent.Recipient;
 import io.imcore.common.store.Database;
 import io.imcore.push.PushApi;
-import io.imcore.push.offline.OfflinePushStore.UserSettings;
+import io.imcore.push.offlinepush.OfflinePushStore.UserSettings;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.TopicReader;
@@ -181,10 +181,10 @@ class OfflinePushTest {
         publish(group(msgId, groupId, alice, List.of(), new Recipient(bob, groupId, 4, List.of()),
                 new Recipient(dan, groupId, 6, List.of()), new Recipient(carol, groupId, 1, List.of())));
         trace(msgId, 3);
-        List<JsonNode> toVendorA = records("vendor_a", msgId, 2, Duration.ofSeconds(3));
-        assertEquals(1, toVendorA.size(), "bob and dan read the same notification: one record, one provider request");
-        assertEquals(2, toVendorA.get(0).path("targets").size());
-        JsonNode toBob = toVendorA.get(0).path("message");
+        List<JsonNode> toHuawei = records("vendor_a", msgId, 2, Duration.ofSeconds(3));
+        assertEquals(1, toHuawei.size(), "bob and dan read the same notification: one record, one provider request");
+        assertEquals(2, toHuawei.get(0).path("targets").size());
+        JsonNode toBob = toHuawei.get(0).path("message");
         assertEquals("friends", toBob.path("title").asText());
         assertEquals("爱丽丝: [图片]", toBob.path("body").asText());
         List<Integer> badges = new java.util.ArrayList<>();

@@ -1,16 +1,16 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.events.MessageEvent;
 import io.imcore.common.events.MessageEvent.Recipient;
 import io.imcore.push.fanout.ChannelRecords;
-import io.imcore.push.offline.OfflinePushStore.AppSettings;
-import io.imcore.push.offline.OfflinePushStore.Device;
-import io.imcore.push.offline.OfflinePushStore.NoDevice;
-import io.imcore.push.offline.OfflinePushStore.Shown;
-import io.imcore.push.offline.OfflinePushStore.TraceRow;
-import io.imcore.push.offline.OfflinePushStore.UserSettings;
+import io.imcore.push.offlinepush.OfflinePushStore.AppSettings;
+import io.imcore.push.offlinepush.OfflinePushStore.Device;
+import io.imcore.push.offlinepush.OfflinePushStore.NoDevice;
+import io.imcore.push.offlinepush.OfflinePushStore.Shown;
+import io.imcore.push.offlinepush.OfflinePushStore.TraceRow;
+import io.imcore.push.offlinepush.OfflinePushStore.UserSettings;
 import io.imcore.pushcontract.Channel;
 import io.imcore.pushcontract.PushBatch.OsRoute;
 import io.imcore.pushcontract.PushBatch.Target;

@@ -1,9 +1,9 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import io.imcore.common.api.ApiException;
 import io.imcore.common.api.StorableText;
 import io.imcore.common.store.Database;
-import io.imcore.push.offline.OfflinePushStore.UserSettings;
+import io.imcore.push.offlinepush.OfflinePushStore.UserSettings;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.DateTimeException;

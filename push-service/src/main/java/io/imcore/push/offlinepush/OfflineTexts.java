@@ -1,4 +1,4 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import io.imcore.common.events.MessageEvent;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.imcore.push.offline;
+package io.imcore.push.offlinepush;
 
 import static io.imcore.common.api.QueryParams.optionalLong;
 import static io.imcore.common.api.QueryParams.requiredLong;
@@ -8,7 +8,7 @@ import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.common.store.Database;
-import io.imcore.push.offline.OfflinePushStore.AppSettings;
+import io.imcore.push.offlinepush.OfflinePushStore.AppSettings;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
