@@ -1,5 +1,6 @@
 package io.imcore.message.send;
 
+import io.imcore.common.api.PlainRoutes;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.message.send.SendService.Operation;

@@ -82,7 +82,7 @@ public class SendService {
      * 0 of each user, or into groups). The checks run on the calling thread and throw; the answer completes once the
      * message is committed, on the committer's thread for a group-committed send, so no caller holds a thread while
      * it waits. Everything before the plan's write only reads, so a call that stopped where it would block can be
-     * made again ({@link PlainRoutes.Handler}).
+     * made again ({@link io.imcore.common.api.PlainRoutes.Handler}).
      */
     public CompletableFuture<Boolean> send(Operation operation, RequestContext caller, SendRequest body) {
         SendRequest request = validate(body);

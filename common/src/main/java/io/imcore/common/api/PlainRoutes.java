@@ -1,10 +1,8 @@
-package io.imcore.message.send;
+package io.imcore.common.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.imcore.common.api.ApiCodeMetrics;
-import io.imcore.common.api.ApiResponse;
 import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;
@@ -41,16 +39,16 @@ import java.util.function.ToIntFunction;
  * Serves a hot JSON endpoint as a plain Vert.x route instead of a JAX-RS resource, with the same contract: the
  * correlation id ({@link CorrelationId}), the caller checks of the endpoint's {@link Access} level
  * ({@link CallerChecks}), the app's and the user's quotas ({@link AppQuotas}, {@link UserQuotas}), the body read
- * as JSON whatever its Content-Type (empty = null, as for a resource), every failure as the envelope of {@link ExceptionMappers} (10015 with
- * Retry-After), and the envelope's code counted ({@link ApiCodeMetrics}). The body's size limit is
- * {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
+ * as JSON whatever its Content-Type (empty = null, as for a resource), every failure as the envelope of
+ * {@link ExceptionMappers} (10015 with Retry-After), and the envelope's code counted ({@link ApiCodeMetrics}). The
+ * body's size limit is {@link io.imcore.common.error.EdgeResponses}', which runs before any route.
  * <p>
  * Why: RESTEasy Reactive's request pipeline, its CDI request context and context propagation cost about a quarter
- * of message-service's CPU per send (docs/benchmarks-history.md "/message/send as a plain Vert.x route"). A call is
- * first served on the event loop as a {@link NonBlockingAttempt}; whatever would block there (a cache miss's query,
- * a quota take that is not leased) sends it to the worker pool, where it runs as a blocking resource method's would
- * (docs/benchmarks-history.md "Sends on the event loop"). A handler that answers with a {@link CompletionStage} frees its
- * thread at once, and the event loop writes the answer when it completes.
+ * of a small hot call's CPU (measured on sends, docs/benchmarks.md). A call is first served on the event loop as a
+ * {@link NonBlockingAttempt}; whatever would block there (a cache miss's query, a quota take that is not leased)
+ * sends it to the worker pool, where it runs as a blocking resource method's would (the share served on the event
+ * loop: {@code imcore_http_plain_calls_total}, docs/benchmarks.md). A handler that answers with a
+ * {@link CompletionStage} frees its thread at once, and the event loop writes the answer when it completes.
  */
 @ApplicationScoped
 public class PlainRoutes {
@@ -68,8 +66,8 @@ public class PlainRoutes {
     }
 
     /**
-     * What a call takes: {@code units(body)} (a send: its targets) from the app's quota {@code app} and from the
-     * quota {@code perUser} of the user {@code payer} names (none when it names none).
+     * What a call takes: {@code units(body)} (say, the items the body names) from the app's quota {@code app} and
+     * from the quota {@code perUser} of the user {@code payer} names (none when it names none).
      */
     public record Quotas<B>(String app, String perUser, ToIntFunction<B> units,
             BiFunction<RequestContext, B, Long> payer) {}
