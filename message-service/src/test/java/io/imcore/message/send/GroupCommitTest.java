@@ -1,6 +1,7 @@
 package io.imcore.message.send;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -385,6 +386,34 @@ class GroupCommitTest {
                 "only the stored send's transaction_id is claimed");
         double[] after = batchMetric();
         assertEquals(2, after[0] - before[0], "the first send alone, then the other four in one commit");
+    }
+
+    /**
+     * A send to several groups is checked as a send to one, in the transaction that stores it, and refused whole:
+     * the first reason any group gives, naming every group that gives it, in the request's order.
+     */
+    @Test
+    void aSendToSeveralGroupsIsRefusedWholeNamingItsGroups() {
+        MessageApi api = MessageApi.newApp(database);
+        long owner = api.newUser();
+        long member = api.newUser();
+        long first = api.createGroup(owner, List.of(member));
+        long second = api.createGroup(owner, List.of(member));
+        long ownersOnly = api.createGroup(owner, List.of(api.newUser()));
+        long noGroup = ownersOnly + 1_000_000;
+
+        Map<String, Object> body = MessageApi.text("to two groups", List.of(first, second));
+        body.put("type", 2);
+        api.send(member, body).body("code", equalTo(200));
+        body.put("targets", List.of(first, ownersOnly, second));
+        api.send(member, body).body("code", equalTo(ErrorCode.NOT_GROUP_MEMBER.code()))
+                .body("message", equalTo("targets: sender is not a member of group " + ownersOnly));
+        body.put("targets", List.of(noGroup, ownersOnly, 5L));
+        api.send(member, body).body("code", equalTo(ErrorCode.GROUP_NOT_FOUND.code()))
+                .body("message", equalTo("targets: no such group " + noGroup + ", 5"));
+        assertEquals(1, MessageChecks.messagesOfGroup(database, api, first));
+        assertEquals(1, MessageChecks.messagesOfGroup(database, api, second));
+        assertEquals(0, MessageChecks.messagesOfGroup(database, api, ownersOnly));
     }
 
     /** The caller of a user token of the app, checked as /message/send checks it. */
