@@ -152,17 +152,18 @@ public class SendCommitter {
     }
 
     /**
-     * The batch's group checks, claims, 1:1 messages, fan-outs, group messages, then what every stored message
-     * adds ({@link Followers}); one transaction. A refused send changes nothing, and does not fail the others.
-     * After the commit the logged changes are handed to the live announcement: only committed ones, in this
-     * thread's commit order, which is each of its conversations' order.
+     * The batch's group checks, claims, 1:1 messages, fan-out (always alone in its batch), group messages, then
+     * what every stored message adds ({@link Tail}); one transaction, its rows locked in that order. A refused send
+     * changes nothing, and does not fail the others. After the commit the logged changes are handed to the live
+     * announcement: only committed ones, in this thread's commit order, which is each of its conversations' order.
      */
     private Stored<Outcome> store(Connection c, List<Write> batch) throws SQLException {
         Outcome[] outcomes = new Outcome[batch.size()];
         long[] groupConversations = checkGroups(c, batch, outcomes);
         claim(c, batch, outcomes);
-        Followers followers = new Followers(c);
+        Tail tail = new Tail(c);
         List<DirectSend> direct = new ArrayList<>();
+        List<FanOutSend> fanOuts = new ArrayList<>();
         Map<Long, List<GroupSend>> toGroups = new TreeMap<>(); // by conversation id: the lock order
         for (int i = 0; i < batch.size(); i++) {
             if (outcomes[i] != null) {
@@ -173,16 +174,19 @@ public class SendCommitter {
                 case DirectSend send -> direct.add(send);
                 case GroupSend send -> toGroups.computeIfAbsent(groupConversations[i], id -> new ArrayList<>())
                         .add(send);
-                case FanOutSend send -> appendFanOut(c, send, followers);
+                case FanOutSend send -> fanOuts.add(send);
             }
         }
         if (!direct.isEmpty()) {
-            appendDirect(c, direct, followers);
+            appendDirect(c, direct, tail);
+        }
+        for (FanOutSend fanOut : fanOuts) {
+            appendFanOut(c, fanOut, tail);
         }
         for (Map.Entry<Long, List<GroupSend>> toOneGroup : toGroups.entrySet()) {
-            appendToGroup(c, toOneGroup.getKey(), toOneGroup.getValue(), followers);
+            appendToGroup(c, toOneGroup.getKey(), toOneGroup.getValue(), tail);
         }
-        List<Logged> logged = followers.store();
+        List<Logged> logged = tail.store();
         return new Stored<>(Arrays.asList(outcomes), () -> changeLog.announce(logged));
     }
 
@@ -297,7 +301,7 @@ public class SendCommitter {
     }
 
     /** A single message binds plain values (one generic plan, SendStore.append); several go as arrays. */
-    private void appendDirect(Connection c, List<DirectSend> direct, Followers followers) throws SQLException {
+    private void appendDirect(Connection c, List<DirectSend> direct, Tail tail) throws SQLException {
         List<DirectPlaced> placed;
         if (direct.size() > 1) {
             placed = sends.appendDirect(c, direct.stream().map(DirectSend::direct).toList());
@@ -314,11 +318,11 @@ public class SendCommitter {
             if (!where.senderReadMoved()) {
                 markRead(c, send.message().senderId(), List.of(where.placed()));
             }
-            followers.add(send.appId(), ConversationKind.DIRECT, send.message(), where.placed());
+            tail.add(send.appId(), ConversationKind.DIRECT, send.message(), where.placed());
         }
     }
 
-    private void appendFanOut(Connection c, FanOutSend send, Followers followers) throws SQLException {
+    private void appendFanOut(Connection c, FanOutSend send, Tail tail) throws SQLException {
         SendStore.Result result = sends.append(c, send.appId(), send.kind(), send.lowIds(), send.highIds(),
                 send.message());
         if (send.kind() == ConversationKind.DIRECT) {
@@ -328,7 +332,7 @@ public class SendCommitter {
             }
         }
         for (PlacedMessage placed : result.placed()) {
-            followers.add(send.appId(), send.kind(), send.message(), placed);
+            tail.add(send.appId(), send.kind(), send.message(), placed);
         }
     }
 
@@ -342,7 +346,7 @@ public class SendCommitter {
     }
 
     /** The messages of the batch to one group, whose conversation is {@code conversationId}, in arrival order. */
-    private void appendToGroup(Connection c, long conversationId, List<GroupSend> toOneGroup, Followers followers)
+    private void appendToGroup(Connection c, long conversationId, List<GroupSend> toOneGroup, Tail tail)
             throws SQLException {
         GroupSend first = toOneGroup.get(0);
         List<PlacedMessage> placed = toOneGroup.size() > 1
@@ -351,23 +355,23 @@ public class SendCommitter {
                 : sends.append(c, first.appId(), ConversationKind.GROUP, new long[] {first.groupId()},
                         new long[] {0}, first.message()).placed();
         for (int i = 0; i < placed.size(); i++) {
-            followers.add(first.appId(), ConversationKind.GROUP, toOneGroup.get(i).message(), placed.get(i));
+            tail.add(first.appId(), ConversationKind.GROUP, toOneGroup.get(i).message(), placed.get(i));
         }
     }
 
     /**
-     * What the messages of one transaction bring beside themselves, stored after them: their offline push marks
+     * The tail every stored message of a transaction shares, stored after the messages: their offline push marks
      * (one statement per app), their webhook events (one statement, none when no app of the batch subscribes to
      * message.created) and, last, their changes in the users' logs.
      */
-    private final class Followers {
+    private final class Tail {
         private final Connection c;
         private final MessageChanges messageChanges;
         private final Map<String, List<PlacedMessage>> byApp = new LinkedHashMap<>();
         private final List<Change> changes = new ArrayList<>();
         private final List<CreatedMessage> created = new ArrayList<>();
 
-        Followers(Connection c) {
+        Tail(Connection c) {
             this.c = c;
             this.messageChanges = new MessageChanges(c);
         }
