@@ -93,7 +93,7 @@ public class ExceptionMappers {
     }
 
     /**
-     * The envelope for a failure of a plain route (message-service's {@code PlainRoutes}): the answers of the
+     * The envelope for a failure of a plain route ({@code PlainRoutes}): the answers of the
      * mappers above for what such a route can throw. A {@link Throttled}'s Retry-After is the route's to add.
      */
     public static ApiResponse<Object> answerFor(Throwable e, String correlationId) {

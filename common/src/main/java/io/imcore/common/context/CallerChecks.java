@@ -12,7 +12,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The caller checks of one API request against an endpoint's {@link Access} level, shared by the JAX-RS filter
- * ({@link RequestContextFilter}) and the plain Vert.x routes (message-service's {@code PlainRoutes}). Order of
+ * ({@link RequestContextFilter}) and the plain Vert.x routes ({@code PlainRoutes}). Order of
  * checks: app (40000), token present (10003), token valid for this app and not revoked (10008), user enabled
  * (10014), role and admin-only headers (10010).
  */

@@ -132,7 +132,13 @@ public class GroupStore implements PanacheRepositoryBase<Group, Group.Key>, Grou
     }
 
     /** A send to check: its group, and the user who must be a member of it (0: anyone may send, say an admin). */
-    public record SenderCheck(String appId, long groupId, long memberId) {}
+    public interface SenderCheck {
+        String appId();
+
+        long groupId();
+
+        long memberId();
+    }
 
     /** What a send's check found: the group's conversation (0 and not found when there is no such group). */
     public record SenderChecked(boolean found, long conversationId, boolean destroyed, boolean member,
@@ -149,7 +155,7 @@ public class GroupStore implements PanacheRepositoryBase<Group, Group.Key>, Grou
      * the transaction commits is never counted as one. Pass the checks sorted by group and member, so that two
      * transactions lock one group's member rows in one order.
      */
-    public List<SenderChecked> checkSenders(Connection c, List<SenderCheck> checks) throws SQLException {
+    public List<SenderChecked> checkSenders(Connection c, List<? extends SenderCheck> checks) throws SQLException {
         int n = checks.size();
         String[] apps = new String[n];
         Long[] groups = new Long[n];
@@ -186,18 +192,6 @@ public class GroupStore implements PanacheRepositoryBase<Group, Group.Key>, Grou
     }
 
     /** Whether the member may not send now (the sends to several groups at once, SendService). */
-    public boolean isMuted(Connection c, long conversationId, long userId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select " + MUTED + " from conversation_members cm"
-                + " join groups g on g.conversation_id = cm.conversation_id"
-                + " where cm.conversation_id = ? and cm.user_id = ?")) {
-            ps.setLong(1, conversationId);
-            ps.setLong(2, userId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
-        }
-    }
-
     /** A group message as its receipts need it. */
     public record SentMessage(long seq, long senderId, long createdMs) {}
 

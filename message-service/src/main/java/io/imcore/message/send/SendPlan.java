@@ -6,13 +6,13 @@ import io.imcore.message.send.SendStore.Message;
 
 /**
  * How a checked send is written, chosen once by {@link SendService} before anything is written
- * (docs/message-storage.md):
+ * (docs/message-storage.md); every plan that writes goes through {@link SendCommitter}:
  * <ul>
  * <li>{@link Repeated}: the transaction_id was used within the window: the first call's answer, nothing written;</li>
  * <li>{@link DirectSend} (a user's message to one user) and {@link GroupSend} (a message to one group): queued for
- * the next group commit ({@link SendCommitter});</li>
- * <li>{@link StoredAlone} (several targets, or a system notification to users): one statement in a transaction of
- * its own, after the transaction_id's claim when there is one.</li>
+ * the next group commit;</li>
+ * <li>{@link FanOutSend} (several targets, or a system notification to users): stored at once in a transaction of
+ * its own.</li>
  * </ul>
  */
 public sealed interface SendPlan {
@@ -20,8 +20,8 @@ public sealed interface SendPlan {
     /** The transaction_id was used within the window: {@code firstAnswer} is what that call answered. */
     record Repeated(String firstAnswer) implements SendPlan {}
 
-    /** A message with one target, queued for the next group commit; {@code transactionId} null when it has none. */
-    sealed interface GroupCommitted extends SendPlan permits DirectSend, GroupSend {
+    /** A message to write; {@code transactionId} null when it has none. */
+    sealed interface Write extends SendPlan permits OneTargetSend, FanOutSend {
         String appId();
 
         Message message();
@@ -30,13 +30,17 @@ public sealed interface SendPlan {
 
         /** The answer recorded with the transaction_id claim. */
         String answer();
+    }
+
+    /** A message with one target, queued for the next group commit. */
+    sealed interface OneTargetSend extends Write permits DirectSend, GroupSend {
 
         /** Names the conversation: its sends go to one committer thread, so its batches never wait on each other. */
         int conversationHash();
     }
 
     /** A message from a user to one user. */
-    record DirectSend(DirectMessage direct, Long transactionId, String answer) implements GroupCommitted {
+    record DirectSend(DirectMessage direct, Long transactionId, String answer) implements OneTargetSend {
 
         @Override
         public String appId() {
@@ -59,7 +63,7 @@ public sealed interface SendPlan {
      * The committer checks the group and the membership in the transaction that stores the message.
      */
     record GroupSend(String appId, long groupId, Message message, boolean membersOnly, Long transactionId,
-            String answer) implements GroupCommitted {
+            String answer) implements OneTargetSend {
 
         @Override
         public int conversationHash() {
@@ -68,9 +72,10 @@ public sealed interface SendPlan {
     }
 
     /**
-     * One message per target conversation ({@code lowIds[i]}, {@code highIds[i]} of {@code kind}), all in one
-     * statement; its transaction holds the transaction_id's claim too, and the offline push mark.
+     * One message into each target conversation ({@code lowIds[i]}, {@code highIds[i]} of {@code kind}), all in one
+     * statement: several users or groups, or conversation 0 of each user a system notification goes to. To groups,
+     * the committer checks them as a {@link GroupSend}'s, each ({@code membersOnly} as there).
      */
-    record StoredAlone(String appId, ConversationKind kind, long[] lowIds, long[] highIds, Message message,
-            Long transactionId) implements SendPlan {}
+    record FanOutSend(String appId, ConversationKind kind, long[] lowIds, long[] highIds, Message message,
+            boolean membersOnly, Long transactionId, String answer) implements Write {}
 }

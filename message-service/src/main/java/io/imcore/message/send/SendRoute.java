@@ -1,14 +1,18 @@
 package io.imcore.message.send;
 
+import io.imcore.common.route.PlainRoutes;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.message.send.SendService.Operation;
+import io.imcore.throttle.AppQuotas;
+import io.imcore.throttle.UserQuotas;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
 
 /**
  * POST|PUT /message/send (api.md 4.4): the hottest call of the service, served as a plain route
@@ -25,11 +29,16 @@ public class SendRoute {
 
     private final PlainRoutes routes;
     private final SendService sending;
+    private final AppQuotas appQuotas;
+    private final UserQuotas userQuotas;
     private final Timer sendTime;
 
-    public SendRoute(PlainRoutes routes, SendService sending, MeterRegistry registry) {
+    public SendRoute(PlainRoutes routes, SendService sending, AppQuotas appQuotas, UserQuotas userQuotas,
+            MeterRegistry registry) {
         this.routes = routes;
         this.sending = sending;
+        this.appQuotas = appQuotas;
+        this.userQuotas = userQuotas;
         this.sendTime = Timer.builder("imcore.messages.send.service")
                 .description("a send in the service: its checks, the committer's wait and transaction")
                 .register(registry);
@@ -37,9 +46,21 @@ public class SendRoute {
 
     void install(@Observes Router router) {
         routes.serve(router, "/message/send", Access.Level.USER,
-                new PlainRoutes.Quotas<>(SEND_QUOTA, SEND_QUOTA_PER_USER, SendRequest::units, SendRoute::sender),
+                List.of(this::takeUserQuota, this::takeAppQuota),
                 SendRequest.class, (caller, body) -> sending.send(Operation.SEND, caller, body), sendTime,
                 HttpMethod.POST, HttpMethod.PUT);
+    }
+
+    /** A call costs its targets from its sender's share (none when an admin names no sender: refused later). */
+    private void takeUserQuota(String path, RequestContext caller, SendRequest body) {
+        Long payer = sender(caller, body);
+        if (payer != null) {
+            userQuotas.consume(SEND_QUOTA_PER_USER, path, caller.appId(), payer, SendRequest.units(body));
+        }
+    }
+
+    private void takeAppQuota(String path, RequestContext caller, SendRequest body) {
+        appQuotas.consume(SEND_QUOTA, path, caller.appId(), SendRequest.units(body));
     }
 
     /**

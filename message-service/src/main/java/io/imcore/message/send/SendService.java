@@ -12,41 +12,29 @@ import io.imcore.message.MessageConfig;
 import io.imcore.message.conversation.AppUsers;
 import io.imcore.message.conversation.ContentType;
 import io.imcore.message.conversation.ConversationKind;
-import io.imcore.message.conversation.ConversationStore;
-import io.imcore.message.conversation.PlacedMessage;
 import io.imcore.message.file.FileAttachments;
-import io.imcore.message.group.GroupStore;
-import io.imcore.message.changelog.Change;
-import io.imcore.message.changelog.ChangeLog;
-import io.imcore.message.changelog.Logged;
 import io.imcore.message.moderation.Moderation;
-import io.imcore.message.offlinepush.OfflinePushQueue;
 import io.imcore.message.send.SendPlan.DirectSend;
-import io.imcore.message.send.SendPlan.GroupCommitted;
+import io.imcore.message.send.SendPlan.FanOutSend;
 import io.imcore.message.send.SendPlan.GroupSend;
+import io.imcore.message.send.SendPlan.OneTargetSend;
 import io.imcore.message.send.SendPlan.Repeated;
-import io.imcore.message.send.SendPlan.StoredAlone;
-import io.imcore.message.webhook.WebhookEventQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * POST|PUT /message/send and /message/notify (decisions.md section 4), one path for both: {@link #send} checks the
- * whole request, chooses how it is written ({@link SendPlan}), then writes it: one message per target conversation
- * (a group message once) and the sender's read position in one statement, with the de-duplication claim in the same
- * transaction, and the announcements to live connections and to offline push.
+ * whole request and chooses how it is written ({@link SendPlan}); {@link SendCommitter} writes it: one message per
+ * target conversation (a group message once) and the sender's read position in one statement, with the
+ * de-duplication claim in the same transaction, and the announcements to live connections and to offline push.
  */
 @ApplicationScoped
 public class SendService {
@@ -67,38 +55,25 @@ public class SendService {
     private final Database database;
     private final IdentityDirectory directory;
     private final AppUsers users;
-    private final ConversationStore conversations;
-    private final SendStore sends;
-    private final GroupStore groups;
     private final DedupStore dedup;
-    private final ChangeLog changeLog;
     private final SendCommitter committer;
-    private final OfflinePushQueue offlinePush;
     private final FileAttachments attachments;
     private final MessageConfig config;
     private final MeterRegistry registry;
     private final Moderation moderation;
-    private final WebhookEventQueue webhooks;
 
-    public SendService(Database database, IdentityDirectory directory, AppUsers users, ConversationStore conversations,
-            SendStore sends, GroupStore groups, DedupStore dedup, ChangeLog changeLog, SendCommitter committer,
-            OfflinePushQueue offlinePush, FileAttachments attachments, MessageConfig config, MeterRegistry registry,
-            Moderation moderation, WebhookEventQueue webhooks) {
+    public SendService(Database database, IdentityDirectory directory, AppUsers users, DedupStore dedup,
+            SendCommitter committer, FileAttachments attachments, MessageConfig config, MeterRegistry registry,
+            Moderation moderation) {
         this.database = database;
         this.directory = directory;
         this.users = users;
-        this.conversations = conversations;
-        this.sends = sends;
-        this.groups = groups;
         this.dedup = dedup;
-        this.changeLog = changeLog;
         this.committer = committer;
-        this.offlinePush = offlinePush;
         this.attachments = attachments;
         this.config = config;
         this.registry = registry;
         this.moderation = moderation;
-        this.webhooks = webhooks;
     }
 
     /**
@@ -107,7 +82,7 @@ public class SendService {
      * 0 of each user, or into groups). The checks run on the calling thread and throw; the answer completes once the
      * message is committed, on the committer's thread for a group-committed send, so no caller holds a thread while
      * it waits. Everything before the plan's write only reads, so a call that stopped where it would block can be
-     * made again ({@link PlainRoutes.Handler}).
+     * made again ({@link io.imcore.common.route.PlainRoutes.Handler}).
      */
     public CompletableFuture<Boolean> send(Operation operation, RequestContext caller, SendRequest body) {
         SendRequest request = validate(body);
@@ -134,16 +109,31 @@ public class SendService {
         return stored(operation, checked, plan(caller.appId(), sender, senderDevice, checked, caller.isAdmin()));
     }
 
+    /**
+     * Writes the plan; completes once it is committed, with this call's answer or the first call's with the same
+     * transaction_id, or exceptionally with the refusal of a send to groups.
+     */
     private CompletableFuture<Boolean> stored(Operation operation, SendRequest request, SendPlan plan) {
-        return write(plan).thenApply(first -> {
-            if (first.isPresent()) {
-                return Boolean.parseBoolean(first.get());
-            }
-            registry.counter("imcore.messages.sent", "operation", operation.tag,
-                    "target_type", request.type() == TYPE_USER ? "user" : "group")
-                    .increment(plan instanceof StoredAlone alone ? alone.lowIds().length : 1);
-            return Boolean.parseBoolean(ANSWER);
-        });
+        return switch (plan) {
+            case Repeated repeated -> CompletableFuture.completedFuture(Boolean.parseBoolean(repeated.firstAnswer()));
+            case OneTargetSend send -> committer.submit(send)
+                    .thenApply(outcome -> answer(operation, request, 1, outcome));
+            case FanOutSend send -> CompletableFuture.completedFuture(
+                    answer(operation, request, send.lowIds().length, committer.storeNow(send)));
+        };
+    }
+
+    /** The answer to a written plan of {@code messages} messages: counted when this call stored them. */
+    private boolean answer(Operation operation, SendRequest request, int messages, SendCommitter.Outcome outcome) {
+        if (outcome.refusal() != null) {
+            throw outcome.refusal();
+        }
+        if (outcome.firstAnswer() != null) {
+            return Boolean.parseBoolean(outcome.firstAnswer());
+        }
+        registry.counter("imcore.messages.sent", "operation", operation.tag,
+                "target_type", request.type() == TYPE_USER ? "user" : "group").increment(messages);
+        return Boolean.parseBoolean(ANSWER);
     }
 
     /** Forgets transaction_id claims older than the window, in chunks. */
@@ -250,20 +240,16 @@ public class SendService {
         List<Long> targets = List.copyOf(new LinkedHashSet<>(request.targets()));
         int n = targets.size();
         if (request.type() == TYPE_GROUP) {
+            // the committer checks the groups and the membership in the transaction that stores the message
             if (n == 1) {
-                long groupId = targets.get(0);
-                if (!ConversationKind.isGroupId(groupId)) {
-                    throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group " + groupId);
-                }
-                // the committer checks the group and the membership in the transaction that stores the message
-                return new GroupSend(appId, groupId, message, !admin, transactionId, ANSWER);
+                return new GroupSend(appId, targets.get(0), message, !admin, transactionId, ANSWER);
             }
-            checkGroups(appId, targets, sender, admin);
             long[] groupIds = new long[n];
             for (int i = 0; i < n; i++) {
                 groupIds[i] = targets.get(i);
             }
-            return new StoredAlone(appId, ConversationKind.GROUP, groupIds, new long[n], message, transactionId);
+            return new FanOutSend(appId, ConversationKind.GROUP, groupIds, new long[n], message, !admin,
+                    transactionId, ANSWER);
         }
         // type 1: every target must be a user of the app, else nothing is sent
         users.requireExisting(appId, targets, "targets");
@@ -279,104 +265,13 @@ public class SendService {
             for (int i = 0; i < n; i++) {
                 lows[i] = targets.get(i);
             }
-            return new StoredAlone(appId, ConversationKind.SYSTEM, lows, highs, message, transactionId);
+            return new FanOutSend(appId, ConversationKind.SYSTEM, lows, highs, message, false, transactionId, ANSWER);
         }
         for (int i = 0; i < n; i++) {
             lows[i] = Math.min(sender, targets.get(i));
             highs[i] = Math.max(sender, targets.get(i));
         }
-        return new StoredAlone(appId, ConversationKind.DIRECT, lows, highs, message, transactionId);
-    }
-
-    /**
-     * type 2 with several targets: every target must be a live group (20001) with the sender as member (20002), not
-     * muted (20003), unless admin. A send to one group is checked by the committer instead.
-     */
-    private void checkGroups(String appId, List<Long> targets, long sender, boolean admin) {
-        database.read(c -> {
-            List<Long> missing = new ArrayList<>();
-            List<Long> notMember = new ArrayList<>();
-            List<Long> muted = new ArrayList<>();
-            for (long id : targets) {
-                OptionalLong conversation = ConversationKind.isGroupId(id) ? groups.liveConversation(c, appId, id)
-                        : OptionalLong.empty();
-                if (conversation.isEmpty()) {
-                    missing.add(id);
-                    continue;
-                }
-                if (!admin && conversations.member(c, conversation.getAsLong(), sender).isEmpty()) {
-                    notMember.add(id);
-                } else if (!admin && groups.isMuted(c, conversation.getAsLong(), sender)) {
-                    muted.add(id);
-                }
-            }
-            if (!missing.isEmpty()) {
-                throw new ApiException(ErrorCode.GROUP_NOT_FOUND, "targets: no such group "
-                        + AppUsers.joinIds(missing));
-            }
-            if (!notMember.isEmpty()) {
-                throw new ApiException(ErrorCode.NOT_GROUP_MEMBER, "targets: sender is not a member of group "
-                        + AppUsers.joinIds(notMember));
-            }
-            if (!muted.isEmpty()) {
-                throw new ApiException(ErrorCode.GROUP_MEMBER_MUTED, "targets: sender is muted in group "
-                        + AppUsers.joinIds(muted));
-            }
-            return null;
-        });
-    }
-
-    /**
-     * Writes the plan; completes once it is committed: empty when this call stored the message, else the answer of
-     * the first call with the same transaction_id.
-     */
-    private CompletableFuture<Optional<String>> write(SendPlan plan) {
-        if (plan instanceof GroupCommitted queued) {
-            return committer.submit(queued);
-        }
-        if (plan instanceof Repeated repeated) {
-            return CompletableFuture.completedFuture(Optional.of(repeated.firstAnswer()));
-        }
-        StoredAlone alone = (StoredAlone) plan;
-        // one transaction even without a claim to make, so that the offline push mark commits with the messages
-        List<Logged> logged = new ArrayList<>();
-        Optional<String> first = database.inTransaction(c -> {
-            Optional<String> claimed = alone.transactionId() == null ? Optional.empty()
-                    : dedup.claim(c, alone.appId(), alone.message().senderId(), alone.transactionId(),
-                            config.dedupWindow(), ANSWER);
-            if (claimed.isEmpty()) {
-                logged.addAll(store(c, alone));
-            }
-            return claimed;
-        });
-        changeLog.announce(logged); // after the commit: only committed messages are announced
-        return CompletableFuture.completedFuture(first);
-    }
-
-    /**
-     * Stores the plan's messages, marks them for offline push, queues their webhook events and logs them last;
-     * returns the logged changes.
-     */
-    private List<Logged> store(Connection c, StoredAlone plan) throws SQLException {
-        long sender = plan.message().senderId();
-        SendStore.Result result = sends.append(c, plan.appId(), plan.kind(), plan.lowIds(), plan.highIds(),
-                plan.message());
-        List<PlacedMessage> existing = result.placed().stream().filter(p -> !p.created()).toList();
-        if (plan.kind() == ConversationKind.DIRECT && result.senderReadsMoved() < existing.size()) {
-            // the peer created the conversation concurrently: its member rows were not yet visible to the statement
-            conversations.markRead(c, sender, existing.stream().mapToLong(PlacedMessage::conversationId).toArray(),
-                    existing.stream().mapToLong(PlacedMessage::seq).toArray());
-        }
-        offlinePush.enqueue(c, plan.appId(), result.placed());
-        List<Change> changes = new ArrayList<>();
-        List<WebhookEventQueue.CreatedMessage> created = new ArrayList<>();
-        MessageChanges messageChanges = new MessageChanges(c);
-        for (PlacedMessage placed : result.placed()) {
-            messageChanges.add(changes, plan.appId(), plan.kind(), placed);
-            created.add(plan.message().created(plan.appId(), plan.kind(), placed));
-        }
-        webhooks.messagesCreated(c, created);
-        return changeLog.append(c, changes);
+        return new FanOutSend(appId, ConversationKind.DIRECT, lows, highs, message, false, transactionId, ANSWER);
     }
 
     private static SendStore.Message message(long sender, Integer senderDevice, SendRequest request,

@@ -1,6 +1,7 @@
 package io.imcore.message.send;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -17,6 +18,7 @@ import io.imcore.common.context.RequestContext;
 import io.imcore.common.store.Database;
 import io.imcore.message.MessageApi;
 import io.imcore.message.MessageChecks;
+import io.imcore.message.send.SendCommitter.Outcome;
 import io.imcore.message.send.SendPlan.DirectSend;
 import io.imcore.message.send.SendPlan.GroupSend;
 import io.imcore.message.send.SendService.Operation;
@@ -32,7 +34,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -279,7 +280,7 @@ class GroupCommitTest {
         }
         ExecutorService pool = Executors.newFixedThreadPool(peers.size() + 1);
         CountDownLatch go = new CountDownLatch(1);
-        List<Future<CompletableFuture<Optional<String>>>> good = new ArrayList<>();
+        List<Future<CompletableFuture<Outcome>>> good = new ArrayList<>();
         for (long peer : peers) {
             good.add(pool.submit(() -> {
                 go.await();
@@ -287,13 +288,13 @@ class GroupCommitTest {
             }));
         }
         // content is not null in the table: this one message fails in whatever batch it lands
-        Future<CompletableFuture<Optional<String>>> bad = pool.submit(() -> {
+        Future<CompletableFuture<Outcome>> bad = pool.submit(() -> {
             go.await();
             return committer.submit(send(api.appId, alice, peers.get(0), null));
         });
         go.countDown();
-        for (Future<CompletableFuture<Optional<String>>> f : good) {
-            assertEquals(Optional.empty(), f.get(60, TimeUnit.SECONDS).get(60, TimeUnit.SECONDS));
+        for (Future<CompletableFuture<Outcome>> f : good) {
+            assertEquals(Outcome.STORED, f.get(60, TimeUnit.SECONDS).get(60, TimeUnit.SECONDS));
         }
         ExecutionException refused = assertThrows(ExecutionException.class,
                 () -> bad.get(60, TimeUnit.SECONDS).get(60, TimeUnit.SECONDS));
@@ -353,10 +354,10 @@ class GroupCommitTest {
         long stranger = api.newUser();
         long group = api.createGroup(owner, List.of(member));
         double[] before = batchMetric();
-        CompletableFuture<Optional<String>> first;
-        List<CompletableFuture<Optional<String>>> stored = new ArrayList<>();
-        CompletableFuture<Optional<String>> notMember;
-        CompletableFuture<Optional<String>> noGroup;
+        CompletableFuture<Outcome> first;
+        List<CompletableFuture<Outcome>> stored = new ArrayList<>();
+        CompletableFuture<Outcome> notMember;
+        CompletableFuture<Outcome> noGroup;
         try (Connection lock = dataSource.getConnection()) {
             lock.setAutoCommit(false);
             try (PreparedStatement ps = lock.prepareStatement("select 1 from conversations c join groups g"
@@ -374,17 +375,45 @@ class GroupCommitTest {
             noGroup = committer.submit(toGroup(api.appId, group + 1_000_000, member, true, null));
             lock.commit();
         }
-        assertEquals(Optional.empty(), first.get(30, TimeUnit.SECONDS));
-        for (CompletableFuture<Optional<String>> one : stored) {
-            assertEquals(Optional.empty(), one.get(30, TimeUnit.SECONDS));
+        assertEquals(Outcome.STORED, first.get(30, TimeUnit.SECONDS));
+        for (CompletableFuture<Outcome> one : stored) {
+            assertEquals(Outcome.STORED, one.get(30, TimeUnit.SECONDS));
         }
-        assertEquals(ErrorCode.NOT_GROUP_MEMBER, refusalOf(notMember));
-        assertEquals(ErrorCode.GROUP_NOT_FOUND, refusalOf(noGroup));
+        assertEquals(ErrorCode.NOT_GROUP_MEMBER, committerRefusalOf(notMember));
+        assertEquals(ErrorCode.GROUP_NOT_FOUND, committerRefusalOf(noGroup));
         assertEquals(3, MessageChecks.messagesOfGroup(database, api, group));
         assertEquals(1, MessageChecks.count(database, "select count(*) from send_dedup where app_id = ?", api.appId),
                 "only the stored send's transaction_id is claimed");
         double[] after = batchMetric();
         assertEquals(2, after[0] - before[0], "the first send alone, then the other four in one commit");
+    }
+
+    /**
+     * A send to several groups is checked as a send to one, in the transaction that stores it, and refused whole:
+     * the first reason any group gives, naming every group that gives it, in the request's order.
+     */
+    @Test
+    void aSendToSeveralGroupsIsRefusedWholeNamingItsGroups() {
+        MessageApi api = MessageApi.newApp(database);
+        long owner = api.newUser();
+        long member = api.newUser();
+        long first = api.createGroup(owner, List.of(member));
+        long second = api.createGroup(owner, List.of(member));
+        long ownersOnly = api.createGroup(owner, List.of(api.newUser()));
+        long noGroup = ownersOnly + 1_000_000;
+
+        Map<String, Object> body = MessageApi.text("to two groups", List.of(first, second));
+        body.put("type", 2);
+        api.send(member, body).body("code", equalTo(200));
+        body.put("targets", List.of(first, ownersOnly, second));
+        api.send(member, body).body("code", equalTo(ErrorCode.NOT_GROUP_MEMBER.code()))
+                .body("message", equalTo("targets: sender is not a member of group " + ownersOnly));
+        body.put("targets", List.of(noGroup, ownersOnly, 5L));
+        api.send(member, body).body("code", equalTo(ErrorCode.GROUP_NOT_FOUND.code()))
+                .body("message", equalTo("targets: no such group " + noGroup + ", 5"));
+        assertEquals(1, MessageChecks.messagesOfGroup(database, api, first));
+        assertEquals(1, MessageChecks.messagesOfGroup(database, api, second));
+        assertEquals(0, MessageChecks.messagesOfGroup(database, api, ownersOnly));
     }
 
     /** The caller of a user token of the app, checked as /message/send checks it. */
@@ -396,9 +425,16 @@ class GroupCommitTest {
     }
 
     /** The code of the ApiException the answer fails with; fails the test if it completes otherwise. */
-    private static ErrorCode refusalOf(CompletableFuture<?> answer) {
+    private static ErrorCode refusalOf(CompletableFuture<Boolean> answer) {
         ExecutionException refused = assertThrows(ExecutionException.class, () -> answer.get(30, TimeUnit.SECONDS));
         return assertInstanceOf(ApiException.class, refused.getCause()).errorCode();
+    }
+
+    /** The code of the committer's refusal; fails the test if the send was not refused. */
+    private static ErrorCode committerRefusalOf(CompletableFuture<Outcome> outcome) throws Exception {
+        ApiException refusal = outcome.get(30, TimeUnit.SECONDS).refusal();
+        assertTrue(refusal != null, "refused");
+        return refusal.errorCode();
     }
 
     private static GroupSend toGroup(String appId, long groupId, long from, boolean membersOnly, Long transactionId) {

@@ -1,14 +1,13 @@
-package io.imcore.message.store;
+package io.imcore.common.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.common.store.Database;
-import io.imcore.common.store.GroupCommitter;
 import io.imcore.testing.InfrastructureResource;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -24,8 +23,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * common's GroupCommitter on this service's PostgreSQL: what queues while a commit runs goes in the next one, a
- * repeated key waits for a later batch, and a bad item fails alone.
+ * GroupCommitter on message-service's PostgreSQL (common's tests have none): what queues while a commit runs goes
+ * in the next one, a repeated key waits for a later batch, a bad item fails alone; with several threads an item goes
+ * to the thread it names, the work after a commit runs before the callers are answered, and an item stored now
+ * goes through the same store on the caller's thread.
  */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
@@ -117,6 +118,47 @@ class GroupCommitterTest {
         committer.stop();
         assertEquals("stored late", committer.submit("late").get(10, TimeUnit.SECONDS));
         assertEquals(List.of(List.of("late")), batches);
+    }
+
+    @Test
+    void itemsGoToTheThreadTheyNameAndTheWorkAfterACommitRunsBeforeTheAnswers() throws Exception {
+        List<String> threadsOfA = new CopyOnWriteArrayList<>();
+        List<String> announced = new CopyOnWriteArrayList<>();
+        Timer waits = Timer.builder("test.wait").register(new SimpleMeterRegistry());
+        Timer transactions = Timer.builder("test.transaction").register(new SimpleMeterRegistry());
+        GroupCommitter<String, String> committer = new GroupCommitter<>("test-threads", 2,
+                item -> item.startsWith("a") ? 0 : 1, database, 100, item -> null, (c, items) -> {
+                    if (items.get(0).startsWith("a")) {
+                        threadsOfA.add(Thread.currentThread().getName());
+                    }
+                    List<String> answers = items.stream().map(item -> "stored " + item).toList();
+                    return new GroupCommitter.Stored<>(answers, () -> announced.addAll(items));
+                }, new GroupCommitter.Meters(sizes, waits, transactions));
+        committer.start();
+        try {
+            List<CompletableFuture<String>> answers = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                String item = (i % 2 == 0 ? "a" : "b") + i;
+                answers.add(committer.submit(item).thenApply(answer -> {
+                    assertTrue(announced.contains(item), "announced before its caller is answered: " + item);
+                    return answer;
+                }));
+            }
+            for (int i = 0; i < 20; i++) {
+                assertEquals("stored " + (i % 2 == 0 ? "a" : "b") + i, answers.get(i).get(10, TimeUnit.SECONDS));
+            }
+            assertEquals(List.of("test-threads-0"), threadsOfA.stream().distinct().toList());
+            assertEquals(20, waits.count(), "each item's wait is timed once");
+            assertEquals(sizes.count(), transactions.count(), "each commit's transaction is timed once");
+
+            String caller = Thread.currentThread().getName();
+            assertEquals("stored a-now", committer.storeNow("a-now"));
+            assertEquals(caller, threadsOfA.get(threadsOfA.size() - 1), "stored on the caller's thread");
+            assertTrue(announced.contains("a-now"));
+            assertEquals(20, waits.count(), "an item stored now is not a group commit's");
+        } finally {
+            committer.stop();
+        }
     }
 
     private void awaitRelease() {

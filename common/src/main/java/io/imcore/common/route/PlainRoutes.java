@@ -1,4 +1,4 @@
-package io.imcore.message.send;
+package io.imcore.common.route;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,8 +12,6 @@ import io.imcore.common.concurrent.NonBlockingAttempt;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.CallerChecks;
 import io.imcore.common.context.RequestContext;
-import io.imcore.throttle.AppQuotas;
-import io.imcore.throttle.UserQuotas;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -34,23 +32,22 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
-import java.util.function.ToIntFunction;
+import java.util.List;
 
 /**
  * Serves a hot JSON endpoint as a plain Vert.x route instead of a JAX-RS resource, with the same contract: the
  * correlation id ({@link CorrelationId}), the caller checks of the endpoint's {@link Access} level
- * ({@link CallerChecks}), the app's and the user's quotas ({@link AppQuotas}, {@link UserQuotas}), the body read
- * as JSON whatever its Content-Type (empty = null, as for a resource), every failure as the envelope of {@link ExceptionMappers} (10015 with
- * Retry-After), and the envelope's code counted ({@link ApiCodeMetrics}). The body's size limit is
- * {@link io.imcore.common.api.EdgeResponses}', which runs before any route.
+ * ({@link CallerChecks}), what the call takes before it runs ({@link Admission}: the quotas), the body read
+ * as JSON whatever its Content-Type (empty = null, as for a resource), every failure as the envelope of
+ * {@link ExceptionMappers} (10015 with Retry-After), and the envelope's code counted ({@link ApiCodeMetrics}). The
+ * body's size limit is {@link io.imcore.common.api.EdgeResponses}', which runs before any route.
  * <p>
  * Why: RESTEasy Reactive's request pipeline, its CDI request context and context propagation cost about a quarter
- * of message-service's CPU per send (docs/benchmarks-history.md "/message/send as a plain Vert.x route"). A call is
- * first served on the event loop as a {@link NonBlockingAttempt}; whatever would block there (a cache miss's query,
- * a quota take that is not leased) sends it to the worker pool, where it runs as a blocking resource method's would
- * (docs/benchmarks-history.md "Sends on the event loop"). A handler that answers with a {@link CompletionStage} frees its
- * thread at once, and the event loop writes the answer when it completes.
+ * of a small hot call's CPU (measured on sends, docs/benchmarks.md). A call is first served on the event loop as a
+ * {@link NonBlockingAttempt}; whatever would block there (a cache miss's query, a quota take that is not leased)
+ * sends it to the worker pool, where it runs as a blocking resource method's would (the share served on the event
+ * loop: {@code imcore_http_plain_calls_total}, docs/benchmarks.md). A handler that answers with a
+ * {@link CompletionStage} frees its thread at once, and the event loop writes the answer when it completes.
  */
 @ApplicationScoped
 public class PlainRoutes {
@@ -68,14 +65,17 @@ public class PlainRoutes {
     }
 
     /**
-     * What a call takes: {@code units(body)} (a send: its targets) from the app's quota {@code app} and from the
-     * quota {@code perUser} of the user {@code payer} names (none when it names none).
+     * One thing a checked call takes before its handler runs (say, from a quota whose metrics name the route
+     * {@code path}). It either completes or throws {@link NonBlockingAttempt.WouldBlock} before it changed anything,
+     * so a call moved to a worker takes only what it has not taken yet.
      */
-    public record Quotas<B>(String app, String perUser, ToIntFunction<B> units,
-            BiFunction<RequestContext, B, Long> payer) {}
+    @FunctionalInterface
+    public interface Admission<B> {
+        void take(String path, RequestContext caller, B body);
+    }
 
     /** One served endpoint: what each of its calls needs. {@code handlerTime} null for none. */
-    private record Endpoint<B>(String path, Access.Level level, Quotas<B> quotas, ObjectReader reader,
+    private record Endpoint<B>(String path, Access.Level level, List<Admission<B>> admissions, ObjectReader reader,
             Handler<B> handler, Timer handlerTime, Counter onEventLoop, Counter onWorker) {}
 
     /** The envelope as JSON, and what goes beside it. */
@@ -86,29 +86,24 @@ public class PlainRoutes {
     private final Vertx vertx;
     private final ObjectMapper mapper;
     private final CallerChecks checks;
-    private final AppQuotas appQuotas;
-    private final UserQuotas userQuotas;
     private final MeterRegistry registry;
 
-    public PlainRoutes(Vertx vertx, ObjectMapper mapper, CallerChecks checks, AppQuotas appQuotas,
-            UserQuotas userQuotas, MeterRegistry registry) {
+    public PlainRoutes(Vertx vertx, ObjectMapper mapper, CallerChecks checks, MeterRegistry registry) {
         this.vertx = vertx;
         this.mapper = mapper;
         this.checks = checks;
-        this.appQuotas = appQuotas;
-        this.userQuotas = userQuotas;
         this.registry = registry;
     }
 
     /**
-     * Serves {@code path} for each of {@code methods}, ahead of the JAX-RS resources. {@code quotas}: what a call
-     * takes from the quotas (their throttle metrics name the route {@code path}). {@code handlerTime}:
+     * Serves {@code path} for each of {@code methods}, ahead of the JAX-RS resources. {@code admissions}: what a call
+     * takes before its handler runs, in this order. {@code handlerTime}:
      * records each call's handler, from its start to its answer or refusal (a run that would have blocked is not
      * recorded: its call is, where it is served), or null for none.
      */
-    public <B> void serve(Router router, String path, Access.Level level, Quotas<B> quotas, Class<B> bodyType,
+    public <B> void serve(Router router, String path, Access.Level level, List<Admission<B>> admissions, Class<B> bodyType,
             Handler<B> handler, Timer handlerTime, HttpMethod... methods) {
-        Endpoint<B> endpoint = new Endpoint<>(path, level, quotas, mapper.readerFor(bodyType), handler, handlerTime,
+        Endpoint<B> endpoint = new Endpoint<>(path, level, List.copyOf(admissions), mapper.readerFor(bodyType), handler, handlerTime,
                 servedOn(path, "event_loop"), servedOn(path, "worker"));
         for (HttpMethod method : methods) {
             router.route(method, path).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(ctx -> {
@@ -179,8 +174,8 @@ public class PlainRoutes {
         private final Buffer body;
         private final Endpoint<B> endpoint;
         private RequestContext caller;
-        private boolean appQuotaTaken;
-        private boolean userQuotaTaken;
+        /** How many of the endpoint's admissions this call has taken (a worker's run goes on from there). */
+        private int admitted;
         private boolean bodyRead;
         private B parsed;
 
@@ -201,7 +196,7 @@ public class PlainRoutes {
             }
         }
 
-        /** Checks the caller, reads the body, takes from the quotas and calls the handler. */
+        /** Checks the caller, reads the body, takes the admissions and calls the handler. */
         private CompletionStage<?> call() throws IOException {
             if (caller == null) {
                 RequestContext checked = new RequestContext();
@@ -212,19 +207,10 @@ public class PlainRoutes {
                 parsed = body.length() == 0 ? null : endpoint.reader().readValue(body.getBytes());
                 bodyRead = true;
             }
-            Quotas<B> quotas = endpoint.quotas();
-            // each take either completes or would block before it changed anything: a worker repeats only the rest
-            if (!userQuotaTaken) {
-                Long payer = quotas.payer().apply(caller, parsed);
-                if (payer != null) {
-                    userQuotas.consume(quotas.perUser(), endpoint.path(), caller.appId(), payer,
-                            quotas.units().applyAsInt(parsed));
-                }
-                userQuotaTaken = true;
-            }
-            if (!appQuotaTaken) {
-                appQuotas.consume(quotas.app(), endpoint.path(), caller.appId(), quotas.units().applyAsInt(parsed));
-                appQuotaTaken = true;
+            List<Admission<B>> admissions = endpoint.admissions();
+            while (admitted < admissions.size()) {
+                admissions.get(admitted).take(endpoint.path(), caller, parsed);
+                admitted++;
             }
             long start = System.nanoTime();
             Object result;
