@@ -6,6 +6,7 @@ import io.imcore.common.push.Channel;
 import io.imcore.common.push.PushBatch;
 import io.imcore.common.store.Database;
 import io.imcore.testing.Eventually;
+import io.imcore.testing.LockWaiters;
 import io.imcore.testing.SharedInfrastructure;
 import io.imcore.testing.TopicWriter;
 import java.sql.PreparedStatement;
@@ -304,15 +305,7 @@ public final class WorkerFixture {
                 bind(lock, parameters);
                 lock.executeQuery().close();
             }
-            // pg_locks, read afresh by every statement (pg_stat_activity is kept for the transaction)
-            try (PreparedStatement blocked = c.prepareStatement("select count(*) from pg_locks"
-                    + " where not granted and pg_backend_pid() = any(pg_blocking_pids(pid))")) {
-                Eventually.until(Duration.ofSeconds(30), "a claim waiting for " + rowForUpdate, () -> {
-                    try (ResultSet rs = blocked.executeQuery()) {
-                        return rs.next() && rs.getLong(1) > 0;
-                    }
-                });
-            }
+            LockWaiters.await(c, "a claim waiting for " + rowForUpdate);
             return null;
         });
     }
