@@ -6,11 +6,13 @@ import io.imcore.common.store.Database;
 import io.imcore.pushcontract.Channel;
 import io.imcore.pushcontract.PushBatch;
 import io.imcore.testing.Eventually;
+import io.imcore.testing.LockWaiters;
 import io.imcore.testing.SharedInfrastructure;
 import io.imcore.testing.TopicReader;
 import io.imcore.testing.TopicWriter;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -246,9 +248,7 @@ public final class WorkerFixture {
     public int intValue(String sql, Object... parameters) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < parameters.length; i++) {
-                    ps.setObject(i + 1, parameters[i]);
-                }
+                bind(ps, parameters);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? rs.getInt(1) : -1;
                 }
@@ -260,9 +260,7 @@ public final class WorkerFixture {
     public List<String> strings(String sql, Object... parameters) {
         return database.read(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < parameters.length; i++) {
-                    ps.setObject(i + 1, parameters[i]);
-                }
+                bind(ps, parameters);
                 List<String> rows = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -277,13 +275,33 @@ public final class WorkerFixture {
     public void execute(String sql, Object... parameters) {
         database.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < parameters.length; i++) {
-                    ps.setObject(i + 1, parameters[i]);
-                }
+                bind(ps, parameters);
                 ps.executeUpdate();
             }
             return null;
         });
+    }
+
+    /**
+     * Waits until a worker tries to claim the row the query locks ({@code select ... for update}): the row stays
+     * locked here until a claim queues behind the lock, then the claim reads the row as it stands. Two calls in a row
+     * show a worker that read the row, left it to the worker holding it, and came back to claim it again.
+     */
+    public void awaitClaimOf(String rowForUpdate, Object... parameters) {
+        database.inTransaction(c -> {
+            try (PreparedStatement lock = c.prepareStatement(rowForUpdate)) {
+                bind(lock, parameters);
+                lock.executeQuery().close();
+            }
+            LockWaiters.await(c, "a claim waiting for " + rowForUpdate);
+            return null;
+        });
+    }
+
+    private static void bind(PreparedStatement ps, Object... parameters) throws SQLException {
+        for (int i = 0; i < parameters.length; i++) {
+            ps.setObject(i + 1, parameters[i]);
+        }
     }
 
     /** Waits until the consumer group has committed every record of the topic (it has seen them all). */

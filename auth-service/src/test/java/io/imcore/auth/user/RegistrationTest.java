@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.imcore.auth.AuthApi;
@@ -68,8 +69,19 @@ class RegistrationTest {
     @Test
     void theSameNameInAnotherAppIsFree() {
         String name = AuthApi.uniqueName();
-        AuthApi.register(app.appId(), name);
-        AuthApi.register(AuthApi.newApp().appId(), name);
+        String otherApp = AuthApi.newApp().appId();
+        Map<String, String> registration = Map.of("username", name, "password", PASSWORD);
+        JsonPath first = post(asApp(app.appId()), "/user/register/v2", registration);
+        JsonPath second = post(asApp(otherApp), "/user/register/v2", registration);
+        assertEquals(200, first.getInt("code"), first.prettify());
+        assertEquals(200, second.getInt("code"), second.prettify());
+        long firstUser = first.getLong("data.user_id");
+        long secondUser = second.getLong("data.user_id");
+        assertNotEquals(firstUser, secondUser, "two users");
+        // each app's login by that name finds its own user
+        Map<String, String> login = Map.of("name", name, "password", PASSWORD);
+        assertEquals(firstUser, post(asApp(app.appId()), "/token/user", login).getLong("data.user_id"));
+        assertEquals(secondUser, post(asApp(otherApp), "/token/user", login).getLong("data.user_id"));
     }
 
     @ParameterizedTest

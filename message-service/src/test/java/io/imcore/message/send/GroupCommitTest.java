@@ -23,6 +23,7 @@ import io.imcore.message.send.SendPlan.DirectSend;
 import io.imcore.message.send.SendPlan.GroupSend;
 import io.imcore.message.send.SendService.Operation;
 import io.imcore.testing.InfrastructureResource;
+import io.imcore.testing.LockWaiters;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -262,7 +263,7 @@ class GroupCommitTest {
             }
             CompletableFuture<Boolean> answer = assertTimeoutPreemptively(Duration.ofSeconds(10),
                     () -> sending.send(Operation.SEND, caller, request), "the send waited for its commit");
-            Thread.sleep(300);
+            LockWaiters.await(lock, "the send's commit waiting for its conversation's row");
             assertFalse(answer.isDone(), "answered while its conversation row was locked");
             lock.rollback();
             assertTrue(answer.get(30, TimeUnit.SECONDS));
@@ -334,7 +335,7 @@ class GroupCommitTest {
                 assertEquals(1, delete.executeUpdate());
             }
             answer = sending.send(Operation.SEND, caller, request);
-            Thread.sleep(300);
+            LockWaiters.await(removal, "the send's commit waiting for the membership change");
             assertFalse(answer.isDone(), "answered while the group's membership was being changed");
             removal.commit();
         }

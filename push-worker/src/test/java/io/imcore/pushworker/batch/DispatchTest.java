@@ -157,21 +157,35 @@ class DispatchTest {
         // records to this worker too)
         fixture.execute("insert into push_worker_batches (task_id, batch_no, state, owner, lease_until)"
                 + " values (?, 0, 'sending', 'other-replica', now() + interval '1 minute'),"
-                + " (?, 1, 'sending', 'other-replica', now() + interval '2 seconds')", task, task);
+                + " (?, 1, 'sending', 'other-replica', now() + interval '1 minute')", task, task);
+        String batchRow = "select 1 from push_worker_batches where task_id = ? and batch_no = ? for update";
+
         fixture.send(task, 0, Channel.XIAOMI, fixture.message("held", "+1"), null,
                 List.of(finishedByHolder.target()));
-        fixture.send(task, 1, Channel.XIAOMI, fixture.message("held", "+1"), null, List.of(holderDied.target()));
-        Thread.sleep(1_000);
-        assertEquals(0, simulator(Channel.XIAOMI).recorder().deliveriesTo(finishedByHolder.token()),
-                "not sent while the holder's lease stands");
-        // the holder finishes batch 0; batch 1's holder is gone: its lease lapses and this worker takes it over
+        // this worker read the batch, left it to its holder and came back to claim it again
+        fixture.awaitClaimOf(batchRow, task, 0);
+        fixture.awaitClaimOf(batchRow, task, 0);
+        assertEquals(0, deliveries(finishedByHolder), "not sent while the holder's lease stands");
+        // the holder finishes batch 0
         fixture.execute("update push_worker_batches set state = 'done' where task_id = ? and batch_no = 0", task);
         fixture.execute("update push_tasks set batches_done = 1 where task_id = ?", task);
+
+        fixture.send(task, 1, Channel.XIAOMI, fixture.message("held", "+1"), null, List.of(holderDied.target()));
+        fixture.awaitClaimOf(batchRow, task, 1);
+        fixture.awaitClaimOf(batchRow, task, 1);
+        assertEquals(0, deliveries(holderDied), "not sent while the holder's lease stands");
+        // batch 1's holder is gone: its lease lapses and this worker takes the batch over
+        fixture.execute("update push_worker_batches set lease_until = now() where task_id = ? and batch_no = 1",
+                task);
         fixture.awaitState(task, "done");
-        assertEquals(0, simulator(Channel.XIAOMI).recorder().deliveriesTo(finishedByHolder.token()),
-                "the batch its holder finished is skipped");
-        assertEquals(1, simulator(Channel.XIAOMI).recorder().deliveriesTo(holderDied.token()));
+        WorkerFixture.awaitConsumed(Channel.XIAOMI.topic(), Channel.XIAOMI.workerGroup());
+        assertEquals(0, deliveries(finishedByHolder), "the batch its holder finished is skipped");
+        assertEquals(1, deliveries(holderDied));
         assertEquals(1, fixture.count(task, Channel.XIAOMI, "sent"));
+    }
+
+    private int deliveries(Device device) {
+        return simulator(device.channel()).recorder().deliveriesTo(device.token());
     }
 
     @Test

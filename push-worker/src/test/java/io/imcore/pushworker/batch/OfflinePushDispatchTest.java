@@ -161,25 +161,32 @@ class OfflinePushDispatchTest {
         fixture.traceRow(21, holderDied, "u:2", "queued");
         // another replica claimed both and is sending them (a rebalance gave the records to this worker too)
         fixture.execute("update offline_push_trace set state = 'sending', owner = 'other-replica', lease_until ="
-                + " now() + interval '1 minute' where app_id = ? and msg_id = 20", fixture.appId);
-        fixture.execute("update offline_push_trace set state = 'sending', owner = 'other-replica', lease_until ="
-                + " now() + interval '2 seconds' where app_id = ? and msg_id = 21", fixture.appId);
+                + " now() + interval '1 minute' where app_id = ? and msg_id in (20, 21)", fixture.appId);
+        String traceRow = "select 1 from offline_push_trace where app_id = ? and msg_id = ? and device_id = ?"
+                + " for update";
+
         fixture.sendOffline(20, "u:1", Channel.XIAOMI, chatMessage(20, "u:1", "1"),
                 List.of(finishedByHolder.target()));
-        fixture.sendOffline(21, "u:2", Channel.XIAOMI, chatMessage(21, "u:2", "1"), List.of(holderDied.target()));
-        Thread.sleep(1_000);
+        // this worker read the row, left it to its holder and came back to claim it again
+        fixture.awaitClaimOf(traceRow, fixture.appId, 20, finishedByHolder.deviceId());
+        fixture.awaitClaimOf(traceRow, fixture.appId, 20, finishedByHolder.deviceId());
         assertEquals(0, deliveries(finishedByHolder), "not sent while the holder's lease stands");
-        assertEquals(0, deliveries(holderDied), "not sent while the holder's lease stands");
-        assertEquals("other-replica", fixture.trace(21, holderDied, "owner"));
-
-        // the holder of message 20 finishes it; message 21's holder is gone: its lease lapses and this worker
-        // takes it over
+        // the holder of message 20 finishes it
         fixture.execute("update offline_push_trace set state = 'sent', sent_at = now(), lease_until = null"
                 + " where app_id = ? and msg_id = 20", fixture.appId);
+
+        fixture.sendOffline(21, "u:2", Channel.XIAOMI, chatMessage(21, "u:2", "1"), List.of(holderDied.target()));
+        fixture.awaitClaimOf(traceRow, fixture.appId, 21, holderDied.deviceId());
+        fixture.awaitClaimOf(traceRow, fixture.appId, 21, holderDied.deviceId());
+        assertEquals(0, deliveries(holderDied), "not sent while the holder's lease stands");
+        assertEquals("other-replica", fixture.trace(21, holderDied, "owner"));
+        // message 21's holder is gone: its lease lapses and this worker takes it over
+        fixture.execute("update offline_push_trace set lease_until = now() where app_id = ? and msg_id = 21",
+                fixture.appId);
         fixture.awaitTrace(21, holderDied, "sent");
         assertNotEquals("other-replica", fixture.trace(21, holderDied, "owner"));
         assertEquals(1, deliveries(holderDied));
-        WorkerFixture.awaitConsumed(Channel.XIAOMI.topic(), "push-worker.vendor_b");
+        WorkerFixture.awaitConsumed(Channel.XIAOMI.topic(), Channel.XIAOMI.workerGroup());
         assertEquals(0, deliveries(finishedByHolder), "the row its holder finished is not sent again");
         assertEquals(1, fixture.daily(Channel.XIAOMI, "sent"), "only the taken-over device counts here");
     }

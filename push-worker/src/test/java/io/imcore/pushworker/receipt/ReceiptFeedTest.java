@@ -27,10 +27,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(ProvidersResource.class)
 class ReceiptFeedTest {
 
-    /** With {@link #REFUSE_RECEIPTS}: every receipt write fails, as with a database briefly away. */
+    /**
+     * With {@link #REFUSE_RECEIPTS}: every receipt write fails, as with a database briefly away. Each refusal draws
+     * from the receipt_refusals sequence, which the failed transaction does not roll back: the count of attempts.
+     */
     private static final String REFUSAL = """
             create or replace function refuse_receipts() returns trigger language plpgsql as
-            $$ begin raise exception 'receipts refused by ReceiptFeedTest'; end $$""";
+            $$ begin
+                perform nextval('receipt_refusals');
+                raise exception 'receipts refused by ReceiptFeedTest';
+            end $$""";
     private static final String REFUSE_RECEIPTS = """
             create trigger refuse_receipts before update on push_receipts
                 for each statement execute function refuse_receipts()""";
@@ -51,6 +57,7 @@ class ReceiptFeedTest {
     @AfterEach
     void recover() {
         fixture.execute("drop trigger if exists refuse_receipts on push_receipts");
+        fixture.execute("drop sequence if exists receipt_refusals");
     }
 
     @Test
@@ -62,12 +69,14 @@ class ReceiptFeedTest {
             fixture.execute("insert into push_receipts (task_id, device_id, channel, received)"
                     + " values (?, ?, 'svcpush', false)", task, device.deviceId());
         }
+        fixture.execute("create sequence receipt_refusals");
         fixture.execute(REFUSAL);
         fixture.execute(REFUSE_RECEIPTS);
 
         ack(first, device);
         ack(second, device);
-        Thread.sleep(3_000); // several failed attempts of the feed (it retries every second)
+        Eventually.until(Duration.ofSeconds(30), "the feed refused twice", () -> fixture.intValue(
+                "select case when is_called then last_value else 0 end from receipt_refusals") >= 2);
         assertEquals(0, fixture.count(first, Channel.SVCPUSH, "received"), "nothing counted while refused");
         assertEquals(0, fixture.count(second, Channel.SVCPUSH, "received"), "the later receipt waits its turn");
 

@@ -5,6 +5,7 @@ import io.imcore.testing.ServiceBaselineTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
+/** push-worker meets the baseline of every service ({@link ServiceBaselineTest}). */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class BaselineTest extends ServiceBaselineTest {}
+class PushWorkerBaselineTest extends ServiceBaselineTest {}

@@ -1,10 +1,11 @@
-package io.imcore.message;
+package io.imcore.auth;
 
 import io.imcore.testing.InfrastructureResource;
 import io.imcore.testing.ServiceBaselineTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
+/** auth-service meets the baseline of every service ({@link ServiceBaselineTest}). */
 @QuarkusTest
 @QuarkusTestResource(InfrastructureResource.class)
-class BaselineTest extends ServiceBaselineTest {}
+class AuthServiceBaselineTest extends ServiceBaselineTest {}
