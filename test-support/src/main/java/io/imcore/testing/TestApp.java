@@ -13,7 +13,7 @@ import org.jose4j.jwt.JwtClaims;
 
 /**
  * An app of its own per test (isolation on the shared database) for the services that keep the auth view: users
- * are written into the view exactly as AuthViewUpdater writes them from auth-service's events, and tokens are
+ * are written into the view exactly as AuthViewFeed writes them from auth-service's events, and tokens are
  * signed with the test key.
  */
 public class TestApp {

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Service-to-service look-up for the other services' auth view (common's {@code AuthServiceLookup}): an app and
+ * Service-to-service look-up for the other services' auth view (common's {@code IdentityClient}): an app and
  * some of its users as they are now. Not routed by the gateway or the Ingress; needs the services' internal-key.
  */
 @Path("/internal")

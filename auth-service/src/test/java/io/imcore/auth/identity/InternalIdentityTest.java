@@ -11,7 +11,7 @@ import io.imcore.auth.AuthApi;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ErrorCode;
-import io.imcore.common.context.AuthServiceLookup;
+import io.imcore.common.context.IdentityClient;
 import io.imcore.common.context.IdentitySnapshot;
 import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -23,7 +23,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The look-up other services' auth views fall back to (common's AuthServiceLookup), against this real auth-service:
+ * The look-up other services' auth views fall back to (common's IdentityClient), against this real auth-service:
  * client and endpoint together.
  */
 @QuarkusTest
@@ -33,8 +33,8 @@ class InternalIdentityTest {
     @Inject
     ObjectMapper mapper;
 
-    private AuthServiceLookup lookup(String internalKey) {
-        return new AuthServiceLookup(mapper, Optional.of("http://localhost:" + RestAssured.port + "/"),
+    private IdentityClient lookup(String internalKey) {
+        return new IdentityClient(mapper, Optional.of("http://localhost:" + RestAssured.port + "/"),
                 Optional.of(internalKey));
     }
 
@@ -75,7 +75,7 @@ class InternalIdentityTest {
 
     @Test
     void unreachableAuthServiceIs50003() {
-        AuthServiceLookup down = new AuthServiceLookup(mapper, Optional.of("http://127.0.0.1:9"), Optional.of("k"));
+        IdentityClient down = new IdentityClient(mapper, Optional.of("http://127.0.0.1:9"), Optional.of("k"));
         assertEquals(ErrorCode.UNAVAILABLE,
                 assertThrows(ApiException.class, () -> down.fetch("x", List.of(1L))).errorCode());
     }

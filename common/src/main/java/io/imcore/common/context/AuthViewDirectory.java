@@ -17,8 +17,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Token checks and user look-ups of the services other than auth-service: against the auth view that
- * {@code AuthViewUpdater} keeps from auth-service's events. What the view does not know yet is asked of
- * auth-service ({@link AuthServiceLookup}) and written into the view. auth-service replaces this with its tables.
+ * {@code AuthViewFeed} keeps from auth-service's events. What the view does not know yet is asked of
+ * auth-service ({@link IdentityClient}) and written into the view. auth-service replaces this with its tables.
  * <p>
  * Answers found are kept in memory for {@code im.auth-view.cache-ttl} (1 s): a send or a read then costs no
  * query for the caller's and the targets' state, and a revocation (password change, disable, admin-token rotation)
@@ -32,11 +32,11 @@ public class AuthViewDirectory implements IdentityDirectory {
     private static final int CACHE_MAX = 200_000;
 
     private final Database database;
-    private final AuthServiceLookup lookup;
+    private final IdentityClient lookup;
     private final ExpiringCache<String, Integer> appCache;
     private final ExpiringCache<String, UserState> userCache;
 
-    public AuthViewDirectory(Database database, AuthServiceLookup lookup,
+    public AuthViewDirectory(Database database, IdentityClient lookup,
             @ConfigProperty(name = "im.auth-view.cache-ttl", defaultValue = "1S") Duration cacheTtl) {
         this.database = database;
         this.lookup = lookup;

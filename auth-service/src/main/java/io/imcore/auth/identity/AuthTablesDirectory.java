@@ -10,12 +10,12 @@ import java.util.OptionalInt;
 
 /** auth-service owns apps and users, so it checks tokens against its own tables: revocation takes effect at once. */
 @ApplicationScoped
-public class AuthIdentityDirectory implements IdentityDirectory {
+public class AuthTablesDirectory implements IdentityDirectory {
 
     private final AppStore apps;
     private final UserStore users;
 
-    public AuthIdentityDirectory(AppStore apps, UserStore users) {
+    public AuthTablesDirectory(AppStore apps, UserStore users) {
         this.apps = apps;
         this.users = users;
     }

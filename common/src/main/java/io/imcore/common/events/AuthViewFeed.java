@@ -16,13 +16,13 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * {@code im.auth-view.enabled=true}; elsewhere the channel is off and this method stays unconnected.
  */
 @ApplicationScoped
-public class AuthViewUpdater {
+public class AuthViewFeed {
 
     static final String CHANNEL = "auth-view";
 
     private final TopicFeeder feeder;
 
-    public AuthViewUpdater(TopicFeeder feeder) {
+    public AuthViewFeed(TopicFeeder feeder) {
         this.feeder = feeder;
     }
 

@@ -25,16 +25,16 @@ import org.jboss.logging.Logger;
  * receive at once. Off when {@code im.auth-service.url} is empty.
  */
 @ApplicationScoped
-public class AuthServiceLookup {
+public class IdentityClient {
 
-    private static final Logger LOG = Logger.getLogger(AuthServiceLookup.class);
+    private static final Logger LOG = Logger.getLogger(IdentityClient.class);
 
     private final Optional<String> baseUrl;
     private final Optional<String> internalKey;
     private final ObjectMapper mapper;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    public AuthServiceLookup(ObjectMapper mapper,
+    public IdentityClient(ObjectMapper mapper,
             @ConfigProperty(name = "im.auth-service.url") Optional<String> baseUrl,
             @ConfigProperty(name = "im.internal-key") Optional<String> internalKey) {
         this.mapper = mapper;
