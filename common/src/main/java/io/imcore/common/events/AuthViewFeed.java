@@ -30,12 +30,11 @@ public class AuthViewFeed {
     @Incoming(CHANNEL)
     @Blocking
     public void consume(ConsumerRecords<String, String> poll) throws InterruptedException {
-        feeder.applyUntilCommitted(CHANNEL, poll, TopicFeeder.each(this::apply));
+        feeder.applyUntilCommitted(CHANNEL, poll, feeder.events(AuthEvent.class, this::apply));
     }
 
-    private void apply(Connection c, ConsumerRecord<String, String> record) throws SQLException {
-        AuthEvent event = feeder.read(record, AuthEvent.class).orElse(null);
-        if (event == null || event.type() == null || event.appId() == null) {
+    private void apply(Connection c, ConsumerRecord<String, String> record, AuthEvent event) throws SQLException {
+        if (event.type() == null || event.appId() == null) {
             return;
         }
         switch (event.type()) {

@@ -21,10 +21,10 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class TopicFeeder {
 
-    /** Applies one record inside the batch's transaction. */
+    /** Applies one record, read as an event of its topic, inside the batch's transaction. */
     @FunctionalInterface
-    public interface RecordHandler {
-        void apply(Connection connection, ConsumerRecord<String, String> record) throws SQLException;
+    public interface EventHandler<T> {
+        void apply(Connection connection, ConsumerRecord<String, String> record, T event) throws SQLException;
     }
 
     /** Applies one poll's records inside the batch's transaction (for handlers that write them in one statement). */
@@ -45,11 +45,17 @@ public class TopicFeeder {
         this.mapper = mapper;
     }
 
-    /** A batch handler that applies {@code handler} to each record of the batch, in order. */
-    public static BatchHandler each(RecordHandler handler) {
+    /**
+     * A batch handler that applies {@code handler} to each record of the batch, in order, read as {@code type}
+     * ({@link #read}: a record that cannot be read is skipped).
+     */
+    public <T> BatchHandler events(Class<T> type, EventHandler<T> handler) {
         return (c, records) -> {
             for (ConsumerRecord<String, String> record : records) {
-                handler.apply(c, record);
+                T event = read(record, type).orElse(null);
+                if (event != null) {
+                    handler.apply(c, record, event);
+                }
             }
         };
     }

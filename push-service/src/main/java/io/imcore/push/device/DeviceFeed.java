@@ -35,13 +35,12 @@ public class DeviceFeed {
     @Incoming(CHANNEL)
     @Blocking
     public void consume(ConsumerRecords<String, String> poll) throws InterruptedException {
-        feeder.applyUntilCommitted(CHANNEL, poll, TopicFeeder.each(this::apply));
+        feeder.applyUntilCommitted(CHANNEL, poll, feeder.events(AuthEvent.class, this::apply));
     }
 
-    private void apply(Connection c, ConsumerRecord<String, String> record) throws SQLException {
-        AuthEvent event = feeder.read(record, AuthEvent.class).orElse(null);
-        boolean registered = event != null && AuthEvent.DEVICE_REGISTERED.equals(event.type());
-        if (!registered && (event == null || !AuthEvent.DEVICE_REMOVED.equals(event.type()))) {
+    private void apply(Connection c, ConsumerRecord<String, String> record, AuthEvent event) throws SQLException {
+        boolean registered = AuthEvent.DEVICE_REGISTERED.equals(event.type());
+        if (!registered && !AuthEvent.DEVICE_REMOVED.equals(event.type())) {
             return;
         }
         if (event.appId() == null || event.userId() == null || event.deviceSn() == null
