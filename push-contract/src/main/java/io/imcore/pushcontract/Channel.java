@@ -63,8 +63,8 @@ public enum Channel {
     }
 
     /**
-     * Whether its {@code received} counts anything: APNs and FCM send no delivery receipts (docs/channels/ios.md,
-     * cloud.md); the phone makers call back and svcpush devices acknowledge (docs/push-worker.md "received").
+     * Whether its {@code received} counts anything: APNs and FCM send no delivery receipts (docs/channels/apns.md,
+     * fcm.md); the phone makers call back and svcpush devices acknowledge (docs/push-worker.md "received").
      */
     public boolean reportsDeliveries() {
         return this != APNS && this != FCM;
