@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.imcore.simulators.Simulators;
+import io.imcore.simulators.registry.Simulators;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;

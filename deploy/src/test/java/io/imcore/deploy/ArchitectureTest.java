@@ -1,7 +1,5 @@
 package io.imcore.deploy;
 
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,12 +45,6 @@ class ArchitectureTest {
         for (String module : modules()) {
             EvaluationResult result = slices().matching("io.imcore.(**)").namingSlices(module + ": $1")
                     .should().beFreeOfCycles()
-                    // Cycles not broken yet (issue 52): the simulators' registry builds each provider's simulator,
-                    // which extends the registry package's base class...
-                    .ignoreDependency(name("io.imcore.simulators.Simulators"), resideInAPackage("io.imcore.simulators.*"))
-                    // ...and moderation takes and returns the send's request, which the send service moderates
-                    .ignoreDependency(resideInAPackage("io.imcore.message.moderation"),
-                            name("io.imcore.message.send.SendRequest"))
                     .allowEmptyShould(true)
                     .evaluate(mainClasses(module));
             cycles.addAll(result.getFailureReport().getDetails());

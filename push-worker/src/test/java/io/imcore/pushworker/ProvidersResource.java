@@ -1,6 +1,6 @@
 package io.imcore.pushworker;
 
-import io.imcore.simulators.Simulators;
+import io.imcore.simulators.registry.Simulators;
 import io.imcore.testing.SharedInfrastructure;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.imcore.common.api.ApiException;
 import io.imcore.common.api.ErrorCode;
-import io.imcore.message.send.SendRequest;
+import io.imcore.message.send.request.SendRequest;
 import io.imcore.message.webhook.WebhookConfig;
 import io.imcore.message.webhook.WebhookEndpoint;
 import io.imcore.message.webhook.WebhookEvents;

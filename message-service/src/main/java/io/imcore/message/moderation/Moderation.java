@@ -7,7 +7,7 @@ import io.imcore.common.context.ExpiringCache;
 import io.imcore.common.security.PublicAddresses;
 import io.imcore.common.store.Database;
 import io.imcore.message.conversation.ContentType;
-import io.imcore.message.send.SendRequest;
+import io.imcore.message.send.request.SendRequest;
 import io.imcore.message.webhook.WebhookConfig;
 import io.imcore.message.webhook.WebhookEndpoint;
 import io.imcore.message.webhook.WebhookEndpointSaved;

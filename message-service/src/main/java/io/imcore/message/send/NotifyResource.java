@@ -4,6 +4,7 @@ import io.imcore.common.api.ApiResponse;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
 import io.imcore.message.send.SendService.Operation;
+import io.imcore.message.send.request.SendRequest;
 import io.imcore.throttle.AppQuotas;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;

@@ -1,9 +1,10 @@
 package io.imcore.message.send;
 
-import io.imcore.common.route.PlainRoutes;
 import io.imcore.common.context.Access;
 import io.imcore.common.context.RequestContext;
+import io.imcore.common.route.PlainRoutes;
 import io.imcore.message.send.SendService.Operation;
+import io.imcore.message.send.request.SendRequest;
 import io.imcore.throttle.AppQuotas;
 import io.imcore.throttle.UserQuotas;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,5 +1,6 @@
 package io.imcore.message.send;
 
+import io.imcore.message.send.request.SendRequest;
 import static io.imcore.message.conversation.ConversationKind.SYSTEM_SENDER;
 
 import io.imcore.common.api.ApiException;

@@ -1,5 +1,6 @@
 package io.imcore.message.send;
 
+import io.imcore.message.send.request.SendRequest;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;

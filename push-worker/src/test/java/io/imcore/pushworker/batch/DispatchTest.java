@@ -15,7 +15,7 @@ import io.imcore.pushworker.WorkerFixture.Device;
 import io.imcore.pushworker.WorkerFixture;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
-import io.imcore.simulators.Simulators;
+import io.imcore.simulators.registry.Simulators;
 import io.imcore.testing.TopicWriter;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;

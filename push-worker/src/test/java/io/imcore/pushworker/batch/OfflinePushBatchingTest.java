@@ -11,7 +11,7 @@ import io.imcore.pushcontract.PushBatch;
 import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.WorkerFixture;
 import io.imcore.pushworker.WorkerFixture.Device;
-import io.imcore.simulators.Simulators;
+import io.imcore.simulators.registry.Simulators;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.imcore.testing.Eventually;

@@ -16,7 +16,7 @@ import io.imcore.pushworker.WorkerFixture;
 import io.imcore.simulators.Faults;
 import io.imcore.simulators.ProviderSimulator;
 import io.imcore.simulators.Recorder;
-import io.imcore.simulators.Simulators;
+import io.imcore.simulators.registry.Simulators;
 import io.imcore.testing.Eventually;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -11,7 +11,7 @@ import io.imcore.pushcontract.PushBatch;
 import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.TestCertificates;
 import io.imcore.simulators.ProviderSimulator;
-import io.imcore.simulators.Simulators;
+import io.imcore.simulators.registry.Simulators;
 import io.imcore.testing.Eventually;
 import io.imcore.testing.ServiceProcess;
 import io.imcore.testing.SharedInfrastructure;

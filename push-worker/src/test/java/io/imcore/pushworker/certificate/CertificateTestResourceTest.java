@@ -13,7 +13,7 @@ import io.imcore.pushcontract.CertificateTestSend;
 import io.imcore.pushworker.ProvidersResource;
 import io.imcore.pushworker.TestCertificates;
 import io.imcore.simulators.Faults;
-import io.imcore.simulators.Simulators;
+import io.imcore.simulators.registry.Simulators;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;

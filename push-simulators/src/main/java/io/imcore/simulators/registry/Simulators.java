@@ -1,5 +1,6 @@
-package io.imcore.simulators;
+package io.imcore.simulators.registry;
 
+import io.imcore.simulators.ProviderSimulator;
 import io.imcore.simulators.apns.ApnsSimulator;
 import io.imcore.simulators.fcm.FcmSimulator;
 import io.imcore.simulators.huawei.HuaweiSimulator;
