@@ -1,7 +1,6 @@
 package io.imcore.pushworker.channel.http;
 
 import io.imcore.pushcontract.Channel;
-import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
@@ -15,28 +14,15 @@ import java.util.List;
  * channel, the per-request limit, one {@link VendorHttp#client HTTP client}, and the edges of the {@link #send}
  * contract, so that a subclass only builds, sends and classifies its provider's request.
  */
-public abstract class BatchAdapter implements ChannelAdapter {
+public abstract class BatchAdapter extends FixedLimitAdapter {
 
     protected final ChannelSettings settings;
     protected final HttpClient http;
-    private final Channel channel;
-    private final int maxTargets;
 
     protected BatchAdapter(Channel channel, int maxTargets, ChannelSettings settings) {
-        this.channel = channel;
-        this.maxTargets = maxTargets;
+        super(channel, maxTargets);
         this.settings = settings;
         this.http = VendorHttp.client(settings);
-    }
-
-    @Override
-    public final Channel channel() {
-        return channel;
-    }
-
-    @Override
-    public final int maxTargetsPerRequest() {
-        return maxTargets;
     }
 
     /** Nothing to send: no outcomes; more than the provider takes in one request: a caller's bug, thrown. */
@@ -46,8 +32,8 @@ public abstract class BatchAdapter implements ChannelAdapter {
         if (n == 0) {
             return List.of();
         }
-        if (n > maxTargets) {
-            throw new IllegalArgumentException("at most " + maxTargets + " deliveries per send, got " + n);
+        if (n > maxTargetsPerRequest()) {
+            throw new IllegalArgumentException("at most " + maxTargetsPerRequest() + " deliveries per send, got " + n);
         }
         return sendBatch(credentials, notification, deliveries);
     }
