@@ -8,12 +8,13 @@ import com.eatthepath.pushy.apns.PushType;
 import com.eatthepath.pushy.apns.auth.ApnsSigningKey;
 import com.eatthepath.pushy.apns.util.SimpleApnsPushNotification;
 import io.imcore.pushcontract.Channel;
-import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.channel.http.FanOutAdapter;
+import io.imcore.pushworker.channel.http.VendorHttp;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -41,7 +42,7 @@ import org.jboss.logging.Logger;
  * (Pushy signs and renews the ES256 JWT), else certificate auth with the base64 PKCS#12 and app_secret as its
  * password. Every token of a call is one HTTP/2 request; at most {@code maxConcurrentRequests} are in flight.
  */
-public class ApnsAdapter implements ChannelAdapter {
+public class ApnsAdapter extends FanOutAdapter {
 
     private static final Logger LOG = Logger.getLogger(ApnsAdapter.class);
 
@@ -69,30 +70,16 @@ public class ApnsAdapter implements ChannelAdapter {
     private static final int UNANSWERED_TIMEOUTS = 6;
 
     public ApnsAdapter(ChannelSettings settings) {
+        super(Channel.APNS);
         this.settings = settings;
-    }
-
-    @Override
-    public Channel channel() {
-        return Channel.APNS;
-    }
-
-    /** APNs takes one token per request; a send call fans out up to this many requests. */
-    @Override
-    public int maxTargetsPerRequest() {
-        return 500;
     }
 
     @Override
     public List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries) {
         int n = deliveries.size();
-        List<Outcome> outcomes = new ArrayList<>(n);
         Client client = client(credentials);
         if (client.error() != null) {
-            for (int i = 0; i < n; i++) {
-                outcomes.add(Outcome.retry(client.error()));
-            }
-            return outcomes;
+            return VendorHttp.all(n, Outcome.retry(client.error()));
         }
         boolean background = notification.isPassThrough();
         PushType pushType = background ? PushType.BACKGROUND : PushType.ALERT;
@@ -118,9 +105,7 @@ public class ApnsAdapter implements ChannelAdapter {
             futures.add(sendOne(client, inFlight, timeoutMillis, new SimpleApnsPushNotification(
                     delivery.token(), client.topic(), payload, expiration, priority, pushType, collapseId)));
         }
-        for (CompletableFuture<Outcome> future : futures) {
-            outcomes.add(future.join()); // each completes within its timeout
-        }
+        List<Outcome> outcomes = joinAll(futures);
         dropIfStale(credentials, client);
         return outcomes;
     }

@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.ServiceAccountCredentials;
 import io.imcore.pushcontract.Channel;
-import io.imcore.pushworker.channel.ChannelAdapter;
 import io.imcore.pushworker.channel.ChannelSettings;
 import io.imcore.pushworker.channel.Credentials;
 import io.imcore.pushworker.channel.Delivery;
 import io.imcore.pushworker.channel.Notification;
 import io.imcore.pushworker.channel.Outcome;
+import io.imcore.pushworker.channel.http.FanOutAdapter;
+import io.imcore.pushworker.channel.http.VendorHttp;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,7 +70,7 @@ import org.jboss.logging.Logger;
  * plain http (the simulator). {@link #send} stays blocking: it issues its requests asynchronously and waits for all
  * the answers.
  */
-public class FcmAdapter implements ChannelAdapter {
+public class FcmAdapter extends FanOutAdapter {
 
     static final String SCOPE = "https://www.googleapis.com/auth/firebase.messaging";
     private static final Logger LOG = Logger.getLogger(FcmAdapter.class);
@@ -127,6 +128,7 @@ public class FcmAdapter implements ChannelAdapter {
     }
 
     public FcmAdapter(ChannelSettings settings) {
+        super(Channel.FCM);
         this.settings = settings;
         int maxConcurrent = Math.max(1, settings.maxConcurrentRequests());
         this.inFlight = new Semaphore(maxConcurrent);
@@ -170,20 +172,8 @@ public class FcmAdapter implements ChannelAdapter {
     }
 
     @Override
-    public Channel channel() {
-        return Channel.FCM;
-    }
-
-    /** HTTP v1 takes one token per request; a send call fans out up to this many requests. */
-    @Override
-    public int maxTargetsPerRequest() {
-        return 500;
-    }
-
-    @Override
     public List<Outcome> send(Credentials credentials, Notification notification, List<Delivery> deliveries) {
         int n = deliveries.size();
-        List<Outcome> outcomes = new ArrayList<>(n);
         Account account = account(credentials);
         String accessToken = null;
         String error = account.error;
@@ -195,10 +185,7 @@ public class FcmAdapter implements ChannelAdapter {
             }
         }
         if (error != null) {
-            for (int i = 0; i < n; i++) {
-                outcomes.add(Outcome.retry(error));
-            }
-            return outcomes;
+            return VendorHttp.all(n, Outcome.retry(error));
         }
         URI uri = sendUri(credentials.environment(), account.projectId);
         long now = Instant.now().getEpochSecond();
@@ -227,9 +214,7 @@ public class FcmAdapter implements ChannelAdapter {
             // the request itself times out; this only guards against a refresh that hangs
             outcome.completeOnTimeout(Outcome.retry("timeout"), 3 * timeoutMillis, TimeUnit.MILLISECONDS);
         }
-        for (CompletableFuture<Outcome> future : futures) {
-            outcomes.add(future.join());
-        }
+        List<Outcome> outcomes = joinAll(futures);
         Account newest = current.get(credentials.appId() + "/" + credentials.environment());
         if (newest != null && newest.version > account.version) {
             accounts.remove(account.cacheKey, account); // older credentials than the newest seen: not kept

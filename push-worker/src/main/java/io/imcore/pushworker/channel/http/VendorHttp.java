@@ -32,7 +32,8 @@ import javax.net.ssl.X509TrustManager;
 
 /**
  * Small helpers the form/JSON-over-HTTPS adapters (Huawei, Xiaomi, OPPO, vivo, Meizu) share: one {@link HttpClient}
- * per adapter built from {@link ChannelSettings}, form encoding, Retry-After, URL joining and text truncation.
+ * per adapter built from {@link ChannelSettings}, form encoding, Retry-After, URL joining and text truncation;
+ * {@link #all} also serves APNs and FCM.
  */
 public final class VendorHttp {
 

@@ -205,19 +205,11 @@ public class HuaweiAdapter extends TokenBatchAdapter {
                 "grant_type", "client_credentials",
                 "client_id", nullToEmpty(credentials.providerAppId()),
                 "client_secret", nullToEmpty(credentials.appSecret())));
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(settings.requestTimeout())
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form))
-                .build();
         HttpResponse<String> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VendorTokenCache.AuthException("interrupted");
-        } catch (Exception e) {
-            throw new VendorTokenCache.AuthException("token endpoint: " + rootMessage(e));
+            response = exchange(formPost(uri, "application/x-www-form-urlencoded", form).build());
+        } catch (Unanswered e) {
+            throw new VendorTokenCache.AuthException(e.reason(failure -> "token endpoint: " + rootMessage(failure)));
         }
         JsonNode json = VendorHttp.json(response.body());
         if (response.statusCode() != 200 || json == null || !json.hasNonNull("access_token")) {

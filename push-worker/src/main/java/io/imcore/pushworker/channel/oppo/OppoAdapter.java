@@ -92,20 +92,13 @@ public class OppoAdapter extends TokenBatchAdapter {
         String messages = messages(body, deliveries);
         URI uri = VendorHttp.resolve(settings.baseUrl(credentials.environment()), SEND_PATH);
         for (int attempt = 0; ; attempt++) {
-            HttpRequest request = HttpRequest.newBuilder(uri)
-                    .timeout(settings.requestTimeout())
-                    .header("Content-Type", "application/x-www-form-urlencoded; charset=UTF-8")
-                    .POST(HttpRequest.BodyPublishers.ofString(VendorHttp.form(Map.of(
-                            "auth_token", token, "messages", messages))))
-                    .build();
+            HttpRequest request = formPost(uri, FORM_UTF8,
+                    VendorHttp.form(Map.of("auth_token", token, "messages", messages))).build();
             HttpResponse<String> response;
             try {
-                response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return VendorHttp.all(n, Outcome.retry("interrupted"));
-            } catch (Exception e) {
-                return VendorHttp.all(n, Outcome.retry("io: " + e));
+                response = exchange(request);
+            } catch (Unanswered e) {
+                return VendorHttp.all(n, Outcome.retry(e.reason(failure -> "io: " + failure)));
             }
             JsonNode json = VendorHttp.json(response.body());
             int code = json == null ? Integer.MIN_VALUE : json.path("code").asInt(Integer.MIN_VALUE);
@@ -294,19 +287,11 @@ public class OppoAdapter extends TokenBatchAdapter {
         form.put("app_key", appKey);
         form.put("timestamp", timestamp);
         form.put("sign", sign(appKey, timestamp, credentials.appSecret() == null ? "" : credentials.appSecret()));
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(settings.requestTimeout())
-                .header("Content-Type", "application/x-www-form-urlencoded; charset=UTF-8")
-                .POST(HttpRequest.BodyPublishers.ofString(VendorHttp.form(form)))
-                .build();
         HttpResponse<String> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VendorTokenCache.AuthException("interrupted");
-        } catch (Exception e) {
-            throw new VendorTokenCache.AuthException("auth endpoint: " + e);
+            response = exchange(formPost(uri, FORM_UTF8, VendorHttp.form(form)).build());
+        } catch (Unanswered e) {
+            throw new VendorTokenCache.AuthException(e.reason(failure -> "auth endpoint: " + failure));
         }
         JsonNode json = VendorHttp.json(response.body());
         if (json == null || json.path("code").asInt(-1) != 0 || !json.path("data").hasNonNull("auth_token")) {

@@ -73,23 +73,14 @@ public class XiaomiAdapter extends BatchAdapter {
             return VendorHttp.all(n, Outcome.failed(unsendable));
         }
         URI uri = VendorHttp.resolve(settings.baseUrl(credentials.environment()), PATH);
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(settings.requestTimeout())
-                .header("Content-Type", "application/x-www-form-urlencoded; charset=UTF-8")
+        HttpRequest request = formPost(uri, FORM_UTF8, VendorHttp.form(fields(credentials, notification, deliveries)))
                 .header("Authorization", "key=" + (credentials.appSecret() == null ? "" : credentials.appSecret()))
-                .POST(HttpRequest.BodyPublishers.ofString(VendorHttp.form(fields(credentials, notification,
-                        deliveries))))
                 .build();
-        HttpResponse<String> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return VendorHttp.all(n, Outcome.retry("interrupted"));
-        } catch (Exception e) {
-            return VendorHttp.all(n, Outcome.retry("io: " + e));
+            return classify(exchange(request), deliveries);
+        } catch (Unanswered e) {
+            return VendorHttp.all(n, Outcome.retry(e.reason(failure -> "io: " + failure)));
         }
-        return classify(response, deliveries);
     }
 
     /** Why Xiaomi would refuse this message whatever the device, or null when it can be sent. */
