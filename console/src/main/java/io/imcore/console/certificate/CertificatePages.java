@@ -3,7 +3,6 @@ package io.imcore.console.certificate;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleMessages;
@@ -11,7 +10,7 @@ import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.FormErrors;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -42,7 +41,7 @@ import java.util.Map;
  */
 @Path("/certificates")
 @Produces(MediaType.TEXT_HTML)
-public class CertificatePages {
+public class CertificatePages extends ServicePages {
 
     /** api.md 4.5.1 provider codes, in the order of the provider table of docs/push-certificates.md. */
     static final List<Map<String, String>> PROVIDERS = List.of(
@@ -58,10 +57,6 @@ public class CertificatePages {
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     ObjectMapper json;
     @Inject

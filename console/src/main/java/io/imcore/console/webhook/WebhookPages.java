@@ -1,14 +1,13 @@
 package io.imcore.console.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.FormErrors;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -38,17 +37,13 @@ import java.util.Map;
  */
 @Path("/webhooks")
 @Produces(MediaType.TEXT_HTML)
-public class WebhookPages {
+public class WebhookPages extends ServicePages {
 
     /** Deliveries per page of the log (the API allows 1..100). */
     static final int LOG_PAGE = 20;
     static final List<String> FIELDS = List.of("url", "events", "before_send", "hook_timeout_ms", "hook_fail_open",
             "batch_size");
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     Template webhooks;
     @Inject
