@@ -1,12 +1,11 @@
 package io.imcore.console.app;
 
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -31,12 +30,8 @@ import java.util.Map;
  */
 @Path("/apps")
 @Produces(MediaType.TEXT_HTML)
-public class OperatorAppPages {
+public class OperatorAppPages extends ServicePages {
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     Template apps;
     @Inject

@@ -3,14 +3,14 @@ package io.imcore.console.certificate;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.FormErrors;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -32,8 +32,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Certificates per provider and environment (docs/push-certificates.md): a masked view, upload or replace with the
@@ -43,7 +41,7 @@ import java.util.regex.Pattern;
  */
 @Path("/certificates")
 @Produces(MediaType.TEXT_HTML)
-public class CertificatePages {
+public class CertificatePages extends ServicePages {
 
     /** api.md 4.5.1 provider codes, in the order of the provider table of docs/push-certificates.md. */
     static final List<Map<String, String>> PROVIDERS = List.of(
@@ -53,18 +51,12 @@ public class CertificatePages {
             Map.of("code", "6", "label", "6 OPPO"));
     static final List<String> FIELDS = List.of("provider", "environment", "name", "app_id", "app_key", "app_secret",
             "certificate", "message_defaults");
-    /** The services' 10002 messages start with the field they name: "name: ...", "certificate: ...". */
-    private static final Pattern FIELD_MESSAGE = Pattern.compile("^([a-z_]+)\\b.*", Pattern.DOTALL);
     private static final int TEST_ANSWER_LIMIT = 1024;
     /** How long before its expiry a certificate is shown with a warning: the ImcoreCertificateExpiring alert's too. */
     static final Duration EXPIRY_WARNING = Duration.ofDays(30);
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     ObjectMapper json;
     @Inject
@@ -75,7 +67,7 @@ public class CertificatePages {
     @GET
     public Response page(@Context HttpHeaders headers) {
         ConsoleSession session = guard.requireAdmin(headers);
-        return Response.ok(render(session, emptyForm(), noErrors(), null, testForm("3", "1", ""),
+        return Response.ok(render(session, emptyForm(), FormErrors.none(FIELDS), null, testForm("3", "1", ""),
                 null)).build();
     }
 
@@ -95,7 +87,7 @@ public class CertificatePages {
         form.put("app_id", Pages.text(appId));
         form.put("app_key", Pages.text(appKey));
         form.put("message_defaults", Pages.text(messageDefaults));
-        Map<String, String> errors = noErrors();
+        Map<String, String> errors = FormErrors.none(FIELDS);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("provider", parseInt(form.get("provider")));
         body.put("environment", parseInt(form.get("environment")));
@@ -118,9 +110,7 @@ public class CertificatePages {
             return Response.ok(render(session, emptyForm(), errors, language.msg().cert_saved(form.get("name")),
                     testForm(form.get("provider"), form.get("environment"), ""), null)).build();
         }
-        Matcher field = FIELD_MESSAGE.matcher(answer.message());
-        String key = answer.code() == 10002 && field.matches() && errors.containsKey(field.group(1))
-                ? field.group(1) : "general";
+        String key = FormErrors.keyOf(answer, errors);
         errors.put(key, answer.error());
         return Response.status(400).entity(render(session, form, errors, null,
                 testForm("3", "1", ""), null)).build();
@@ -161,7 +151,7 @@ public class CertificatePages {
         } else {
             result.put("error", language.msg().not_sent(answer.error()));
         }
-        return Response.ok(render(session, emptyForm(), noErrors(), null, testForm, result)).build();
+        return Response.ok(render(session, emptyForm(), FormErrors.none(FIELDS), null, testForm, result)).build();
     }
 
     /**
@@ -176,7 +166,7 @@ public class CertificatePages {
         ConsoleSession session = guard.requireAdmin(headers);
         guard.checkCsrf(session, csrf);
         if (!"yes".equals(confirm)) {
-            return Response.ok(render(session, emptyForm(), noErrors(), null, testForm("3", "1", ""), null)
+            return Response.ok(render(session, emptyForm(), FormErrors.none(FIELDS), null, testForm("3", "1", ""), null)
                     .data("confirmReceiptRotate", true)).build();
         }
         Answer answer = backend.post(Service.PUSH, "/push/receipt_key/rotate", session.credentials(), null);
@@ -278,13 +268,6 @@ public class CertificatePages {
         form.put("provider", "3");
         form.put("environment", "1");
         return form;
-    }
-
-    private static Map<String, String> noErrors() {
-        Map<String, String> errors = new LinkedHashMap<>();
-        FIELDS.forEach(field -> errors.put(field, ""));
-        errors.put("general", "");
-        return errors;
     }
 
     /** A number when the text is one; otherwise the text itself, so the API names the field in its refusal. */

@@ -7,7 +7,7 @@ import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -30,7 +30,7 @@ import java.util.Map;
  */
 @Path("/messages")
 @Produces(MediaType.TEXT_HTML)
-public class MessageTracePages {
+public class MessageTracePages extends ServicePages {
 
     /** A thumbnail fits in 320 px (message-service's im.file.thumbnail-size): far below this. */
     private static final int MAX_THUMBNAIL_BYTES = 1024 * 1024;
@@ -51,10 +51,6 @@ public class MessageTracePages {
         };
     }
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     Template messages;
     @Inject

@@ -1,14 +1,13 @@
 package io.imcore.console.overview;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.imcore.console.push.TaskTable;
 import io.imcore.console.webhook.WebhookPages;
 import io.quarkus.qute.Template;
@@ -33,12 +32,8 @@ import java.util.Map;
  */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
-public class OverviewPages {
+public class OverviewPages extends ServicePages {
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     TaskTable taskTable;
     @Inject

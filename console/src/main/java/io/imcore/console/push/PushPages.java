@@ -5,13 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -43,7 +42,7 @@ import java.util.Set;
  */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
-public class PushPages {
+public class PushPages extends ServicePages {
 
     static final List<String> AUDIENCE_KINDS = List.of("all", "tag", "alias", "user_id", "push_token");
     static final List<String> MESSAGE_TYPES = List.of("text", "image", "cmd");
@@ -54,10 +53,6 @@ public class PushPages {
     static final Set<String> FINAL_STATES = Set.of("done", "expired", "failed", "cancelled");
     private static final int PAGE_SIZE = 20;
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     TaskTable taskTable;
     @Inject

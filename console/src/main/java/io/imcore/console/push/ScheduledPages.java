@@ -1,13 +1,12 @@
 package io.imcore.console.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -30,15 +29,11 @@ import java.util.Map;
 /** The app's scheduled pushes (GET /push/task/scheduled), each with a Cancel button (POST /push/task/cancel). */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
-public class ScheduledPages {
+public class ScheduledPages extends ServicePages {
 
     /** push-service's largest page: an app schedules a handful of pushes, not hundreds. */
     static final int LIMIT = 100;
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     Template scheduled;
     @Inject

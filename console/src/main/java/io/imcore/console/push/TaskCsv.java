@@ -1,13 +1,12 @@
 package io.imcore.console.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Csv;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.i18n.MessageBundles;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -28,17 +27,13 @@ import java.util.Map;
 /** CSV downloads of the task list (its filters, every page) and of a task's report. */
 @Path("/")
 @Produces(Csv.MEDIA_TYPE)
-public class TaskCsv {
+public class TaskCsv extends ServicePages {
 
     /** push-service's largest page. */
     private static final int PAGE = 100;
     /** A bound on one download: 100 calls of push-service's list; narrow by date for more. */
     static final int MAX_TASKS = 10_000;
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     TaskReport taskReport;
 

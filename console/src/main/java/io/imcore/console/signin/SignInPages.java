@@ -1,12 +1,11 @@
 package io.imcore.console.signin;
 
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.imcore.console.page.SessionStore;
 import io.quarkus.qute.Template;
 import io.vertx.core.http.HttpServerRequest;
@@ -31,18 +30,14 @@ import jakarta.ws.rs.core.Response;
  */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
-public class SignInPages {
+public class SignInPages extends ServicePages {
 
     @Inject
     SessionStore sessions;
     @Inject
-    SessionGuard guard;
-    @Inject
     SignInFormToken formToken;
     @Inject
     SignInThrottle throttle;
-    @Inject
-    BackendClient backend;
     @Inject
     Template signIn;
     @Inject

@@ -2,14 +2,13 @@ package io.imcore.console.system;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -35,14 +34,10 @@ import java.util.Map;
  */
 @Path("/system")
 @Produces(MediaType.TEXT_HTML)
-public class SystemPages {
+public class SystemPages extends ServicePages {
 
     static final String TARGETS_METRIC = "imcore_push_worker_targets_total";
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     ObjectMapper json;
     @Inject

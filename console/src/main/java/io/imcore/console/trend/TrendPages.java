@@ -2,15 +2,14 @@ package io.imcore.console.trend;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.Language;
+import io.imcore.console.page.ServicePages;
 import io.imcore.console.push.DeliveryReceipts;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Csv;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
 import io.quarkus.qute.Template;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -33,16 +32,12 @@ import java.util.Map;
  */
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
-public class TrendPages {
+public class TrendPages extends ServicePages {
 
     /** The range push-service accepts (docs/push-statistics.md). */
     static final int MAX_DAYS = 90;
     private static final int DEFAULT_DAYS = 30;
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     ObjectMapper json;
     @Inject

@@ -1,7 +1,6 @@
 package io.imcore.console.user;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.message.MessageAttachment;
@@ -9,7 +8,7 @@ import io.imcore.console.page.ConsoleMessages;
 import io.imcore.console.page.ConsoleSession;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -41,15 +40,11 @@ import java.util.Map;
  */
 @Path("/users")
 @Produces(MediaType.TEXT_HTML)
-public class UserPages {
+public class UserPages extends ServicePages {
 
     /** The user's newest files shown (message-service's page size). */
     private static final int FILES_SHOWN = 20;
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     Template users;
     @Inject

@@ -1,13 +1,13 @@
 package io.imcore.console.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.imcore.console.backend.BackendClient;
 import io.imcore.console.backend.BackendClient.Answer;
 import io.imcore.console.backend.BackendClient.Service;
 import io.imcore.console.page.ConsoleSession;
+import io.imcore.console.page.FormErrors;
 import io.imcore.console.page.Language;
 import io.imcore.console.page.Pages;
-import io.imcore.console.page.SessionGuard;
+import io.imcore.console.page.ServicePages;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.inject.Inject;
@@ -29,8 +29,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The app's webhook (docs/webhooks.md) through message-service's admin API: the endpoint's settings (secret masked;
@@ -39,19 +37,13 @@ import java.util.regex.Pattern;
  */
 @Path("/webhooks")
 @Produces(MediaType.TEXT_HTML)
-public class WebhookPages {
+public class WebhookPages extends ServicePages {
 
     /** Deliveries per page of the log (the API allows 1..100). */
     static final int LOG_PAGE = 20;
     static final List<String> FIELDS = List.of("url", "events", "before_send", "hook_timeout_ms", "hook_fail_open",
             "batch_size");
-    /** The services' 10002 messages start with the field they name: "url: the host is not a public address". */
-    private static final Pattern FIELD_MESSAGE = Pattern.compile("^([a-z_]+)\\b.*", Pattern.DOTALL);
 
-    @Inject
-    SessionGuard guard;
-    @Inject
-    BackendClient backend;
     @Inject
     Template webhooks;
     @Inject
@@ -61,7 +53,7 @@ public class WebhookPages {
     public Response page(@Context HttpHeaders headers, @QueryParam("before_id") String beforeId) {
         ConsoleSession session = guard.requireAdmin(headers);
         long before = beforeId != null && beforeId.matches("\\d{1,18}") ? Long.parseLong(beforeId) : 0;
-        return Response.ok(render(session, null, noErrors(), before, null, null)).build();
+        return Response.ok(render(session, null, FormErrors.none(FIELDS), before, null, null)).build();
     }
 
     @POST
@@ -84,14 +76,12 @@ public class WebhookPages {
         body.put("hook_timeout_ms", number(Pages.text(hookTimeoutMs)));
         body.put("batch_size", number(Pages.text(batchSize)));
         Answer answer = backend.post(Service.MESSAGE, "/app/webhook", session.credentials(), body);
-        Map<String, String> errors = noErrors();
+        Map<String, String> errors = FormErrors.none(FIELDS);
         if (answer.ok() && answer.data() != null) {
             return Response.ok(render(session, null, errors, 0, answer.data().path("secret").asText(), null)).build();
         }
-        Matcher field = FIELD_MESSAGE.matcher(answer.message());
-        String key = answer.code() == 10002 && field.matches() && errors.containsKey(field.group(1))
-                ? field.group(1) : "general";
-        errors.put(key, key.equals("general") ? messages().not_saved(answer.error()) : answer.error());
+        String key = FormErrors.keyOf(answer, errors);
+        errors.put(key, key.equals(FormErrors.GENERAL) ? messages().not_saved(answer.error()) : answer.error());
         return Response.status(400).entity(render(session, form, errors, 0, null, null)).build();
     }
 
@@ -127,7 +117,7 @@ public class WebhookPages {
         }
         Map<String, String> wordForm = Map.of("action", Pages.text(action), "words", String.join("\n", list),
                 "error", answer.error());
-        return Response.status(400).entity(render(session, null, noErrors(), 0, null, wordForm)).build();
+        return Response.status(400).entity(render(session, null, FormErrors.none(FIELDS), 0, null, wordForm)).build();
     }
 
     /**
@@ -220,13 +210,6 @@ public class WebhookPages {
         form.put("hook_fail_open", saved.path("hook_fail_open").asBoolean(true));
         form.put("batch_size", saved.path("batch_size").asText("1"));
         return form;
-    }
-
-    private static Map<String, String> noErrors() {
-        Map<String, String> errors = new LinkedHashMap<>();
-        FIELDS.forEach(field -> errors.put(field, ""));
-        errors.put("general", "");
-        return errors;
     }
 
     /** message-service's times: ISO 8601 text (an Instant) or epoch milliseconds; as UTC text, "-" when absent. */
