@@ -17,31 +17,25 @@ public final class TestTokens {
 
     /** Claims of a user token of the service's format, valid for an hour unless changed. */
     public static JwtClaims userClaims(String appId, long userId, int tokenVersion) {
-        JwtClaims claims = new JwtClaims();
-        claims.setIssuer("imcore-auth");
-        claims.setIssuedAtToNow();
-        NumericDate expiry = NumericDate.now();
-        expiry.addSeconds(3600);
-        claims.setExpirationTime(expiry);
-        claims.setSubject(Long.toString(userId));
-        claims.setClaim("app", appId);
-        claims.setClaim("role", "user");
-        claims.setClaim("tv", tokenVersion);
-        return claims;
+        return claims(appId, Long.toString(userId), "user", tokenVersion);
     }
 
     /** Claims of an app's admin token, valid for an hour. */
     public static JwtClaims adminClaims(String appId) {
+        return claims(appId, "admin", "admin", 1);
+    }
+
+    private static JwtClaims claims(String appId, String subject, String role, int tokenVersion) {
         JwtClaims claims = new JwtClaims();
         claims.setIssuer("imcore-auth");
         claims.setIssuedAtToNow();
         NumericDate expiry = NumericDate.now();
         expiry.addSeconds(3600);
         claims.setExpirationTime(expiry);
-        claims.setSubject("admin");
+        claims.setSubject(subject);
         claims.setClaim("app", appId);
-        claims.setClaim("role", "admin");
-        claims.setClaim("tv", 1);
+        claims.setClaim("role", role);
+        claims.setClaim("tv", tokenVersion);
         return claims;
     }
 
