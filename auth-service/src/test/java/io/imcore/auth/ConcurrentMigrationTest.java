@@ -42,7 +42,7 @@ class ConcurrentMigrationTest {
                 runs.add(pool.submit(() -> {
                     start.await();
                     return Flyway.configure().dataSource(url, "postgres", "postgres")
-                            .locations("classpath:db/migration", "classpath:db/outbox").load().migrate();
+                            .locations("classpath:db/migration", "classpath:db/outbox", "classpath:db/throttle").load().migrate();
                 }));
             }
             start.countDown();
@@ -53,7 +53,7 @@ class ConcurrentMigrationTest {
                 applied += result.migrationsExecuted;
             }
             int versions = Flyway.configure().dataSource(url, "postgres", "postgres")
-                    .locations("classpath:db/migration", "classpath:db/outbox").load().info().applied().length;
+                    .locations("classpath:db/migration", "classpath:db/outbox", "classpath:db/throttle").load().info().applied().length;
             assertTrue(versions >= 3, "V1, the throttle tables and the outbox: " + versions);
             assertEquals(versions, applied, "each migration ran once in total");
         } finally {
