@@ -26,13 +26,7 @@ class ConcurrentMigrationTest {
 
     @Test
     void replicasMigratingAtOnceApplyEachVersionOnce() throws Exception {
-        SharedInfrastructure infra = SharedInfrastructure.get();
-        String database = "migration_race_" + System.nanoTime();
-        try (Connection admin = DriverManager.getConnection(infra.jdbcUrl(), "postgres", "postgres");
-                Statement statement = admin.createStatement()) {
-            statement.execute("create database " + database);
-        }
-        String url = infra.jdbcUrl(database);
+        String url = SharedInfrastructure.get().newDatabase("migration_race");
         int replicas = 4;
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(replicas);

@@ -8,6 +8,10 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -99,6 +103,16 @@ public final class SharedInfrastructure {
     /** A URL for another database of the shared server (create it first), user and password {@code postgres}. */
     public String jdbcUrl(String database) {
         return postgres.getJdbcUrl("postgres", database);
+    }
+
+    /** An empty database of that name on the shared server (dropped first if a run left one), and its URL. */
+    public String newDatabase(String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(jdbcUrl(), "postgres", "postgres");
+                Statement statement = c.createStatement()) {
+            statement.execute("drop database if exists " + name);
+            statement.execute("create database " + name);
+        }
+        return jdbcUrl(name);
     }
 
     public String kafkaBootstrapServers() {

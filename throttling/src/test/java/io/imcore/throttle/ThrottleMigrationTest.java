@@ -37,7 +37,7 @@ class ThrottleMigrationTest {
 
     @Test
     void aNewDatabaseGetsTheTables() throws Exception {
-        String url = newDatabase("throttle_new");
+        String url = SharedInfrastructure.get().newDatabase("throttle_new");
         writeServiceMigration("V1__service.sql", "create table service_rows (id bigint primary key);");
 
         currentLayout(url).migrate();
@@ -49,7 +49,7 @@ class ThrottleMigrationTest {
 
     @Test
     void aDatabaseThatAppliedAServiceCopyKeepsItsTablesAndValidates() throws Exception {
-        String url = newDatabase("throttle_copied");
+        String url = SharedInfrastructure.get().newDatabase("throttle_copied");
         writeServiceMigration("V1__service.sql", "create table service_rows (id bigint primary key);");
         // the copy as the services shipped it: the same tables, created without "if not exists"
         writeServiceMigration("V2__throttle.sql", migrationText().replace(" if not exists", ""));
@@ -96,14 +96,6 @@ class ThrottleMigrationTest {
         }
     }
 
-    private static String newDatabase(String name) throws SQLException {
-        SharedInfrastructure infrastructure = SharedInfrastructure.get();
-        try (Connection c = DriverManager.getConnection(infrastructure.jdbcUrl(), "postgres", "postgres")) {
-            c.createStatement().execute("drop database if exists " + name);
-            c.createStatement().execute("create database " + name);
-        }
-        return infrastructure.jdbcUrl(name);
-    }
 
     private static void assertTablesExist(String url) throws SQLException {
         try (Connection c = DriverManager.getConnection(url, "postgres", "postgres")) {
