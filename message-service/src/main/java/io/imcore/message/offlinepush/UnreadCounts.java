@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * The recipients' unread counts for the badges of their notifications (docs/offline-push.md "The badge"), one row
- * per user in {@code unread_counts} (migration V6), written only by the publisher's pass (which holds the publisher
+ * per user in {@code unread_counts} (migration V6_1), written only by the publisher's pass (which holds the publisher
  * lock): a notification's badge costs one row, not a sum over all the recipient's conversations, which grew with
  * them (16.8 ms per pass at up to 1,003 conversations per recipient, docs/benchmarks.md).
  * <p>

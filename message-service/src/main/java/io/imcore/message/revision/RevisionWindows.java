@@ -13,7 +13,7 @@ import java.sql.Types;
 import java.time.Duration;
 
 /**
- * Each app's recall and edit windows ({@code message_settings}, migration V11): the app's own, else
+ * Each app's recall and edit windows ({@code message_settings}, migration V11_1): the app's own, else
  * {@code im.message.recall-window} and {@code im.message.edit-window}. Kept in memory for
  * {@code im.message.settings-cache-ttl}; a save is seen at once on its replica.
  */
