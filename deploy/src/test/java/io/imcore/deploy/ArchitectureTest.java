@@ -31,14 +31,6 @@ class ArchitectureTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-    /**
-     * Tests named for a class of another module, not moved yet ("module:test class"). Both test common's store on a
-     * real PostgreSQL, which common's own tests do not have (test-support, which starts it, depends on common).
-     */
-    private static final Set<String> MISPLACED_TESTS_NOT_YET_MOVED = Set.of(
-            "message-service:io.imcore.message.ChunkedDeleteTest",
-            "message-service:io.imcore.common.store.GroupCommitterTest");
-
     @Test
     void noModuleHasAPackageCycle() {
         List<String> cycles = new ArrayList<>();
@@ -68,8 +60,7 @@ class ArchitectureTest {
                 String tested = test.getSimpleName().replaceFirst("(Test|IT)$", "");
                 Set<String> places = mainClasses.get(tested);
                 if (tested.equals(test.getSimpleName()) || places == null
-                        || places.contains(module + ":" + test.getPackageName() + "." + tested)
-                        || MISPLACED_TESTS_NOT_YET_MOVED.contains(module + ":" + test.getName())) {
+                        || places.contains(module + ":" + test.getPackageName() + "." + tested)) {
                     continue;
                 }
                 misplaced.add(module + ":" + test.getName() + " is named for " + places);

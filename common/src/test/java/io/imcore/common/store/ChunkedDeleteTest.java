@@ -1,10 +1,7 @@
-package io.imcore.message;
+package io.imcore.common.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.imcore.common.store.ChunkedDelete;
-import io.imcore.common.store.Database;
-import io.imcore.testing.InfrastructureResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -12,9 +9,9 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
-/** common's ChunkedDelete, the background purges' delete, on a real PostgreSQL (common has none in its tests). */
+/** ChunkedDelete, the background purges' delete, on a real PostgreSQL. */
 @QuarkusTest
-@QuarkusTestResource(InfrastructureResource.class)
+@QuarkusTestResource(TestPostgresResource.class)
 class ChunkedDeleteTest {
 
     @Inject

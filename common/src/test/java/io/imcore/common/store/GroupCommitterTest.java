@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.imcore.testing.InfrastructureResource;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,13 +22,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * GroupCommitter on message-service's PostgreSQL (common's tests have none): what queues while a commit runs goes
- * in the next one, a repeated key waits for a later batch, a bad item fails alone; with several threads an item goes
- * to the thread it names, the work after a commit runs before the callers are answered, and an item stored now
- * goes through the same store on the caller's thread.
+ * GroupCommitter on a real PostgreSQL: what queues while a commit runs goes in the next one, a repeated key waits
+ * for a later batch, a bad item fails alone; with several threads an item goes to the thread it names, the work
+ * after a commit runs before the callers are answered, and an item stored now goes through the same store on the
+ * caller's thread.
  */
 @QuarkusTest
-@QuarkusTestResource(InfrastructureResource.class)
+@QuarkusTestResource(TestPostgresResource.class)
 class GroupCommitterTest {
 
     @Inject
