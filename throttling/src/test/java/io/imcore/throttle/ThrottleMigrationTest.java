@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.testing.SharedInfrastructure;
+import io.imcore.testing.ShippedFlyway;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,6 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Properties;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.junit.jupiter.api.Test;
@@ -73,17 +73,10 @@ class ThrottleMigrationTest {
         }
     }
 
-    /** The service's own migrations beside db/throttle, with the Flyway settings of the module's config. */
-    private Flyway currentLayout(String url) throws IOException {
-        Properties shipped = new Properties();
-        try (InputStream in = getClass().getClassLoader().getResourceAsStream("META-INF/microprofile-config.properties")) {
-            shipped.load(in);
-        }
-        return Flyway.configure().dataSource(url, "postgres", "postgres")
-                .locations("filesystem:" + serviceMigrations, "classpath:db/throttle")
-                .outOfOrder(Boolean.parseBoolean(shipped.getProperty("quarkus.flyway.out-of-order")))
-                .ignoreMigrationPatterns(shipped.getProperty("quarkus.flyway.ignore-migration-patterns"))
-                .load();
+    /** The service's own migrations beside db/throttle, with the Flyway settings the module ships. */
+    private Flyway currentLayout(String url) {
+        return ShippedFlyway.onClassPath().configure(url)
+                .locations("filesystem:" + serviceMigrations, "classpath:db/throttle").load();
     }
 
     private void writeServiceMigration(String name, String sql) throws IOException {
@@ -109,7 +102,7 @@ class ThrottleMigrationTest {
     }
 
     /** The history's versions in the order they were applied. */
-    private List<String> appliedVersions(String url) throws IOException {
+    private List<String> appliedVersions(String url) {
         return Arrays.stream(currentLayout(url).info().applied())
                 .sorted(Comparator.comparing(MigrationInfo::getInstalledRank))
                 .map(applied -> applied.getVersion().getVersion())

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.imcore.testing.SharedInfrastructure;
+import io.imcore.testing.ShippedFlyway;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,10 +18,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Properties;
 import java.util.stream.Stream;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
@@ -36,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UnreadCountMigrationTest {
 
+    private static final ShippedFlyway SHIPPED = ShippedFlyway.onClassPath();
     private static final List<String> REPLACED_BY_OLD_FILES =
             List.of("V6_1__unread_counts.sql", "V11_1__recall_edit.sql", "R__unread_change.sql");
 
@@ -99,42 +98,14 @@ class UnreadCountMigrationTest {
 
     private Flyway oldLayout(String url) {
         List<String> locations = new ArrayList<>(List.of("filesystem:" + oldMigrations));
-        locations.addAll(otherLocations());
+        locations.addAll(SHIPPED.locations().stream().filter(location -> !location.equals("db/migration")).toList());
         return Flyway.configure().dataSource(url, "postgres", "postgres")
                 .locations(locations.toArray(String[]::new)).load();
     }
 
-    /** The locations and the Flyway settings message-service runs with (its application.properties, then the modules'). */
-    private static Flyway shippedLayout(String url) throws IOException {
-        Properties shipped = shippedConfiguration();
-        return Flyway.configure().dataSource(url, "postgres", "postgres")
-                .locations(shipped.getProperty("quarkus.flyway.locations").split(","))
-                .outOfOrder(Boolean.parseBoolean(shipped.getProperty("quarkus.flyway.out-of-order")))
-                .ignoreMigrationPatterns(shipped.getProperty("quarkus.flyway.ignore-migration-patterns"))
-                .load();
-    }
-
-    private static List<String> otherLocations() {
-        try {
-            return Arrays.stream(shippedConfiguration().getProperty("quarkus.flyway.locations").split(","))
-                    .filter(location -> !location.equals("db/migration")).toList();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static Properties shippedConfiguration() throws IOException {
-        Properties merged = new Properties();
-        ClassLoader loader = UnreadCountMigrationTest.class.getClassLoader();
-        for (URL modules : Collections.list(loader.getResources("META-INF/microprofile-config.properties"))) {
-            try (InputStream in = modules.openStream()) {
-                merged.load(in);
-            }
-        }
-        try (InputStream in = loader.getResourceAsStream("application.properties")) {
-            merged.load(in);
-        }
-        return merged;
+    /** The locations and the Flyway settings message-service runs with. */
+    private static Flyway shippedLayout(String url) {
+        return SHIPPED.configure(url).locations(SHIPPED.locations().toArray(String[]::new)).load();
     }
 
     private static void assertCurrentSchema(String url) throws SQLException, IOException {
@@ -169,7 +140,7 @@ class UnreadCountMigrationTest {
 
 
     /** The history's versions in the order they were applied (the repeatable migration has none). */
-    private static List<String> appliedVersions(String url) throws IOException {
+    private static List<String> appliedVersions(String url) {
         return Arrays.stream(shippedLayout(url).info().applied())
                 .filter(applied -> applied.getVersion() != null)
                 .sorted(Comparator.comparing(MigrationInfo::getInstalledRank))
